@@ -1,0 +1,177 @@
+# futexsim - one non-recursive Makefile.
+#
+#   make            build build/futexsim (installs missing Debian packages
+#                   as root, or prints the apt-get line and stops)
+#   make demo       build, then run the headline scenario
+#   make check      build and run every test
+#   make bench      measure the simulator (prints, writes build/bench.json)
+#   make tidy       static checks (cppcheck, clang-tidy)
+#   make clean
+#
+# Variables (override on the command line or in an untracked config.mak):
+#   CC=gcc|clang-14   O=0|1|2|3   CORO=asm|ucontext   B=build directory
+#
+# Two kinds of translation unit (DESIGN.md section 3):
+#   kernel TUs  the real kernel files (extracted, unmodified, into $(B)/linux)
+#               and the project's kernel-side files (sim/arch/*.c, futex/*.c,
+#               sched/kapi.c, tests/k_*.c): -nostdinc, the arch shim first on
+#               the include path, hardened flags, audited with nm.
+#   host TUs    everything else: C11 with libc.
+
+-include config.mak
+
+CC	:= $(if $(filter default,$(origin CC)),gcc,$(CC))
+O	?= 2
+B	?= build
+HOSTARCH := $(shell uname -m)
+CORO	?= $(if $(filter x86_64,$(HOSTARCH)),asm,ucontext)
+
+KTAR	?= /usr/src/linux-source-6.1.tar.xz
+KSRC	:= $(B)/linux
+VERSION	:= $(shell cat VERSION)
+
+# ---- flags -----------------------------------------------------------------
+
+GCCINC	 = $(shell $(CC) -print-file-name=include)
+KWARN	:= -Wall -Wno-unused-function -Wno-pointer-sign -Wno-address-of-packed-member \
+	   -Werror=implicit-function-declaration -Werror=implicit-int \
+	   -Werror=int-conversion -Werror=incompatible-pointer-types
+KCFLAGS	 = -std=gnu11 -O$(O) -g -MMD -MP $(KWARN) \
+	   -fno-strict-aliasing -fno-common -fno-PIE -fno-pie \
+	   -fno-stack-protector -fno-omit-frame-pointer \
+	   -nostdinc -isystem $(GCCINC) -D__KERNEL__ \
+	   -Isim/arch/include -I. \
+	   -I$(KSRC)/include -I$(KSRC)/include/uapi \
+	   -include linux/kconfig.h -include linux/compiler_types.h \
+	   -include sim/prelude.h $(KEXTRA)
+KFUTEX	 = -I$(KSRC)/kernel/futex -I$(KSRC)/kernel/locking
+
+HCFLAGS	 = -std=gnu11 -O$(O) -g -MMD -MP -Wall -Wextra -Wno-unused-parameter \
+	   -Wno-missing-field-initializers \
+	   -fno-PIE -fno-pie -fno-omit-frame-pointer -I. -I$(B) \
+	   -DSIM_CORO_$(CORO) -DSIM_CHECK_STATE_DEFAULT=0 \
+	   $(shell pkg-config --cflags libunwind 2>/dev/null) $(HEXTRA)
+LDFLAGS	:= -no-pie
+LDLIBS	 = $(shell pkg-config --libs libunwind 2>/dev/null) -lm
+CHECKLIBS = $(shell pkg-config --libs check 2>/dev/null)
+
+# ---- sources ---------------------------------------------------------------
+
+# Real kernel files, compiled unmodified from $(KSRC).
+KERNEL_FILES := kernel/locking/qspinlock.c \
+		kernel/futex/core.c kernel/futex/waitwake.c \
+		kernel/futex/requeue.c kernel/futex/pi.c kernel/futex/syscalls.c \
+		lib/plist.c
+KERNEL_OBJS  := $(patsubst %.c,$(B)/k/%.o,$(KERNEL_FILES))
+
+# Project code compiled as kernel TUs.
+KPROJ_SRCS := $(wildcard sim/arch/*.c futex/*.c) sched/kapi.c
+KPROJ_OBJS := $(patsubst %.c,$(B)/kp/%.o,$(KPROJ_SRCS))
+
+# Host TUs.  sim/cli.c holds main().
+HOST_SRCS  := $(filter-out sched/kapi.c sim/cli.c, \
+		$(wildcard sim/*.c sched/*.c workloads/*.c workloads/ulock/*.c))
+HOST_ASM   := $(if $(filter x86_64,$(HOSTARCH)),sim/coro_x86_64.S)
+HOST_OBJS  := $(patsubst %.c,$(B)/h/%.o,$(HOST_SRCS)) \
+	      $(patsubst %.S,$(B)/h/%.o,$(HOST_ASM))
+
+SIM_OBJS   := $(HOST_OBJS) $(KPROJ_OBJS) $(KERNEL_OBJS)
+
+TEST_SRCS  := $(wildcard tests/test_*.c)
+TEST_KSRCS := $(wildcard tests/k_*.c)
+TEST_OBJS  := $(patsubst %.c,$(B)/h/%.o,$(TEST_SRCS) tests/check_main.c) \
+	      $(patsubst %.c,$(B)/kp/%.o,$(TEST_KSRCS))
+
+# ---- top-level targets -----------------------------------------------------
+
+.PHONY: all demo check bench tidy clean deps kernel-audit
+all: $(B)/futexsim
+
+deps: $(B)/.deps
+$(B)/.deps: mk/deps.sh
+	@mkdir -p $(B)
+	@sh mk/deps.sh
+	@touch $@
+
+# Extract the kernel subset once; redone when the tarball changes.
+$(KSRC)/.stamp: $(KTAR) mk/kernel-extract.sh | $(B)/.deps
+	@sh mk/kernel-extract.sh $(KTAR) $(KSRC)
+$(KTAR): | $(B)/.deps
+
+$(B)/version.h: VERSION $(KSRC)/.stamp
+	@printf '#define FUTEXSIM_VERSION "%s"\n#define FUTEXSIM_KERNEL "%s (Debian linux-source-6.1 %s)"\n#define FUTEXSIM_MACHINES_DIR "%s"\n' \
+	  "$(VERSION)" \
+	  "$$(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' $(KSRC)/Makefile | paste -sd.)" \
+	  "$$(dpkg-query -W -f='$${Version}' linux-source-6.1 2>/dev/null)" \
+	  "$(CURDIR)/machines" > $@
+
+$(B)/futexsim: $(B)/h/sim/cli.o $(SIM_OBJS)
+	@echo "  LD      $@"
+	@$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+DEMO_ARGS ?= workloads/scenarios/to-futex-demo.scn
+demo: $(B)/futexsim
+	$(B)/futexsim run $(DEMO_ARGS)
+
+# ---- compile rules ----------------------------------------------------------
+
+$(B)/k/%.o: $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	@echo "  KCC     $*.c"
+	@$(CC) $(KCFLAGS) $(KFUTEX) -c $(KSRC)/$*.c -o $@
+
+$(B)/kp/%.o: %.c $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	@echo "  KCC     $<"
+	@$(CC) $(KCFLAGS) $(KFUTEX) -c $< -o $@
+
+$(B)/h/%.o: %.c $(B)/version.h
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	@$(CC) $(HCFLAGS) -c $< -o $@
+
+$(B)/h/%.o: %.S
+	@mkdir -p $(@D)
+	@echo "  AS      $<"
+	@$(CC) $(HCFLAGS) -c $< -o $@
+
+# ---- tests -----------------------------------------------------------------
+
+# One Check suite per tests/test_NAME.c (Suite *NAME_suite(void)); the
+# registry is generated from the file names.
+$(B)/tests/suites.h: $(TEST_SRCS)
+	@mkdir -p $(@D)
+	@for f in $(notdir $(basename $(TEST_SRCS))); do \
+	  echo "SUITE($${f#test_})"; done > $@.tmp && mv $@.tmp $@
+$(B)/h/tests/check_main.o: $(B)/tests/suites.h
+
+$(B)/check: $(TEST_OBJS) $(SIM_OBJS)
+	@echo "  LD      $@"
+	@$(CC) $(LDFLAGS) $^ $(CHECKLIBS) $(LDLIBS) -o $@
+
+check: $(B)/futexsim $(B)/check kernel-audit
+	@sh mk/determinism.sh $(B) || exit 1
+	@CK_DEFAULT_TIMEOUT=600 FUTEXSIM=$(B)/futexsim $(B)/check
+
+# Unexpected global data in a kernel object means a macro went missing
+# (FEASIBILITY.md: an undefined attribute once became a variable).
+kernel-audit: $(KERNEL_OBJS) $(KPROJ_OBJS)
+	@sh mk/nm-audit.sh $(KERNEL_OBJS) $(KPROJ_OBJS)
+
+# ---- benchmark, static checks ----------------------------------------------
+
+$(B)/bench: $(B)/h/bench/bench.o $(SIM_OBJS)
+	@echo "  LD      $@"
+	@$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+bench: $(B)/bench $(B)/futexsim
+	@$(B)/bench $(B)/bench.json
+
+tidy: $(B)/version.h
+	cppcheck --quiet --error-exitcode=1 --std=c11 -I. -I$(B) \
+	  --suppress=missingIncludeSystem sim/*.c sched/core.c workloads
+	clang-tidy --quiet $(HOST_SRCS) -- -I. -I$(B) -std=gnu11
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sched/sched.h - the scheduler: per-CPU runqueues, blocking and wakeup,
+ * the tick and timeslice preemption, idle CPUs, wakeup placement.
+ *
+ * Stage: scheduler, between the kernel (which calls schedule(),
+ * try_to_wake_up() and need_resched() through sched/kapi.c and the
+ * sched_*() services of sim/hooks.h) and the machine (sim/machine.h),
+ * which it asks to switch coroutines and to wake idle CPUs.
+ *
+ * Policy: round-robin per CPU with a timeslice.  The periodic tick (every
+ * preset tick_ps on a busy CPU) sets need_resched once the running task
+ * has used its slice and another task waits on that CPU; the machine then
+ * preempts at the next hook point where preempt_count is 0 (spinlock
+ * holders are never preempted).  Wakeup placement: the task's previous CPU
+ * if idle, else an idle CPU on the same socket, else any idle CPU, else
+ * the CPU with the shortest runqueue (previous CPU on ties).  A CPU with
+ * nothing to run goes idle; waking it costs the preset's idle exit.
+ *
+ * Task states, in the kernel's tuple style (state, on_cpu, queued):
+ *
+ *   NEW (0,0,0) --sched_task_start--> QUEUED (R,0,1) or RUNNING (R,1,0)
+ *   RUNNING  --sched_block---------> SLEEPING (S,0,0)
+ *   RUNNING  --preempt/cond_resched> QUEUED
+ *   QUEUED   --pick_next-----------> RUNNING
+ *   SLEEPING --sched_wake----------> QUEUED  (or RUNNING on an idle CPU)
+ *   RUNNING  --sched_exit----------> DEAD
+ *
+ * sched_assert_state() checks these invariants after every step in test
+ * builds (-DSIM_CHECK_STATE).
+ */
+#ifndef SCHED_SCHED_H
+#define SCHED_SCHED_H
+
+#include <stdint.h>
+
+#include "sim/machine.h"
+
+/* sched_init - one runqueue per CPU of the machine. */
+void sched_init(void);
+/* sched_task_start - put a new task on @cpu's runqueue (-1: placement).
+ * Wakes the CPU if it is idle. */
+void sched_task_start(struct sim_task *t, int cpu);
+/* sched_exit - the current task is dead: switch away for good. */
+void sched_exit(void) __attribute__((noreturn));
+/* sched_tick - the tick of @cpu fired (event context). */
+void sched_tick(struct sim_cpu *cpu);
+/* sched_cpu_wakeup - idle @cpu was kicked (event context): pick its next
+ * task and make it the CPU's current task, or leave it idle. */
+void sched_cpu_wakeup(struct sim_cpu *cpu);
+/* sched_preempt - the current task, still runnable, yields its CPU
+ * because need_resched was set (called by the machine at a hook). */
+void sched_preempt(void);
+/* sched_nr_queued - tasks waiting on @cpu's runqueue (not counting curr). */
+int sched_nr_queued(const struct sim_cpu *cpu);
+/* sched_assert_state - check the invariants of every task and runqueue;
+ * a violation is a simulator BUG (report, exit 3). */
+void sched_assert_state(void);
+
+#endif /* SCHED_SCHED_H */

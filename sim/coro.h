@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/coro.h - coroutines: the execution context of a simulated task.
+ *
+ * Stage: machine (lowest level).  Called by sim/machine.c only; the
+ * benchmark and the tests call it directly too.
+ *
+ * Two backends with the same contract, chosen at build time
+ * (CORO=asm|ucontext, see the Makefile): a hand-written x86-64 switch
+ * (sim/coro_x86_64.S, callee-saved registers and the stack pointer only)
+ * and a portable ucontext fallback (sim/coro_ucontext.c, one sigprocmask
+ * syscall per switch).  Both are always compiled so that the benchmark can
+ * compare them in one run; sim_coro_switch() is the selected one.
+ *
+ * Stacks are mmap()ed with a PROT_NONE guard page below them; a stack
+ * overflow faults on the guard page and sim_coro_guard_hit() names the
+ * task (the SIGSEGV handler of sim/failure.c asks it).
+ */
+#ifndef SIM_CORO_H
+#define SIM_CORO_H
+
+#include <stddef.h>
+#include <ucontext.h>
+
+#define SIM_CORO_STACK_SIZE	(256 * 1024)
+
+struct sim_coro {
+	void *sp;		/* asm backend: saved stack pointer	*/
+	ucontext_t *uc;		/* ucontext backend: saved context	*/
+	void *stack;		/* lowest usable byte (above the guard)	*/
+	size_t stack_size;
+	void *guard;		/* the guard page			*/
+	void (*entry)(void *arg);
+	void *arg;
+};
+
+/*
+ * sim_coro_init - prepare @co to run @entry(@arg) on a fresh stack of
+ * @stack_size bytes the first time it is switched to.  @entry must never
+ * return (a task's last act is to switch away for good).
+ * Return: 0, or -1 if the stack could not be mapped.
+ */
+int sim_coro_init(struct sim_coro *co, size_t stack_size,
+		  void (*entry)(void *), void *arg);
+/* sim_coro_init_main - make @co stand for the calling (main) context. */
+void sim_coro_init_main(struct sim_coro *co);
+/* sim_coro_switch - save the caller into @from, resume @to. Returns when
+ * something switches back to @from. */
+void sim_coro_switch(struct sim_coro *from, struct sim_coro *to);
+/* sim_coro_destroy - unmap the stack of a coroutine that will not run. */
+void sim_coro_destroy(struct sim_coro *co);
+/* sim_coro_guard_hit - is @addr inside @co's guard page? */
+int sim_coro_guard_hit(const struct sim_coro *co, const void *addr);
+
+/* The two backends, for the benchmark and the fallback test. */
+int sim_coro_init_asm(struct sim_coro *co, size_t stack_size,
+		      void (*entry)(void *), void *arg);
+void sim_coro_switch_asm(struct sim_coro *from, struct sim_coro *to);
+int sim_coro_init_ucontext(struct sim_coro *co, size_t stack_size,
+			   void (*entry)(void *), void *arg);
+void sim_coro_switch_ucontext(struct sim_coro *from, struct sim_coro *to);
+/* sim_coro_backend - "asm" or "ucontext": what sim_coro_switch() is. */
+const char *sim_coro_backend(void);
+
+#endif /* SIM_CORO_H */

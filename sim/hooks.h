@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/hooks.h - the one interface between kernel translation units and the
+ * simulated machine.
+ *
+ * Stage: kernel <-> machine boundary.  Kernel TUs (the real kernel files,
+ * the arch shim's out-of-line services, sched/kapi.c) are compiled with
+ * -nostdinc against the kernel headers; host TUs (sim/, sched/, workloads/,
+ * tests/) are ordinary C11 with libc.  Both include this header, so it uses
+ * only plain C types and declares nothing from either world.
+ *
+ * Kernel side -> machine:
+ *   sim_hook()       every atomic, READ_ONCE/WRITE_ONCE, barrier and
+ *                    cpu_relax() of kernel code (through the arch shim) and
+ *                    every user-space atomic of workloads/ulock;
+ *   sched_*()        the scheduler services behind schedule(),
+ *                    try_to_wake_up() and need_resched();
+ *   sim_timer_*()    hrtimers on the virtual clock;
+ *   sim_kzalloc()    kernel allocations from the fixed-address arena;
+ *   sim_bug/warn()   BUG()/WARN(): a failure report and exit status 3.
+ *
+ * Machine -> kernel side: the globals below, kept current by the machine
+ * at every switch, and the few ksim_*() entry points declared at the end.
+ */
+#ifndef SIM_HOOKS_H
+#define SIM_HOOKS_H
+
+/* Kinds of access a hook reports.  The cost model prices each kind. */
+enum sim_access {
+	SIM_LOAD,	/* READ_ONCE, atomic_read, smp_load_acquire	*/
+	SIM_STORE,	/* WRITE_ONCE, atomic_set, smp_store_release	*/
+	SIM_RMW,	/* atomic read-modify-write, xchg, cmpxchg	*/
+	SIM_RELAX,	/* cpu_relax(): a spin-loop iteration (PAUSE)	*/
+	SIM_FENCE,	/* smp_mb() and friends				*/
+	SIM_NR_ACCESS
+};
+
+/*
+ * sim_hook - a scheduling point, called *before* a shared-memory access.
+ * @kind:	what the access is
+ * @addr:	the simulated address accessed (NULL for RELAX and FENCE)
+ * @size:	access size in bytes (0 for RELAX and FENCE)
+ *
+ * Charges the access to the current CPU's clock.  It may switch to another
+ * simulated CPU (timed mode: whichever CPU has the smallest clock runs) and
+ * may preempt the current task if a tick asked for it and the current CPU's
+ * preempt_count is 0.  Returns when this CPU is the one to run again.
+ */
+void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size);
+
+/*
+ * Per-CPU state the kernel side reads and writes directly.  The machine
+ * points sim_this_cpu at the running CPU's copy at every switch.
+ */
+struct sim_cpu_kstate {
+	int preempt_count;	/* preempt_disable() depth (spinlocks too)	*/
+	int need_resched;	/* set by the tick, cleared by the scheduler	*/
+	int cpu;		/* smp_processor_id()				*/
+};
+extern struct sim_cpu_kstate *sim_this_cpu;
+extern int sim_nr_cpus;			/* CPUs of the simulated machine	*/
+extern void *sim_current_kt;		/* struct task_struct * running now	*/
+extern unsigned long sim_percpu_offset[];	/* per CPU: copy - template	*/
+
+/* ---- scheduler services (sched/core.c) ---- */
+struct sim_task;			/* the machine's side of a task	*/
+
+/*
+ * sched_block - the current task sleeps: give the CPU to the next runnable
+ * task (or idle it).  Returns once the task was woken and runs again.
+ * The caller (schedule()) has checked, with no scheduling point in
+ * between, that the task's state is not TASK_RUNNING: that is the
+ * atomicity rq->lock gives the real kernel.
+ */
+void sched_block(void);
+/* sched_wake - make @t runnable (wakeup placement, idle exit). Return: 1 if
+ * @t was asleep, 0 if it was already runnable or running. */
+int sched_wake(struct sim_task *t);
+/* sched_task_on_cpu - task_struct::on_cpu: @t is executing on a CPU now. */
+int sched_task_on_cpu(const struct sim_task *t);
+/* sched_task_cpu - the CPU @t last ran on (task_cpu()). */
+int sched_task_cpu(const struct sim_task *t);
+/* sched_cond_resched - let another runnable task have this CPU. */
+void sched_cond_resched(void);
+/* sched_find_task - TID to task, NULL if no live task has it. */
+struct sim_task *sched_find_task(int tid);
+
+/* ---- time and timers (sim/machine.c, sim/event.c) ---- */
+unsigned long long sim_now_ns(void);	/* this CPU's clock: ktime_get()	*/
+
+/*
+ * A timer or any other timed event on the virtual clock.  Ordered by
+ * (expires_ps, seq); seq is assigned when armed, so equal deadlines fire
+ * in arming order.  The callback runs in event context: it must not call
+ * sim_hook() (hooks are ignored there) and must not block.
+ */
+struct sim_event {
+	unsigned long long when_ps;	/* deadline, virtual picoseconds	*/
+	unsigned long long seq;		/* arming order, tie-break		*/
+	int heap_idx;			/* -1 when not queued			*/
+	int cpu;			/* CPU the event is delivered to	*/
+	void (*fire)(struct sim_event *ev);
+};
+/* sim_timer_start_ns - arm @ev to fire at @expires_ns + slack, where the
+ * slack is drawn by the machine in [0, @range_ns] (timer slack). */
+void sim_timer_start_ns(struct sim_event *ev, unsigned long long expires_ns,
+			unsigned long long range_ns);
+/* sim_timer_cancel - disarm. Return: 1 if it was queued, 0 if not. */
+int sim_timer_cancel(struct sim_event *ev);
+
+/* ---- memory (sim/arena.c): fixed addresses, so runs are reproducible ---- */
+void *sim_kzalloc(unsigned long size);
+void sim_kfree(const void *p);
+
+/* ---- failures (sim/failure.c): report and exit status 3 ---- */
+void sim_bug(const char *what, const char *file, int line)
+	__attribute__((noreturn));
+void sim_warn(const char *what, const char *file, int line)
+	__attribute__((noreturn));
+
+/* ---- kernel side entry points the machine calls (sched/kapi.c) ---- */
+/* ksim_task_new - allocate and initialise a task_struct for @t with TID
+ * @tid; returns it as an opaque pointer. */
+void *ksim_task_new(struct sim_task *t, int tid);
+/* ksim_boot - run the kernel's initcalls (futex_init() ...). */
+void ksim_boot(void);
+
+#endif /* SIM_HOOKS_H */

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/preset.h - machine presets: topology and costs, loaded from a small
+ * text file a user can copy and edit (machines/NAME.machine).
+ *
+ * Stage: CLI input -> machine.  A preset is "key = value" lines
+ * (sim/config.h); every cost is a duration ("45ns", "1.7ns", "2us").
+ * Missing keys keep the defaults documented in machines/README.md; an
+ * unknown key or a bad value fails like a bad scenario (exit 2).
+ *
+ * The flat cost model of this version charges one cost per access kind;
+ * the cache-line model (a later issue) will use the topology fields and
+ * the transfer costs, which presets may already carry.
+ */
+#ifndef SIM_PRESET_H
+#define SIM_PRESET_H
+
+#include <stdint.h>
+
+#include "sim/hooks.h"
+
+struct sim_preset {
+	char name[64];
+	char description[160];
+	/* topology */
+	int sockets;
+	int cores_per_socket;
+	int threads_per_core;
+	/* flat access costs, indexed by enum sim_access */
+	uint64_t access_ps[SIM_NR_ACCESS];
+	/* cache-line transfer costs (used by the cache model; carried now) */
+	uint64_t xfer_smt_ps, xfer_socket_ps, xfer_remote_ps;
+	/* kernel paths */
+	uint64_t syscall_ps;		/* syscall entry + exit			*/
+	uint64_t ctxsw_ps;		/* context switch on one CPU		*/
+	uint64_t wake_ps;		/* waker side of try_to_wake_up		*/
+	uint64_t wakeup_to_run_ps;	/* wakee's CPU busy: until it runs	*/
+	uint64_t idle_exit_ps;		/* wakee's CPU idle: C-state exit	*/
+	uint64_t idle_enter_ps;		/* schedule() of a CPU going idle	*/
+	uint64_t timer_slack_ps;	/* default hrtimer slack of a task	*/
+	uint64_t tick_ps;		/* scheduler tick period (1/HZ)		*/
+	uint64_t timeslice_ps;		/* slice before tick preemption		*/
+};
+
+/* sim_preset_defaults - fill @p with the built-in defaults (tiny4). */
+void sim_preset_defaults(struct sim_preset *p);
+/* sim_preset_load - load @name_or_path: a path if it contains '/' or ends
+ * in ".machine", else machines/NAME.machine looked up in the directories
+ * of sim_preset_dirs().  Unknown name or bad file: one line, exit 2. */
+void sim_preset_load(struct sim_preset *p, const char *name_or_path);
+/* sim_preset_nr_cpus - sockets * cores * threads. */
+int sim_preset_nr_cpus(const struct sim_preset *p);
+/* sim_preset_topology - socket, core and SMT thread of @cpu (CPUs are
+ * numbered thread-major like Linux: all first threads, then siblings). */
+void sim_preset_topology(const struct sim_preset *p, int cpu,
+			 int *socket, int *core, int *thread);
+/* sim_preset_list - print every known preset with its topology. */
+void sim_preset_list(void);
+/* sim_preset_dirs - where presets are looked up: $FUTEXSIM_MACHINES,
+ * then the directory of the installed machines/ (set at build time). */
+const char *sim_preset_dir(void);
+
+#endif /* SIM_PRESET_H */

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/stats.h - the figures of one run and the statistics behind them.
+ *
+ * Stage: trace/report.  Filled by the workload driver (workloads/),
+ * printed by sim/report.c.
+ *
+ * Latency percentiles come from a log-linear histogram (exact below 1024
+ * ns, then 64 sub-buckets per power of two: <= 1.6% relative error), so
+ * memory does not grow with the number of operations and the result does
+ * not depend on anything but the recorded values.
+ */
+#ifndef SIM_STATS_H
+#define SIM_STATS_H
+
+#include <stdint.h>
+
+#define SIM_HIST_SUB	64
+#define SIM_HIST_BUCKETS (1024 + 54 * SIM_HIST_SUB)
+
+struct sim_hist {
+	uint64_t count;
+	uint64_t max;
+	uint64_t bucket[SIM_HIST_BUCKETS];
+};
+
+/* sim_hist_add - record value @v (e.g. nanoseconds). */
+void sim_hist_add(struct sim_hist *h, uint64_t v);
+/* sim_hist_merge - add every value of @src to @dst. */
+void sim_hist_merge(struct sim_hist *dst, const struct sim_hist *src);
+/* sim_hist_percentile - the smallest recorded-bucket value v such that at
+ * least @p percent (0 < p <= 100) of the values are <= v; the bucket's
+ * upper bound is returned, capped at the maximum. 0 if empty. */
+uint64_t sim_hist_percentile(const struct sim_hist *h, double p);
+
+/* sim_jain - Jain's fairness index (sum x)^2 / (n * sum x^2) of @n values;
+ * 1.0 is perfectly fair, 1/n maximally unfair. 1.0 for n == 0 or all 0. */
+double sim_jain(const uint64_t *x, int n);
+
+/* The figures of one lock's run: one row of the report, one element of
+ * the JSON "results" array (README documents the schema). */
+struct sim_result {
+	char lock[32];
+	uint64_t ops;			/* operations completed		*/
+	uint64_t elapsed_ns;		/* virtual time of the run	*/
+	uint64_t thread_min_ns, thread_max_ns, thread_avg_ns;
+	uint64_t sys_ns, user_ns;	/* summed over the workers	*/
+	uint64_t lock_syscalls;		/* FUTEX_WAIT (ww) ...		*/
+	uint64_t unlock_syscalls;	/* FUTEX_WAKE (ww) ...		*/
+	uint64_t eagain;		/* FUTEX_WAIT -> EAGAIN		*/
+	uint64_t timeouts;		/* FUTEX_WAIT -> ETIMEDOUT	*/
+	uint64_t wakeups;		/* sum of FUTEX_WAKE results	*/
+	uint64_t acquire_p50_ns, acquire_p99_ns, acquire_max_ns;
+	uint64_t ops_thread_min, ops_thread_max;
+	double jain;
+	/* host effort: the only figures that may differ between runs */
+	uint64_t host_hooks, host_switches;
+	double host_seconds;
+};
+
+#endif /* SIM_STATS_H */

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * workloads/ulock/uatomic.h - user-space atomics of simulated tasks.
+ *
+ * Stage: user-space lock.  Each operation reports itself to the machine
+ * (sim_hook(): a scheduling point that charges the access) and then does
+ * the access with a GCC __atomic builtin, sequentially consistent like
+ * the simulation itself.  The names follow C11 and glibc's atomic.h.
+ */
+#ifndef ULOCK_UATOMIC_H
+#define ULOCK_UATOMIC_H
+
+#include <stdint.h>
+
+#include "sim/hooks.h"
+
+static inline uint32_t uatomic_load(uint32_t *p)
+{
+	sim_hook(SIM_LOAD, p, 4);
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static inline void uatomic_store(uint32_t *p, uint32_t v)
+{
+	sim_hook(SIM_STORE, p, 4);
+	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+/* uatomic_cmpxchg - Return: the value found (== @old on success). */
+static inline uint32_t uatomic_cmpxchg(uint32_t *p, uint32_t old, uint32_t new)
+{
+	sim_hook(SIM_RMW, p, 4);
+	__atomic_compare_exchange_n(p, &old, new, 0, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+	return old;
+}
+
+static inline uint32_t uatomic_xchg(uint32_t *p, uint32_t v)
+{
+	sim_hook(SIM_RMW, p, 4);
+	return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
+}
+
+static inline uint32_t uatomic_fetch_add(uint32_t *p, uint32_t v)
+{
+	sim_hook(SIM_RMW, p, 4);
+	return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+}
+
+static inline uint32_t uatomic_fetch_sub(uint32_t *p, uint32_t v)
+{
+	sim_hook(SIM_RMW, p, 4);
+	return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST);
+}
+
+/* uatomic_pause - the PAUSE instruction (x86 cpu_relax()). */
+static inline void uatomic_pause(void)
+{
+	sim_hook(SIM_RELAX, 0, 0);
+}
+
+#endif /* ULOCK_UATOMIC_H */

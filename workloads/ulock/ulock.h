@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * workloads/ulock/ulock.h - user-space locks over the simulated futex(2).
+ *
+ * Stage: user-space lock, between the workload driver and the futex(2)
+ * boundary (sim/syscall.h).  Every shared access of a user lock goes
+ * through workloads/ulock/uatomic.h, so it is a scheduling point with a
+ * cost, exactly like the kernel's atomics.
+ *
+ * Error convention of this layer: 0 or a positive errno, like pthreads.
+ *
+ * Every lock is driven through one table of operations, so the workload
+ * driver and the test harness treat them alike; the harness also runs the
+ * deliberately broken locks (->broken), which must fail.
+ */
+#ifndef ULOCK_H
+#define ULOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* What a lock's slow paths did, counted per thread. */
+struct ulock_stats {
+	uint64_t lock_syscalls;		/* futex calls made to lock	*/
+	uint64_t unlock_syscalls;	/* futex calls made to unlock	*/
+	uint64_t eagain;		/* FUTEX_WAIT returned EAGAIN	*/
+	uint64_t timeouts;		/* FUTEX_WAIT returned ETIMEDOUT*/
+	uint64_t wakeups;		/* tasks woken by our unlocks	*/
+};
+
+struct ulock_ops {
+	const char *name;		/* the scenario's lock= value	*/
+	const char *description;	/* one line, for `futexsim list`*/
+	unsigned int size;		/* bytes of user memory it needs*/
+	/* init - set up the lock at @l (zeroed user memory). */
+	void (*init)(void *l);
+	/* lock/unlock - Return: 0 or a positive errno. */
+	int (*lock)(void *l, struct ulock_stats *st);
+	int (*unlock)(void *l, struct ulock_stats *st);
+	bool broken;			/* a negative control: hidden	*/
+};
+
+/* ulock_find - the lock called @name (broken ones included), or NULL. */
+const struct ulock_ops *ulock_find(const char *name);
+/* ulock_registry - NULL-terminated list of every lock. */
+extern const struct ulock_ops *const ulock_registry[];
+
+/* The locks (one file each). */
+extern const struct ulock_ops ulock_ww_ops;		/* ww.c		*/
+extern const struct ulock_ops ulock_ww_busted_ops;	/* busted.c	*/
+
+#endif /* ULOCK_H */
