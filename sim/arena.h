@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIM_ARENA_BASE	0x7e0000000000UL	/* well clear of -no-pie text */
+#define SIM_ARENA_BASE	0x200000000000UL	/* far from text, heap and mmap area */
 #define SIM_ARENA_SIZE	(16UL << 30)		/* reserved, not committed  */
 
 /* sim_arena_init - map the arena (once per process; later calls reset it

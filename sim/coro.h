@@ -62,4 +62,19 @@ void sim_coro_switch_ucontext(struct sim_coro *from, struct sim_coro *to);
 /* sim_coro_backend - "asm" or "ucontext": what sim_coro_switch() is. */
 const char *sim_coro_backend(void);
 
+/*
+ * sim_coro_context - the registers suspended @co resumes with, as a
+ * ucontext_t, for the failure report's unwinder (sim/failure.c).  For the
+ * asm backend only the program counter, stack pointer and callee-saved
+ * registers are filled in (the state just after the switch that suspended
+ * it returns); for the ucontext backend it is a copy of the saved context.
+ * Return: 0, or -1 if @co has no saved context (never set up, or the
+ * calling main context).
+ */
+int sim_coro_context(const struct sim_coro *co, ucontext_t *uc);
+
+/* Internal to sim/coro*.c: map @stack_size bytes (rounded up to pages)
+ * plus a guard page below into @co.  Return: 0, or -1 (errno set). */
+int sim__coro_map_stack(struct sim_coro *co, size_t stack_size);
+
 #endif /* SIM_CORO_H */

@@ -28,6 +28,7 @@
 
 #define SIM_MAX_CPUS	256
 #define SIM_MAX_TASKS	4096
+#define SIM_TID_BASE	100	/* TID of the first task; then in order */
 
 enum sim_task_state {
 	SIM_TASK_NEW,		/* created, not yet run				*/
@@ -141,6 +142,12 @@ uint64_t sim_now_ps(void);
 struct sim_task *sim_current(void);
 /* sim_event_start - arm a host event at absolute @when_ps on @cpu. */
 void sim_event_start(struct sim_event *ev, uint64_t when_ps, int cpu);
+/* sim_delay_ps - the running task spends @ps on its CPU: a scheduling
+ * point like a hook (syscall entry and exit, modelled work). */
+void sim_delay_ps(uint64_t ps);
+/* sim_set_livelock_ps - the watchdog bound (default 10 s): a run in which
+ * no task completes an operation for that long is a livelock. */
+void sim_set_livelock_ps(uint64_t ps);
 /* sim_progress - a task completed an operation: resets the livelock
  * watchdog. */
 void sim_progress(void);

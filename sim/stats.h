@@ -18,6 +18,7 @@
 #define SIM_HIST_SUB	64
 #define SIM_HIST_BUCKETS (1024 + 54 * SIM_HIST_SUB)
 
+/* A zero-filled struct sim_hist is an empty histogram. */
 struct sim_hist {
 	uint64_t count;
 	uint64_t max;
@@ -30,7 +31,10 @@ void sim_hist_add(struct sim_hist *h, uint64_t v);
 void sim_hist_merge(struct sim_hist *dst, const struct sim_hist *src);
 /* sim_hist_percentile - the smallest recorded-bucket value v such that at
  * least @p percent (0 < p <= 100) of the values are <= v; the bucket's
- * upper bound is returned, capped at the maximum. 0 if empty. */
+ * upper bound is returned, capped at the maximum.  p > 100 counts as 100,
+ * p <= 0 as the smallest value.
+ * Return: v (exact below 1024, at most 1.6% above the true value above),
+ * h->max for p = 100, 0 if the histogram is empty. */
 uint64_t sim_hist_percentile(const struct sim_hist *h, double p);
 
 /* sim_jain - Jain's fairness index (sum x)^2 / (n * sum x^2) of @n values;

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sched/core.c - runqueues, blocking, wakeup placement, the tick, idle.
+ *
+ * Stage: scheduler.  Called by the kernel's schedule() and
+ * try_to_wake_up() (sched/kapi.c, through sim/hooks.h), by the machine
+ * (ticks, idle exits, preemption at hook points) and by sim_task_create().
+ * Calls the machine to switch tasks (sim_switch_to()) and to wake idle
+ * CPUs (sim_cpu_kick()).  Policy and task states: sched/sched.h.
+ *
+ * Costs charged here, from the preset: a context switch to the CPU that
+ * switches, the waker's side of a wakeup to the waker, going idle to the
+ * CPU that idles; a wakee placed on an idle CPU starts after
+ * wakeup_to_run + idle_exit.
+ */
+#include <stdio.h>
+
+#include "sched/sched.h"
+#include "sim/failure.h"
+
+struct rq {
+	struct sim_task *head, *tail;	/* FIFO of QUEUED tasks		*/
+	int nr;
+};
+
+static struct rq runqueues[SIM_MAX_CPUS];
+
+static inline struct rq *cpu_rq(const struct sim_cpu *c)
+{
+	return &runqueues[c->k.cpu];
+}
+
+static void enqueue(struct rq *rq, struct sim_task *t)
+{
+	t->rq_next = NULL;
+	t->rq_prev = rq->tail;
+	if (rq->tail)
+		rq->tail->rq_next = t;
+	else
+		rq->head = t;
+	rq->tail = t;
+	rq->nr++;
+	t->state = SIM_TASK_QUEUED;
+}
+
+static void dequeue(struct rq *rq, struct sim_task *t)
+{
+	if (t->rq_prev)
+		t->rq_prev->rq_next = t->rq_next;
+	else
+		rq->head = t->rq_next;
+	if (t->rq_next)
+		t->rq_next->rq_prev = t->rq_prev;
+	else
+		rq->tail = t->rq_prev;
+	t->rq_next = t->rq_prev = NULL;
+	rq->nr--;
+}
+
+void sched_init(void)
+{
+	for (int i = 0; i < sim.nr_cpus; i++) {
+		runqueues[i] = (struct rq){ 0 };
+		sim.cpus[i].rq = &runqueues[i];
+	}
+}
+
+int sched_nr_queued(const struct sim_cpu *c)
+{
+	return cpu_rq(c)->nr;
+}
+
+static int cpu_load(const struct sim_cpu *c)
+{
+	return (c->curr != NULL) + cpu_rq(c)->nr;
+}
+
+/*
+ * select_cpu - wakeup placement: the previous CPU if idle, else an idle
+ * CPU on the same socket, else any idle CPU, else the least loaded CPU
+ * (the previous one on ties).  Scans start after the previous CPU so that
+ * the choice depends on nothing but the machine's state.
+ */
+static int select_cpu(const struct sim_task *t)
+{
+	const struct sim_cpu *prev = &sim.cpus[t->cpu];
+	int n = sim.nr_cpus, best = t->cpu, any_idle = -1;
+
+	if (!cpu_load(prev))
+		return t->cpu;
+	for (int i = 1; i < n; i++) {
+		const struct sim_cpu *c = &sim.cpus[(t->cpu + i) % n];
+
+		if (cpu_load(c))
+			continue;
+		if (c->socket == prev->socket)
+			return c->k.cpu;
+		if (any_idle < 0)
+			any_idle = c->k.cpu;
+	}
+	if (any_idle >= 0)
+		return any_idle;
+	for (int i = 1; i < n; i++) {
+		const struct sim_cpu *c = &sim.cpus[(t->cpu + i) % n];
+
+		if (cpu_load(c) < cpu_load(&sim.cpus[best]))
+			best = c->k.cpu;
+	}
+	return best;
+}
+
+/* Queue @t on @cpu; an idle CPU is woken after @latency_ps. */
+static void place(struct sim_task *t, int cpu, uint64_t latency_ps)
+{
+	struct sim_cpu *c = &sim.cpus[cpu];
+
+	t->cpu = cpu;
+	enqueue(cpu_rq(c), t);
+	if (!c->curr)
+		sim_cpu_kick(cpu, sim_now_ps() + latency_ps);
+}
+
+void sched_task_start(struct sim_task *t, int cpu)
+{
+	place(t, cpu >= 0 ? cpu % sim.nr_cpus : select_cpu(t), 0);
+}
+
+/* Give @c to @next (dequeued, or NULL), at the CPU's current time. */
+static void run_task(struct sim_cpu *c, struct sim_task *next)
+{
+	c->k.need_resched = 0;
+	if (!next)
+		return;
+	next->state = SIM_TASK_RUNNING;
+	next->cpu = c->k.cpu;
+	next->slice_start_ps = c->now_ps;
+	next->mode_start_ps = c->now_ps;
+}
+
+/* The next task for @c: its own queue first, else pull the head of the
+ * longest other queue (newly-idle balancing). */
+static struct sim_task *pick_next(struct sim_cpu *c)
+{
+	struct rq *rq = cpu_rq(c), *busiest = NULL;
+	struct sim_task *t;
+
+	if (!rq->nr) {
+		for (int i = 0; i < sim.nr_cpus; i++) {
+			struct rq *o = &runqueues[i];
+
+			if (o != rq && o->nr && (!busiest || o->nr > busiest->nr))
+				busiest = o;
+		}
+		if (!busiest)
+			return NULL;
+		rq = busiest;
+	}
+	t = rq->head;
+	dequeue(rq, t);
+	return t;
+}
+
+/* The current task stops running (it sleeps, yields or dies). */
+static void switch_away(struct sim_task *prev)
+{
+	struct sim_cpu *c = sim_cur;
+	struct sim_task *next = pick_next(c);
+	const struct sim_preset *p = sim.preset;
+
+	sim_account(prev, c->now_ps);
+	prev->stats.switches++;
+	if (next) {
+		c->now_ps += p->ctxsw_ps;
+		run_task(c, next);
+	} else {
+		c->now_ps += p->idle_enter_ps;
+		c->k.need_resched = 0;
+	}
+	sim_switch_to(next);
+}
+
+void sched_block(void)
+{
+	struct sim_task *t = sim_cur->curr;
+
+	t->state = SIM_TASK_SLEEPING;
+	switch_away(t);
+	/* woken, and given a CPU again by run_task() */
+}
+
+void sched_exit(void)
+{
+	struct sim_task *t = sim_cur->curr;
+
+	t->state = SIM_TASK_DEAD;
+	sim.nr_live--;
+	switch_away(t);
+	sim_fail(SIM_FAIL_INVARIANT, "a dead task was resumed");
+}
+
+void sched_preempt(void)
+{
+	struct sim_cpu *c = sim_cur;
+	struct sim_task *t = c->curr;
+
+	c->k.need_resched = 0;
+	if (!cpu_rq(c)->nr)
+		return;
+	enqueue(cpu_rq(c), t);
+	switch_away(t);
+}
+
+void sched_cond_resched(void)
+{
+	if (sim_cur && sim_cur->k.need_resched)
+		sched_preempt();
+}
+
+int sched_wake(struct sim_task *t)
+{
+	const struct sim_preset *p = sim.preset;
+
+	if (t->state != SIM_TASK_SLEEPING)
+		return 0;
+	sim_charge_ps(p->wake_ps);
+	place(t, select_cpu(t), p->wakeup_to_run_ps + p->idle_exit_ps);
+	return 1;
+}
+
+void sched_cpu_wakeup(struct sim_cpu *c)
+{
+	struct sim_task *next = pick_next(c);
+
+	if (!next)
+		return;
+	c->curr = next;
+	run_task(c, next);
+}
+
+void sched_tick(struct sim_cpu *c)
+{
+	struct sim_task *t = c->curr;
+
+	if (!t || !cpu_rq(c)->nr)
+		return;
+	if (c->now_ps - t->slice_start_ps >= sim.preset->timeslice_ps)
+		c->k.need_resched = 1;
+}
+
+int sched_task_on_cpu(const struct sim_task *t)
+{
+	return t->state == SIM_TASK_RUNNING;
+}
+
+int sched_task_cpu(const struct sim_task *t)
+{
+	return t->cpu;
+}
+
+struct sim_task *sched_find_task(int tid)
+{
+	int i = tid - SIM_TID_BASE;
+
+	if (i < 0 || i >= sim.nr_tasks || sim.tasks[i]->state == SIM_TASK_DEAD)
+		return NULL;
+	return sim.tasks[i];
+}
+
+static void check(int ok, const char *what)
+{
+	if (!ok)
+		sim_fail(SIM_FAIL_INVARIANT, what);
+}
+
+void sched_assert_state(void)
+{
+	int queued[SIM_MAX_CPUS] = { 0 }, live = 0;
+
+	for (int i = 0; i < sim.nr_tasks; i++) {
+		const struct sim_task *t = sim.tasks[i];
+		const struct sim_cpu *c = &sim.cpus[t->cpu];
+
+		live += t->state != SIM_TASK_DEAD;
+		switch (t->state) {
+		case SIM_TASK_RUNNING:
+			check(c->curr == t, "RUNNING task is not its CPU's curr");
+			break;
+		case SIM_TASK_QUEUED:
+			queued[t->cpu]++;
+			check(c->curr != t, "QUEUED task is a CPU's curr");
+			break;
+		default:
+			check(c->curr != t, "sleeping or dead task is curr");
+			check(!t->rq_next && !t->rq_prev, "sleeping task linked");
+		}
+	}
+	check(live == sim.nr_live, "live task count");
+	for (int i = 0; i < sim.nr_cpus; i++) {
+		const struct rq *rq = &runqueues[i];
+		int n = 0;
+
+		for (const struct sim_task *t = rq->head; t; t = t->rq_next) {
+			check(t->state == SIM_TASK_QUEUED && t->cpu == i,
+			      "runqueue holds a task of another state or CPU");
+			n++;
+		}
+		check(n == rq->nr && n == queued[i], "runqueue length");
+	}
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/coro.c - coroutine stacks, the asm backend's set-up, and the
+ * backend chosen at build time.
+ *
+ * Stage: machine (lowest level).  Called by sim/machine.c (a coroutine
+ * per task), by sim/failure.c (guard pages and saved contexts for its
+ * report), by bench/bench.c and tests/test_coro.c.  Calls mmap(2) and
+ * mprotect(2), the x86-64 switch in sim/coro_x86_64.S and the ucontext
+ * backend in sim/coro_ucontext.c.
+ *
+ * Backend selection: the Makefile passes -DSIM_CORO_asm or
+ * -DSIM_CORO_ucontext.  With asm, sim_coro_switch is an assembler alias
+ * of sim_coro_switch_asm (sim/coro_x86_64.S), so a switch costs one
+ * direct call; with ucontext it is the wrapper at the end of this file.
+ *
+ * Stack layout, from low to high addresses:
+ *
+ *	guard  one PROT_NONE page: an overflow faults here (SIGSEGV), and
+ *	       sim/failure.c asks sim_coro_guard_hit() whose page it was
+ *	stack  stack_size bytes, MAP_NORESERVE: only touched pages cost
+ *	       memory, so thousands of tasks can have 256 KiB each
+ */
+#define _GNU_SOURCE		/* REG_* indices of mcontext_t */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "sim/coro.h"
+
+#if defined(SIM_CORO_asm) == defined(SIM_CORO_ucontext)
+#error "build with exactly one of -DSIM_CORO_asm and -DSIM_CORO_ucontext"
+#endif
+#if defined(SIM_CORO_asm) && !defined(__x86_64__)
+#error "CORO=asm exists for x86-64 only: build with CORO=ucontext"
+#endif
+
+static size_t coro_page_size;
+
+static size_t coro_page(void)
+{
+	if (!coro_page_size)
+		coro_page_size = (size_t)sysconf(_SC_PAGESIZE);
+	return coro_page_size;
+}
+
+int sim__coro_map_stack(struct sim_coro *co, size_t stack_size)
+{
+	size_t page = coro_page();
+	size_t size = (stack_size + page - 1) & ~(page - 1);
+	char *base;
+	int err;
+
+	if (!size)
+		size = page;
+	base = mmap(NULL, size + page, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+		    -1, 0);
+	if (base == MAP_FAILED)
+		return -1;
+	if (mprotect(base, page, PROT_NONE)) {
+		err = errno;
+		munmap(base, size + page);
+		errno = err;
+		return -1;
+	}
+	co->guard = base;
+	co->stack = base + page;
+	co->stack_size = size;
+	return 0;
+}
+
+void sim_coro_init_main(struct sim_coro *co)
+{
+	memset(co, 0, sizeof(*co));
+}
+
+/* Also fine on a main context: it may own a ucontext_t (see
+ * sim_coro_switch_ucontext()) but no stack. */
+void sim_coro_destroy(struct sim_coro *co)
+{
+	if (co->guard)
+		munmap(co->guard, co->stack_size + coro_page());
+	free(co->uc);
+	memset(co, 0, sizeof(*co));
+}
+
+/* Called from the SIGSEGV handler: no allocation, no locks. */
+int sim_coro_guard_hit(const struct sim_coro *co, const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr, g = (uintptr_t)co->guard;
+
+	return co->guard && a >= g && a - g < coro_page();
+}
+
+const char *sim_coro_backend(void)
+{
+#ifdef SIM_CORO_asm
+	return "asm";
+#else
+	return "ucontext";
+#endif
+}
+
+int sim_coro_init(struct sim_coro *co, size_t stack_size,
+		  void (*entry)(void *), void *arg)
+{
+#ifdef SIM_CORO_asm
+	return sim_coro_init_asm(co, stack_size, entry, arg);
+#else
+	return sim_coro_init_ucontext(co, stack_size, entry, arg);
+#endif
+}
+
+#ifdef SIM_CORO_ucontext
+void sim_coro_switch(struct sim_coro *from, struct sim_coro *to)
+{
+	sim_coro_switch_ucontext(from, to);
+}
+#endif
+
+#ifdef __x86_64__
+/* The frame sim/coro_x86_64.S pushes, from the saved stack pointer up. */
+enum coro_frame {
+	CORO_R15, CORO_R14, CORO_R13, CORO_R12, CORO_RBX, CORO_RBP,
+	CORO_RET,		/* where the switch returns to		*/
+	CORO_FRAME_WORDS
+};
+
+void sim__coro_start(void);	/* sim/coro_x86_64.S */
+
+/*
+ * The first switch to @co pops the frame built here and "returns" into
+ * sim__coro_start with r12 = entry, r13 = arg and rsp = top - 16, which
+ * is 16-byte aligned as the call there needs.  rbp = 0 ends frame-pointer
+ * chains.
+ */
+int sim_coro_init_asm(struct sim_coro *co, size_t stack_size,
+		      void (*entry)(void *), void *arg)
+{
+	uint64_t *f;
+
+	memset(co, 0, sizeof(*co));
+	if (sim__coro_map_stack(co, stack_size))
+		return -1;
+	co->entry = entry;
+	co->arg = arg;
+	f = (uint64_t *)((char *)co->stack + co->stack_size) - 2;
+	f[0] = f[1] = 0;
+	f -= CORO_FRAME_WORDS;
+	memset(f, 0, CORO_FRAME_WORDS * sizeof(*f));
+	f[CORO_R12] = (uintptr_t)entry;
+	f[CORO_R13] = (uintptr_t)arg;
+	f[CORO_RET] = (uintptr_t)sim__coro_start;
+	co->sp = f;
+	return 0;
+}
+
+/* The registers as they are just after the suspending switch returned. */
+static int coro_asm_context(const struct sim_coro *co, ucontext_t *uc)
+{
+	const uint64_t *f = co->sp;
+	greg_t *g = uc->uc_mcontext.gregs;
+
+	memset(uc, 0, sizeof(*uc));
+	g[REG_R15] = (greg_t)f[CORO_R15];
+	g[REG_R14] = (greg_t)f[CORO_R14];
+	g[REG_R13] = (greg_t)f[CORO_R13];
+	g[REG_R12] = (greg_t)f[CORO_R12];
+	g[REG_RBX] = (greg_t)f[CORO_RBX];
+	g[REG_RBP] = (greg_t)f[CORO_RBP];
+	g[REG_RIP] = (greg_t)f[CORO_RET];
+	g[REG_RSP] = (greg_t)(uintptr_t)(f + CORO_FRAME_WORDS);
+	return 0;
+}
+#else
+/* No asm backend on this host: report it unavailable, never switch. */
+int sim_coro_init_asm(struct sim_coro *co, size_t stack_size,
+		      void (*entry)(void *), void *arg)
+{
+	memset(co, 0, sizeof(*co));
+	errno = ENOSYS;
+	return -1;
+}
+
+void sim_coro_switch_asm(struct sim_coro *from, struct sim_coro *to)
+{
+	abort();
+}
+
+static int coro_asm_context(const struct sim_coro *co, ucontext_t *uc)
+{
+	return -1;
+}
+#endif
+
+int sim_coro_context(const struct sim_coro *co, ucontext_t *uc)
+{
+	if (co->uc) {
+		*uc = *co->uc;
+		return 0;
+	}
+	if (!co->sp || !co->stack)
+		return -1;
+	return coro_asm_context(co, uc);
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/coro_x86_64.S - the x86-64 coroutine switch (the "asm" backend of
+ * sim/coro.h).
+ *
+ * Stage: machine (lowest level).  Called through sim_coro_switch() by
+ * sim/machine.c, and directly by the benchmark and tests/test_coro.c.
+ * Calls nothing but the entry function of a fresh coroutine.
+ *
+ * A suspended coroutine's stack holds, from its saved stack pointer up:
+ *
+ *	sp[0] r15   sp[1] r14   sp[2] r13   sp[3] r12
+ *	sp[4] rbx   sp[5] rbp   sp[6] return address
+ *
+ * sim/coro_asm.c builds this frame for a fresh coroutine (r12 = entry,
+ * r13 = arg, return address = sim__coro_start) and reads it back for the
+ * failure report; keep the three in step.
+ *
+ * Only the SysV callee-saved integer registers and rsp are switched: the
+ * caller of sim_coro_switch_asm() already assumes every other register
+ * is clobbered by a call.  The x87 control word and the MXCSR control
+ * bits are callee-saved too, but they are deliberately NOT switched: no
+ * code in the simulator changes the rounding mode or the FP exception
+ * masks, so every coroutine runs with the process's values and saving
+ * them would only add ~10 cycles (ldmxcsr/fldcw are slow) to every switch.
+ * A task that changed them would leak its setting to the next coroutine
+ * on this host thread; if that is ever wanted, push them here (fnstcw,
+ * stmxcsr) and grow the frame above by one word.
+ */
+
+	.text
+
+/*
+ * void sim_coro_switch_asm(struct sim_coro *from, struct sim_coro *to)
+ * rdi = from, rsi = to; struct sim_coro::sp is at offset 0.
+ */
+	.globl	sim_coro_switch_asm
+	.type	sim_coro_switch_asm, @function
+	.p2align 4
+sim_coro_switch_asm:
+	.cfi_startproc
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	pushq	%rbx
+	.cfi_adjust_cfa_offset 8
+	pushq	%r12
+	.cfi_adjust_cfa_offset 8
+	pushq	%r13
+	.cfi_adjust_cfa_offset 8
+	pushq	%r14
+	.cfi_adjust_cfa_offset 8
+	pushq	%r15
+	.cfi_adjust_cfa_offset 8
+	movq	%rsp, (%rdi)		/* from->sp */
+	movq	(%rsi), %rsp		/* to->sp: from here on, @to's stack */
+	popq	%r15
+	.cfi_adjust_cfa_offset -8
+	popq	%r14
+	.cfi_adjust_cfa_offset -8
+	popq	%r13
+	.cfi_adjust_cfa_offset -8
+	popq	%r12
+	.cfi_adjust_cfa_offset -8
+	popq	%rbx
+	.cfi_adjust_cfa_offset -8
+	popq	%rbp
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_endproc
+	.size	sim_coro_switch_asm, .-sim_coro_switch_asm
+
+/*
+ * The build-selected switch is this very code: no wrapper, no indirect
+ * call (sim/coro.c defines sim_coro_switch() for the ucontext backend).
+ */
+#ifdef SIM_CORO_asm
+	.globl	sim_coro_switch
+	.type	sim_coro_switch, @function
+	.set	sim_coro_switch, sim_coro_switch_asm
+#endif
+
+/*
+ * sim__coro_start - first code of a fresh coroutine, entered by the "ret"
+ * of its first switch with r12 = entry, r13 = arg and rsp 16-byte aligned,
+ * so that the call below gives entry() the ABI's alignment.  The return
+ * address is undefined for the unwinder: stacks end here.  entry() must
+ * not return; if it does, ud2 traps (SIGILL) rather than run off.
+ */
+	.globl	sim__coro_start
+	.type	sim__coro_start, @function
+	.p2align 4
+sim__coro_start:
+	.cfi_startproc
+	.cfi_undefined rip
+	movq	%r13, %rdi
+	callq	*%r12
+	ud2
+	.cfi_endproc
+	.size	sim__coro_start, .-sim__coro_start
+
+	.section .note.GNU-stack, "", @progbits

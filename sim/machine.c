@@ -1,0 +1,424 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/machine.c - the simulated machine and its main loop.
+ *
+ * Stage: machine.  sim_run() (called by the workload driver) starts the
+ * tasks; from then on the loop is distributed over the hooks: every
+ * sim_hook() charges its access to the running CPU's clock, and when that
+ * clock reaches the horizon it enters sim__dispatch(), the body of the
+ * main loop:
+ *
+ *   1. fire every event due before the earliest running CPU (ticks, idle
+ *      exits, timers);
+ *   2. pick the running CPU with the smallest clock (PRNG among equals);
+ *   3. switch to that CPU's current task (nothing to do if it is us);
+ *   4. back on our own CPU: preempt if a tick asked for it and
+ *      preempt_count is 0.
+ *
+ * With no running CPU and no event left, the run is over (every task
+ * returned) or deadlocked (some did not).  Calls the scheduler (sched/)
+ * for ticks and idle exits, sim/failure.c for failures.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched/sched.h"
+#include "sim/arena.h"
+#include "sim/event.h"
+#include "sim/failure.h"
+#include "sim/machine.h"
+#include "sim/prng.h"
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+struct sim_machine sim;
+struct sim_cpu *sim_cur;
+struct sim_cpu_kstate *sim_this_cpu;
+int sim_nr_cpus;
+void *sim_current_kt;
+unsigned long sim_percpu_offset[SIM_MAX_CPUS];
+
+static struct sim_coro main_coro;
+static struct sim_coro *running_coro;	/* the coroutine executing now	*/
+static uint64_t horizon_ps;		/* the running CPU may run below it */
+static uint64_t cost_ps[SIM_NR_ACCESS];
+static int in_event;			/* an event callback is running	*/
+static uint64_t event_now_ps;		/* its deadline			*/
+static uint64_t last_progress_ps;	/* livelock watchdog		*/
+static uint64_t livelock_ps = 10ULL * 1000 * 1000 * 1000 * 1000;
+static int check_state;			/* FUTEX_SIM_CHECK_STATE=1	*/
+
+/* Per-CPU template section of the kernel side (sim/arch percpu.h). */
+extern char __start_sim_percpu[] __attribute__((weak));
+extern char __stop_sim_percpu[] __attribute__((weak));
+
+static void percpu_init(void)
+{
+	size_t size = __stop_sim_percpu - __start_sim_percpu;
+
+	for (int cpu = 0; cpu < sim.nr_cpus; cpu++) {
+		char *copy = sim_arena_alloc(size ? size : 16, 64);
+
+		if (size)
+			memcpy(copy, __start_sim_percpu, size);
+		sim_percpu_offset[cpu] = (unsigned long)copy -
+					 (unsigned long)__start_sim_percpu;
+	}
+}
+
+static void tick_fire(struct sim_event *ev);
+static void kick_fire(struct sim_event *ev);
+
+void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
+		      uint64_t seed)
+{
+	const char *cs = getenv("FUTEXSIM_CHECK_STATE");
+
+	memset(&sim, 0, sizeof(sim));
+	sim.preset = preset;
+	sim.nr_cpus = nr_cpus;
+	sim.seed = seed;
+	sim_nr_cpus = nr_cpus;
+	sim_prng_seed(&sim_rng, seed);
+	sim_arena_init();
+	sim_events_reset();
+	memcpy(cost_ps, preset->access_ps, sizeof(cost_ps));
+	check_state = cs && *cs == '1';
+
+	for (int i = 0; i < nr_cpus; i++) {
+		struct sim_cpu *c = &sim.cpus[i];
+
+		c->k.cpu = i;
+		sim_preset_topology(preset, i, &c->socket, &c->core, &c->thread);
+		sim_event_init(&c->tick, tick_fire);
+		sim_event_init(&c->kick, kick_fire);
+		c->tick.cpu = c->kick.cpu = i;
+	}
+	percpu_init();
+	sched_init();
+	sim_this_cpu = &sim.cpus[0].k;	/* the boot CPU runs the initcalls */
+	ksim_boot();
+	sim_failure_install();
+}
+
+void sim_set_livelock_ps(uint64_t ps)
+{
+	livelock_ps = ps;
+}
+
+/* ---- clock -------------------------------------------------------------- */
+
+uint64_t sim_now_ps(void)
+{
+	if (in_event || !sim_cur)
+		return event_now_ps;
+	return sim_cur->now_ps;
+}
+
+unsigned long long sim_now_ns(void)
+{
+	return sim_now_ps() / 1000;
+}
+
+void sim_charge_ps(uint64_t ps)
+{
+	if (sim_cur && !in_event)
+		sim_cur->now_ps += ps;
+}
+
+void sim_progress(void)
+{
+	last_progress_ps = sim_now_ps();
+}
+
+struct sim_task *sim_current(void)
+{
+	return sim_cur ? sim_cur->curr : NULL;
+}
+
+/* ---- events -------------------------------------------------------------- */
+
+void sim_event_start(struct sim_event *ev, uint64_t when_ps, int cpu)
+{
+	ev->cpu = cpu;
+	sim_events_add(ev, when_ps);
+	if (when_ps < horizon_ps)
+		horizon_ps = when_ps;
+}
+
+void sim_timer_start_ns(struct sim_event *ev, unsigned long long expires_ns,
+			unsigned long long range_ns)
+{
+	uint64_t slack_ps = 0;
+
+	if (range_ns)
+		slack_ps = sim_prng_below(&sim_rng, range_ns * 1000 + 1);
+	sim_event_start(ev, expires_ns * 1000 + slack_ps,
+			sim_cur ? sim_cur->k.cpu : 0);
+}
+
+int sim_timer_cancel(struct sim_event *ev)
+{
+	return sim_events_del(ev);
+}
+
+static void arm_tick(struct sim_cpu *c, uint64_t now_ps)
+{
+	uint64_t period = sim.preset->tick_ps;
+
+	if (c->tick.heap_idx < 0)
+		sim_event_start(&c->tick, (now_ps / period + 1) * period, c->k.cpu);
+}
+
+static void tick_fire(struct sim_event *ev)
+{
+	struct sim_cpu *c = &sim.cpus[ev->cpu];
+
+	if (!c->curr)
+		return;		/* idle: the tick stops (NO_HZ idle) */
+	sched_tick(c);
+	arm_tick(c, ev->when_ps);
+}
+
+void sim_cpu_kick(int cpu, uint64_t at_ps)
+{
+	struct sim_cpu *c = &sim.cpus[cpu];
+
+	if (c->curr)
+		return;
+	if (c->kick.heap_idx >= 0) {
+		if (c->kick.when_ps <= at_ps)
+			return;
+		sim_events_del(&c->kick);
+	}
+	sim_event_start(&c->kick, at_ps, cpu);
+}
+
+static void kick_fire(struct sim_event *ev)
+{
+	struct sim_cpu *c = &sim.cpus[ev->cpu];
+
+	if (c->curr)
+		return;
+	if (c->now_ps < ev->when_ps)
+		c->now_ps = ev->when_ps;
+	sched_cpu_wakeup(c);
+	if (c->curr)
+		arm_tick(c, c->now_ps);
+}
+
+static void fire(struct sim_event *ev)
+{
+	struct sim_cpu_kstate *saved = sim_this_cpu;
+
+	sim_events_del(ev);
+	sim.counters.events++;
+	in_event = 1;
+	event_now_ps = ev->when_ps;
+	sim_this_cpu = &sim.cpus[ev->cpu].k;
+	ev->fire(ev);
+	sim_this_cpu = saved;
+	in_event = 0;
+}
+
+/* ---- dispatch ---------------------------------------------------------- */
+
+/* The running CPU with the smallest clock; the PRNG breaks ties. */
+static struct sim_cpu *earliest_cpu(void)
+{
+	struct sim_cpu *best = NULL;
+	int ties = 0;
+
+	for (int i = 0; i < sim.nr_cpus; i++) {
+		struct sim_cpu *c = &sim.cpus[i];
+
+		if (!c->curr)
+			continue;
+		if (!best || c->now_ps < best->now_ps) {
+			best = c;
+			ties = 1;
+		} else if (c->now_ps == best->now_ps) {
+			/* reservoir choice: each tied CPU equally likely */
+			if (sim_prng_below(&sim_rng, ++ties) == 0)
+				best = c;
+		}
+	}
+	return best;
+}
+
+/* What @c may run up to: the next other CPU's clock, the next event, and
+ * the livelock deadline. */
+static uint64_t compute_horizon(const struct sim_cpu *c)
+{
+	uint64_t h = last_progress_ps + livelock_ps;
+	struct sim_event *ev = sim_events_peek();
+
+	if (ev && ev->when_ps < h)
+		h = ev->when_ps;
+	for (int i = 0; i < sim.nr_cpus; i++) {
+		const struct sim_cpu *o = &sim.cpus[i];
+
+		if (o != c && o->curr && o->now_ps < h)
+			h = o->now_ps;
+	}
+	return h;
+}
+
+static void run_over(void)
+{
+	struct sim_coro *from = running_coro;
+
+	if (sim.nr_live)
+		sim_fail(SIM_FAIL_DEADLOCK,
+			 "every task is blocked and no timer is pending");
+	sim_cur = NULL;
+	sim_current_kt = NULL;
+	running_coro = &main_coro;
+	sim.counters.switches++;
+	sim_coro_switch(from, &main_coro);
+	sim_fail(SIM_FAIL_INVARIANT, "a finished run was resumed");
+}
+
+/* Make @c the executing CPU and switch to its current task. */
+static void resume(struct sim_cpu *c)
+{
+	struct sim_task *t = c->curr;
+	struct sim_coro *from = running_coro;
+
+	sim_cur = c;
+	sim_this_cpu = &c->k;
+	sim_current_kt = t->kt;
+	if (&t->coro == from)
+		return;
+	running_coro = &t->coro;
+	sim.counters.switches++;
+	sim_coro_switch(from, &t->coro);
+	/* resumed: whoever switched back to us set the globals */
+}
+
+static void sim__dispatch(void)
+{
+	struct sim_cpu *next;
+
+	for (;;) {
+		struct sim_event *ev = sim_events_peek();
+
+		next = earliest_cpu();
+		if (ev && (!next || ev->when_ps <= next->now_ps)) {
+			fire(ev);
+			continue;
+		}
+		if (!next)
+			run_over();
+		break;
+	}
+	if (next->now_ps >= last_progress_ps + livelock_ps)
+		sim_fail(SIM_FAIL_LIVELOCK,
+			 "no task completed an operation within the livelock bound");
+	if (check_state)
+		sched_assert_state();
+	horizon_ps = compute_horizon(next);
+	resume(next);
+}
+
+/* Back on our CPU after a dispatch: honour a pending preemption. */
+static void preempt_point(struct sim_cpu *c)
+{
+	if (likely(!c->k.need_resched))
+		return;
+	if (c->k.preempt_count == 0) {
+		sched_preempt();
+		return;
+	}
+	horizon_ps = 0;		/* look again at every hook until possible */
+}
+
+void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size)
+{
+	struct sim_cpu *c = sim_cur;
+
+	if (unlikely(!c || in_event))
+		return;		/* boot or event context: not a task */
+	sim.counters.hooks++;
+	c->now_ps += cost_ps[kind];
+	if (likely(c->now_ps < horizon_ps))
+		return;
+	sim__dispatch();
+	preempt_point(sim_cur);
+}
+
+void sim_delay_ps(uint64_t ps)
+{
+	struct sim_cpu *c = sim_cur;
+
+	c->now_ps += ps;
+	if (c->now_ps < horizon_ps)
+		return;
+	sim__dispatch();
+	preempt_point(sim_cur);
+}
+
+void sim_switch_to(struct sim_task *next)
+{
+	sim_cur->curr = next;
+	sim__dispatch();
+}
+
+/* ---- tasks ---------------------------------------------------------------- */
+
+static void task_entry(void *arg)
+{
+	struct sim_task *t = arg;
+
+	t->fn(t->arg);
+	sched_exit();
+}
+
+struct sim_task *sim_task_create(const char *name, void (*fn)(void *),
+				 void *arg, int cpu)
+{
+	struct sim_task *t;
+
+	if (sim.nr_tasks >= SIM_MAX_TASKS) {
+		fprintf(stderr, "futexsim: too many tasks (at most %d)\n",
+			SIM_MAX_TASKS);
+		exit(2);
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t || sim_coro_init(&t->coro, SIM_CORO_STACK_SIZE, task_entry, t)) {
+		fprintf(stderr, "futexsim: out of memory for task %s\n", name);
+		exit(2);
+	}
+	t->tid = SIM_TID_BASE + sim.nr_tasks;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->fn = fn;
+	t->arg = arg;
+	t->cpu = cpu >= 0 ? cpu % sim.nr_cpus : 0;
+	t->kt = ksim_task_new(t, t->tid);
+	sim.tasks[sim.nr_tasks++] = t;
+	sim.nr_live++;
+	sched_task_start(t, cpu);
+	return t;
+}
+
+void sim_account(struct sim_task *t, uint64_t now_ps)
+{
+	uint64_t delta = now_ps > t->mode_start_ps ? now_ps - t->mode_start_ps : 0;
+
+	if (t->in_kernel)
+		t->stats.sys_ps += delta;
+	else
+		t->stats.user_ps += delta;
+	t->mode_start_ps = now_ps;
+}
+
+void sim_run(void)
+{
+	sim_coro_init_main(&main_coro);
+	running_coro = &main_coro;
+	last_progress_ps = 0;
+	sim__dispatch();
+	/* every task has returned */
+}

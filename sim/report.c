@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/report.c - the human report and the --json results file.
+ *
+ * Stage: trace/report, last in the flow.  Called by the CLI (sim/cli.c)
+ * once every lock of the scenario has run, with one struct sim_result per
+ * lock.  Calls sim_scenario_print() and sim_scenario_json()
+ * (sim/scenario.c) for the scenario echo, and libc stdio.
+ *
+ * The text report is a table in the shape of the published TO-futex table
+ * (SPEC.md 9.10a): one column per lock, one row per figure.  It prints
+ * nothing host dependent, so a scenario and seed give the same bytes on
+ * every run.  Counts get thousands separators ("3,090,294"), times human
+ * units ("812 us", "3.41 s"), and from a minute on the form of time(1)
+ * used by the seed ("7m22.4s").
+ *
+ * The JSON document is {"scenario":{...},"seed":N,"results":[{...}]}, one
+ * result per lock in scenario order; the host effort figures sit in each
+ * result's "host" object, and nothing else may differ between runs.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "sim/report.h"
+
+#define LABEL_W		27	/* width of the row-label column	*/
+#define MIN_COL_W	12	/* narrowest lock column		*/
+#define CELL_LEN	64
+
+enum cell_kind {
+	CELL_COUNT,		/* 3,090,294				*/
+	CELL_TIME,		/* 812 us, 3.41 s, 7m22.4s		*/
+	CELL_SHARE,		/* 3,090,294 (30.9%) of another field	*/
+	CELL_JAIN,		/* 0.9871				*/
+};
+
+struct row {
+	const char *label;
+	enum cell_kind kind;
+	size_t field;		/* offsetof() a uint64_t of sim_result	*/
+	size_t of;		/* CELL_SHARE: the field it is a share of */
+};
+
+#define F(x)	offsetof(struct sim_result, x)
+
+static const struct row rows[] = {
+	{ "ops",			CELL_COUNT, F(ops), 0 },
+	{ "elapsed",			CELL_TIME,  F(elapsed_ns), 0 },
+	{ "max thread time",		CELL_TIME,  F(thread_max_ns), 0 },
+	{ "min thread time",		CELL_TIME,  F(thread_min_ns), 0 },
+	{ "avg thread time",		CELL_TIME,  F(thread_avg_ns), 0 },
+	{ "sys time",			CELL_TIME,  F(sys_ns), 0 },
+	{ "user time",			CELL_TIME,  F(user_ns), 0 },
+	{ "lock syscalls (% ops)",	CELL_SHARE, F(lock_syscalls), F(ops) },
+	{ "unlock syscalls (% ops)",	CELL_SHARE, F(unlock_syscalls), F(ops) },
+	{ "FUTEX_WAIT EAGAIN (% lock)",	CELL_SHARE, F(eagain), F(lock_syscalls) },
+	{ "timeouts",			CELL_COUNT, F(timeouts), 0 },
+	{ "wakeups",			CELL_COUNT, F(wakeups), 0 },
+	{ "acquire latency p50",	CELL_TIME,  F(acquire_p50_ns), 0 },
+	{ "acquire latency p99",	CELL_TIME,  F(acquire_p99_ns), 0 },
+	{ "acquire latency max",	CELL_TIME,  F(acquire_max_ns), 0 },
+	{ "ops per thread min",		CELL_COUNT, F(ops_thread_min), 0 },
+	{ "ops per thread max",		CELL_COUNT, F(ops_thread_max), 0 },
+	{ "Jain's fairness index",	CELL_JAIN,  F(jain), 0 },
+};
+
+#undef F
+
+static uint64_t field(const struct sim_result *r, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)r + off, sizeof(v));
+	return v;
+}
+
+/* a / b rounded half up, without the overflow of (a + b / 2) / b. */
+static uint64_t div_round(uint64_t a, uint64_t b)
+{
+	return a / b + (a % b >= b - b / 2);
+}
+
+static void fmt_count(uint64_t v, char *buf, size_t len)
+{
+	char digits[24];
+	int n = snprintf(digits, sizeof(digits), "%" PRIu64, v);
+	size_t o = 0;
+	int i;
+
+	for (i = 0; i < n && o + 2 < len; i++) {
+		if (i > 0 && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+}
+
+/* Three significant digits in ns, us or ms ("812 us", "1.50 us"); two
+ * decimals in seconds as in the seed ("50.91 s"); from 59.995 s on, the
+ * "7m22.4s" form of time(1).  Rounded half up in integers. */
+static void fmt_time(uint64_t ns, char *buf, size_t len)
+{
+	static const struct { uint64_t div; const char *unit; } u[] = {
+		{ 1000, "us" }, { 1000000, "ms" },
+	};
+	uint64_t h, t;
+	size_t i;
+
+	if (ns < 1000) {
+		snprintf(buf, len, "%" PRIu64 " ns", ns);
+		return;
+	}
+	for (i = 0; ns < 1000000000 && i < sizeof(u) / sizeof(u[0]); i++) {
+		h = div_round(ns * 100, u[i].div);
+		if (h < 1000) {
+			snprintf(buf, len, "%" PRIu64 ".%02" PRIu64 " %s",
+				 h / 100, h % 100, u[i].unit);
+			return;
+		}
+		t = div_round(ns * 10, u[i].div);
+		if (t < 1000) {
+			snprintf(buf, len, "%" PRIu64 ".%" PRIu64 " %s",
+				 t / 10, t % 10, u[i].unit);
+			return;
+		}
+		if (div_round(ns, u[i].div) < 1000) {
+			snprintf(buf, len, "%" PRIu64 " %s",
+				 div_round(ns, u[i].div), u[i].unit);
+			return;
+		}
+	}
+	h = div_round(ns, 10000000);		/* hundredths of a second */
+	if (h < 6000) {
+		snprintf(buf, len, "%" PRIu64 ".%02" PRIu64 " s",
+			 h / 100, h % 100);
+		return;
+	}
+	t = div_round(ns, 100000000);		/* tenths of a second */
+	snprintf(buf, len, "%" PRIu64 "m%02" PRIu64 ".%" PRIu64 "s",
+		 t / 600, t % 600 / 10, t % 10);
+}
+
+static void fmt_cell(const struct row *row, const struct sim_result *r,
+		     char *buf, size_t len)
+{
+	uint64_t v, of;
+	size_t n;
+
+	switch (row->kind) {
+	case CELL_COUNT:
+		fmt_count(field(r, row->field), buf, len);
+		break;
+	case CELL_TIME:
+		fmt_time(field(r, row->field), buf, len);
+		break;
+	case CELL_SHARE:
+		v = field(r, row->field);
+		of = field(r, row->of);
+		fmt_count(v, buf, len);
+		n = strlen(buf);
+		if (of)
+			snprintf(buf + n, len - n, " (%.1f%%)",
+				 100.0 * (double)v / (double)of);
+		break;
+	case CELL_JAIN:
+		snprintf(buf, len, "%.4f", isfinite(r->jain) ? r->jain : 0.0);
+		break;
+	}
+}
+
+static int lock_len(const struct sim_result *r)
+{
+	return (int)strnlen(r->lock, sizeof(r->lock));
+}
+
+static int column_width(const struct sim_result *r, int nr)
+{
+	char cell[CELL_LEN];
+	int w = MIN_COL_W, i;
+	size_t k;
+
+	for (i = 0; i < nr; i++) {
+		if (lock_len(&r[i]) > w)
+			w = lock_len(&r[i]);
+		for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+			fmt_cell(&rows[k], &r[i], cell, sizeof(cell));
+			if ((int)strlen(cell) > w)
+				w = (int)strlen(cell);
+		}
+	}
+	return w + 2;
+}
+
+/**
+ * sim_report_text() - print the scenario, the seed and the results table.
+ * @out: where to print.
+ * @s:   the resolved scenario.
+ * @r:   one result per lock, in column order.
+ * @nr:  number of results.
+ *
+ * Only simulated figures are printed: the host fields of @r are ignored.
+ */
+void sim_report_text(FILE *out, const struct sim_scenario *s,
+		     const struct sim_result *r, int nr)
+{
+	char cell[CELL_LEN];
+	int w = column_width(r, nr), i;
+	size_t k;
+
+	fprintf(out, "# resolved scenario, seed %" PRIu64 "\n", s->seed);
+	sim_scenario_print(s, out);
+	fputc('\n', out);
+	if (nr <= 0) {
+		fputs("no results\n", out);
+		return;
+	}
+
+	fprintf(out, "%-*s", LABEL_W, "");
+	for (i = 0; i < nr; i++)
+		fprintf(out, "%*.*s", w, lock_len(&r[i]), r[i].lock);
+	fputc('\n', out);
+	for (i = 0; i < LABEL_W + w * nr; i++)
+		fputc('-', out);
+	fputc('\n', out);
+
+	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+		fprintf(out, "%-*s", LABEL_W, rows[k].label);
+		for (i = 0; i < nr; i++) {
+			fmt_cell(&rows[k], &r[i], cell, sizeof(cell));
+			fprintf(out, "%*s", w, cell);
+		}
+		fputc('\n', out);
+	}
+}
+
+/* A JSON string: quote, backslash and control characters escaped; other
+ * bytes (UTF-8 included) pass through. At most @max bytes of @str. */
+static void json_string(FILE *f, const char *str, size_t max)
+{
+	size_t i;
+
+	fputc('"', f);
+	for (i = 0; i < max && str[i]; i++) {
+		unsigned char c = (unsigned char)str[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Fixed six decimals, so equal doubles give equal bytes; JSON has no
+ * NaN or infinity, so those become 0. */
+static void json_real(FILE *f, double x)
+{
+	fprintf(f, "%.6f", isfinite(x) ? x : 0.0);
+}
+
+static void json_result(FILE *f, const struct sim_result *r)
+{
+	fputs("{\"lock\":", f);
+	json_string(f, r->lock, sizeof(r->lock));
+	fprintf(f, ",\"ops\":%" PRIu64 ",\"elapsed_ns\":%" PRIu64
+		",\"thread_ns\":{\"min\":%" PRIu64 ",\"max\":%" PRIu64
+		",\"avg\":%" PRIu64 "},\"sys_ns\":%" PRIu64
+		",\"user_ns\":%" PRIu64,
+		r->ops, r->elapsed_ns, r->thread_min_ns, r->thread_max_ns,
+		r->thread_avg_ns, r->sys_ns, r->user_ns);
+	fprintf(f, ",\"syscalls\":{\"lock\":%" PRIu64 ",\"unlock\":%" PRIu64
+		"},\"eagain\":%" PRIu64 ",\"timeouts\":%" PRIu64
+		",\"wakeups\":%" PRIu64,
+		r->lock_syscalls, r->unlock_syscalls, r->eagain, r->timeouts,
+		r->wakeups);
+	fprintf(f, ",\"acquire_ns\":{\"p50\":%" PRIu64 ",\"p99\":%" PRIu64
+		",\"max\":%" PRIu64 "},\"ops_per_thread\":{\"min\":%" PRIu64
+		",\"max\":%" PRIu64 "},\"jain\":",
+		r->acquire_p50_ns, r->acquire_p99_ns, r->acquire_max_ns,
+		r->ops_thread_min, r->ops_thread_max);
+	json_real(f, r->jain);
+	fprintf(f, ",\"host\":{\"hooks\":%" PRIu64 ",\"switches\":%" PRIu64
+		",\"seconds\":", r->host_hooks, r->host_switches);
+	json_real(f, r->host_seconds);
+	fputs("}}", f);
+}
+
+/**
+ * sim_report_json() - write the JSON results document to @path.
+ * @path: file to create or truncate.
+ * @s:    the resolved scenario.
+ * @r:    one result per lock.
+ * @nr:   number of results.
+ *
+ * Return: 0; -1 with errno set if @path could not be opened, written or
+ * closed (EIO when the stream failed without an errno).
+ */
+int sim_report_json(const char *path, const struct sim_scenario *s,
+		    const struct sim_result *r, int nr)
+{
+	FILE *f = fopen(path, "w");
+	int i, err;
+
+	if (!f)
+		return -1;
+	errno = 0;
+	fputs("{\"scenario\":", f);
+	sim_scenario_json(s, f);
+	fprintf(f, ",\n\"seed\":%" PRIu64 ",\n\"results\":[", s->seed);
+	for (i = 0; i < nr; i++) {
+		fputs(i ? ",\n" : "\n", f);
+		json_result(f, &r[i]);
+	}
+	fputs("\n]}\n", f);
+
+	if (ferror(f)) {
+		err = errno ? errno : EIO;
+		fclose(f);
+		errno = err;
+		return -1;
+	}
+	return fclose(f) ? -1 : 0;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/syscall.c - the system-call boundary of simulated user tasks.
+ *
+ * Stage: futex(2) boundary.  Called by workloads/ulock (and the
+ * workloads' sleeps); calls the real sys_futex() of kernel/futex/
+ * syscalls.c and the shim's ksim_nanosleep().  Half of the preset's
+ * syscall cost is charged on entry and half on exit, both as system time;
+ * each is a scheduling point, as a real entry is a preemption point.
+ */
+#include "sim/machine.h"
+#include "sim/syscall.h"
+
+/* Kernel-side entry points (kernel TUs; ABI-compatible declarations:
+ * struct __kernel_timespec is two 64-bit fields like struct timespec on
+ * the 64-bit hosts futexsim supports). */
+long sys_futex(uint32_t *uaddr, int op, uint32_t val,
+	       const struct timespec *utime, uint32_t *uaddr2, uint32_t val3);
+long ksim_nanosleep(unsigned long long ns);
+
+_Static_assert(sizeof(struct timespec) == 16 && sizeof(long) == 8,
+	       "struct timespec must match struct __kernel_timespec");
+
+struct sim_syscall_counters sim_syscalls;
+
+static void syscall_enter(void)
+{
+	struct sim_task *t = sim_current();
+
+	sim_account(t, sim_now_ps());
+	t->in_kernel = true;
+	sim_syscalls.calls++;
+	sim_delay_ps(sim.preset->syscall_ps / 2);
+}
+
+static void syscall_exit(void)
+{
+	struct sim_task *t;
+
+	sim_delay_ps(sim.preset->syscall_ps - sim.preset->syscall_ps / 2);
+	t = sim_current();
+	sim_account(t, sim_now_ps());
+	t->in_kernel = false;
+}
+
+long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
+		   const struct timespec *timeout, uint32_t *uaddr2,
+		   uint32_t val3)
+{
+	long ret;
+
+	syscall_enter();
+	ret = sys_futex(uaddr, op, val, timeout, uaddr2, val3);
+	syscall_exit();
+	return ret;
+}
+
+long sim_sys_nanosleep(uint64_t ns)
+{
+	long ret;
+
+	syscall_enter();
+	ret = ksim_nanosleep(ns);
+	syscall_exit();
+	return ret;
+}
+
+long sim_sys_gettid(void)
+{
+	long tid;
+
+	syscall_enter();
+	tid = sim_current()->tid;
+	syscall_exit();
+	return tid;
+}

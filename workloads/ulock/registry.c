@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * workloads/ulock/registry.c - the table of user-space locks, by name.
+ *
+ * Stage: user-space lock.  Used by the scenario parser (lock=) and
+ * `futexsim list locks`.
+ */
+#include <string.h>
+
+#include "workloads/ulock/ulock.h"
+
+const struct ulock_ops *const ulock_registry[] = {
+	&ulock_ww_ops,
+	&ulock_ww_timed_ops,
+	&ulock_ww_busted_ops,
+	&ulock_racy_ops,
+	NULL,
+};
+
+const struct ulock_ops *ulock_find(const char *name)
+{
+	for (int i = 0; ulock_registry[i]; i++)
+		if (!strcmp(ulock_registry[i]->name, name))
+			return ulock_registry[i];
+	return NULL;
+}
