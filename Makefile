@@ -150,6 +150,7 @@ $(B)/check: $(TEST_OBJS) $(SIM_OBJS)
 	@$(CC) $(LDFLAGS) $^ $(CHECKLIBS) $(LDLIBS) -o $@
 
 check: $(B)/futexsim $(B)/check kernel-audit
+	@sh mk/deps.sh clang-14
 	@sh mk/determinism.sh $(B) || exit 1
 	@CK_DEFAULT_TIMEOUT=600 FUTEXSIM=$(B)/futexsim $(B)/check
 

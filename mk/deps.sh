@@ -3,10 +3,12 @@
 #
 # Called by the Makefile before anything is compiled.  As root it installs
 # what is missing; otherwise it prints the exact apt-get line and fails.
+# Extra package names may be given as arguments (make check adds the
+# clang-14 its cross-compiler determinism test needs).
 # Exit status: 0 all present (or installed), 1 something is missing.
 set -eu
 
-PKGS="check uthash-dev libunwind-dev pkg-config linux-source-6.1"
+PKGS="check uthash-dev libunwind-dev pkg-config linux-source-6.1 $*"
 
 missing=""
 for p in $PKGS; do

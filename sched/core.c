@@ -11,7 +11,8 @@
  * Costs charged here, from the preset: a context switch to the CPU that
  * switches, the waker's side of a wakeup to the waker, going idle to the
  * CPU that idles; a wakee placed on an idle CPU starts after
- * wakeup_to_run + idle_exit.
+ * wakeup_to_run + idle_exit.  Switch and wakeup costs carry the machine's
+ * seeded jitter (sim_jitter_ps()).
  */
 #include <stdio.h>
 
@@ -170,7 +171,7 @@ static void switch_away(struct sim_task *prev)
 	sim_account(prev, c->now_ps);
 	prev->stats.switches++;
 	if (next) {
-		c->now_ps += p->ctxsw_ps;
+		c->now_ps += sim_jitter_ps(p->ctxsw_ps);
 		run_task(c, next);
 	} else {
 		c->now_ps += p->idle_enter_ps;
@@ -223,7 +224,8 @@ int sched_wake(struct sim_task *t)
 	if (t->state != SIM_TASK_SLEEPING)
 		return 0;
 	sim_charge_ps(p->wake_ps);
-	place(t, select_cpu(t), p->wakeup_to_run_ps + p->idle_exit_ps);
+	place(t, select_cpu(t),
+	      sim_jitter_ps(p->wakeup_to_run_ps + p->idle_exit_ps));
 	return 1;
 }
 

@@ -128,6 +128,15 @@ void sim_charge_ps(uint64_t ps)
 		sim_cur->now_ps += ps;
 }
 
+uint64_t sim_jitter_ps(uint64_t ps)
+{
+	uint64_t span = ps / 4;		/* +-12.5% */
+
+	if (!span)
+		return ps;
+	return ps - span / 2 + sim_prng_below(&sim_rng, span + 1);
+}
+
 void sim_progress(void)
 {
 	last_progress_ps = sim_now_ps();

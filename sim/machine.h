@@ -145,6 +145,11 @@ void sim_event_start(struct sim_event *ev, uint64_t when_ps, int cpu);
 /* sim_delay_ps - the running task spends @ps on its CPU: a scheduling
  * point like a hook (syscall entry and exit, modelled work). */
 void sim_delay_ps(uint64_t ps);
+/* sim_jitter_ps - @ps varied by up to +-12.5% from the PRNG.  Applied to
+ * the kernel-path costs (syscall entry/exit, context switch, wakeup
+ * latency) so that different seeds explore different timings; the
+ * per-access costs of hooks stay exact. */
+uint64_t sim_jitter_ps(uint64_t ps);
 /* sim_set_livelock_ps - the watchdog bound (default 10 s): a run in which
  * no task completes an operation for that long is a livelock. */
 void sim_set_livelock_ps(uint64_t ps);

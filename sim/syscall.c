@@ -5,7 +5,8 @@
  * Stage: futex(2) boundary.  Called by workloads/ulock (and the
  * workloads' sleeps); calls the real sys_futex() of kernel/futex/
  * syscalls.c and the shim's ksim_nanosleep().  Half of the preset's
- * syscall cost is charged on entry and half on exit, both as system time;
+ * syscall cost (with the machine's seeded jitter) is charged on entry and
+ * half on exit, both as system time;
  * each is a scheduling point, as a real entry is a preemption point.
  */
 #include "sim/machine.h"
@@ -30,14 +31,14 @@ static void syscall_enter(void)
 	sim_account(t, sim_now_ps());
 	t->in_kernel = true;
 	sim_syscalls.calls++;
-	sim_delay_ps(sim.preset->syscall_ps / 2);
+	sim_delay_ps(sim_jitter_ps(sim.preset->syscall_ps / 2));
 }
 
 static void syscall_exit(void)
 {
 	struct sim_task *t;
 
-	sim_delay_ps(sim.preset->syscall_ps - sim.preset->syscall_ps / 2);
+	sim_delay_ps(sim_jitter_ps(sim.preset->syscall_ps - sim.preset->syscall_ps / 2));
 	t = sim_current();
 	sim_account(t, sim_now_ps());
 	t->in_kernel = false;

@@ -1,0 +1,59 @@
+#!/bin/sh
+# mk/determinism.sh B - the cross-build determinism test (part of make check).
+#
+# The same scenario and seed must give byte-identical report text and JSON
+# (except the "host" object) from the default build in $B, an -O0 build and
+# a clang build; a different seed must give a different schedule.  The
+# variant builds reuse $B's extracted kernel tree.
+set -u
+B=$1
+SCN="run --machine=tiny4 --threads=8 --ops=20000 --lock=ww,ww-timed --cs=pause:5"
+pass=0
+fail=0
+
+variant() {	# name, make arguments...
+	name=$1; shift
+	if ! make -s B="$B/det-$name" KSRC="$B/linux" "$@" "$B/det-$name/futexsim" \
+		>"$B/det-$name.log" 2>&1; then
+		echo "determinism: FAIL: the $name build failed (see $B/det-$name.log)"
+		fail=$((fail + 1))
+		return 1
+	fi
+}
+
+runit() {	# binary, output prefix, seed
+	"$1" $SCN --seed="$3" --json="$2.json" >"$2.txt" 2>&1 || {
+		echo "determinism: FAIL: $1 exited $? (see $2.txt)"; return 1; }
+	sed 's/"host":{[^}]*}//g' "$2.json" >"$2.cmp"
+}
+
+same() {	# what, prefix a, prefix b
+	if cmp -s "$2.txt" "$3.txt" && cmp -s "$2.cmp" "$3.cmp"; then
+		pass=$((pass + 1))
+	else
+		echo "determinism: FAIL: $1 ($2 vs $3)"
+		fail=$((fail + 1))
+	fi
+}
+
+mkdir -p "$B/det"
+runit "$B/futexsim" "$B/det/a" 7 && runit "$B/futexsim" "$B/det/b" 7 &&
+	same "two runs of one build" "$B/det/a" "$B/det/b"
+runit "$B/futexsim" "$B/det/seed8" 8
+if cmp -s "$B/det/a.cmp" "$B/det/seed8.cmp"; then
+	echo "determinism: FAIL: seeds 7 and 8 gave the same results"
+	fail=$((fail + 1))
+else
+	pass=$((pass + 1))
+fi
+variant O0 O=0 && runit "$B/det-O0/futexsim" "$B/det/O0" 7 &&
+	same "-O2 and -O0 builds" "$B/det/a" "$B/det/O0"
+if command -v clang-14 >/dev/null 2>&1; then
+	variant clang CC=clang-14 && runit "$B/det-clang/futexsim" "$B/det/clang" 7 &&
+		same "gcc and clang builds" "$B/det/a" "$B/det/clang"
+else
+	echo "determinism: FAIL: clang-14 is not installed (apt-get install clang-14)"
+	fail=$((fail + 1))
+fi
+echo "determinism: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
