@@ -95,6 +95,40 @@ START_TEST(test_stats_values_above_1024_are_within_1_6_percent)
 }
 END_TEST
 
+/* p50 of @v next to UINT64_MAX: the upper bound of @v's bucket. */
+static uint64_t top_of(struct sim_hist *h, uint64_t v)
+{
+	memset(h, 0, sizeof(*h));
+	sim_hist_add(h, v);
+	sim_hist_add(h, UINT64_MAX);
+	return sim_hist_percentile(h, 50);
+}
+
+START_TEST(test_stats_buckets_are_64_per_power_of_two)
+{
+	struct sim_hist *h = hist_new();
+	uint64_t lo, hi, w;
+	int e, k;
+
+	ck_assert_uint_eq(top_of(h, 1023), 1023);
+	ck_assert_uint_eq(top_of(h, 1024), 1039);	/* [1024, 1040) */
+	for (e = 10; e < 64; e++) {
+		w = 1ull << (e - 6);
+		for (k = 0; k < 64; k++) {
+			lo = (uint64_t)(64 + k) << (e - 6);
+			hi = lo + (w - 1);
+			ck_assert_uint_eq(top_of(h, lo), hi);
+			ck_assert_uint_eq(top_of(h, hi), hi);
+			if (w > 1)
+				ck_assert_uint_eq(top_of(h, lo + w / 2), hi);
+			if (hi != UINT64_MAX)
+				ck_assert_uint_gt(top_of(h, hi + 1), hi);
+		}
+	}
+	free(h);
+}
+END_TEST
+
 START_TEST(test_stats_percentiles_of_uniform_1_to_10000)
 {
 	struct sim_hist *h = hist_new();
@@ -233,6 +267,7 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, test_stats_empty_histogram_reports_0);
 	tcase_add_test(tc, test_stats_values_below_1024_are_exact);
 	tcase_add_test(tc, test_stats_values_above_1024_are_within_1_6_percent);
+	tcase_add_test(tc, test_stats_buckets_are_64_per_power_of_two);
 	tcase_add_test(tc, test_stats_percentiles_of_uniform_1_to_10000);
 	tcase_add_test(tc, test_stats_percentile_rank_is_exact_below_1024);
 	tcase_add_test(tc, test_stats_max_is_exact_and_caps_percentiles);

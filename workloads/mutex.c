@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "sim/arena.h"
+#include "sim/event.h"
 #include "sim/failure.h"
 #include "sim/machine.h"
 #include "sim/syscall.h"
@@ -172,7 +173,7 @@ static void mutex_run(const struct sim_scenario *s, const struct ulock_ops *lock
 
 	for (int i = 0; i < n; i++) {
 		struct wl_thread *th = &wl.threads[i];
-		char name[16];
+		char name[24];
 
 		th->idx = i;
 		th->quota = s->ops / n + ((uint64_t)i < s->ops % n);

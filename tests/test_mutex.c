@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tests/test_mutex.c - scenario tests of the mutex workload on the real
+ * futex code: every user lock through one harness (the ops table), the
+ * broken ones included, which must fail.
+ *
+ * Each test boots a small machine in its own process (Check forks per
+ * test) and runs the workload driver in-process; the failure cases run
+ * the futexsim binary ($FUTEXSIM) and assert on its exit status and
+ * report.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "sim/machine.h"
+#include "sim/preset.h"
+#include "sim/scenario.h"
+#include "workloads/workload.h"
+
+static struct sim_preset preset;
+static struct sim_scenario scn;
+static struct sim_result res;
+
+/* Boot a machine of @cpus CPUs (one socket) and run @lock with @threads
+ * threads for @ops operations. */
+static void run_mutex(const char *lock, int cpus, int threads, uint64_t ops,
+		      uint64_t seed)
+{
+	sim_preset_defaults(&preset);
+	preset.sockets = 1;
+	preset.threads_per_core = 1;
+	preset.cores_per_socket = cpus;
+	sim_scenario_defaults(&scn);
+	scn.threads = threads;
+	scn.cpus = cpus;
+	scn.ops = ops;
+	scn.seed = seed;
+	sim_machine_init(&preset, cpus, seed);
+	wl_mutex.run(&scn, ulock_find(lock), &res);
+}
+
+START_TEST(test_ww_256_tasks_on_8_cpus_complete_every_operation)
+{
+	run_mutex("ww", 8, 256, 25600, 1);
+	ck_assert_uint_eq(res.ops, 25600);
+	ck_assert_uint_eq(res.ops_thread_min, 100);
+	ck_assert_uint_eq(res.ops_thread_max, 100);
+	/* oversubscribed: some lockers must have slept in the kernel */
+	ck_assert_uint_gt(res.lock_syscalls, 0);
+	ck_assert_uint_gt(res.wakeups, 0);
+	ck_assert_uint_gt(res.sys_ns, 0);
+	ck_assert_uint_gt(res.user_ns, 0);
+	ck_assert_uint_le(res.thread_min_ns, res.thread_avg_ns);
+	ck_assert_uint_le(res.thread_avg_ns, res.thread_max_ns);
+}
+END_TEST
+
+START_TEST(test_ww_contended_futex_wait_returns_eagain)
+{
+	run_mutex("ww", 4, 4, 20000, 3);
+	ck_assert_uint_eq(res.ops, 20000);
+	ck_assert_uint_gt(res.lock_syscalls, 0);
+	ck_assert_uint_gt(res.eagain, 0);
+	ck_assert_uint_lt(res.eagain, res.lock_syscalls);
+}
+END_TEST
+
+START_TEST(test_ww_timed_futex_wait_times_out_and_still_completes)
+{
+	run_mutex("ww-timed", 4, 32, 6400, 5);
+	ck_assert_uint_eq(res.ops, 6400);
+	ck_assert_uint_gt(res.timeouts, 0);
+}
+END_TEST
+
+START_TEST(test_same_seed_gives_same_results_in_process)
+{
+	struct sim_result a;
+
+	run_mutex("ww", 4, 16, 4000, 11);
+	a = res;
+	/* a second machine in a child: same seed, same figures */
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		run_mutex("ww", 4, 16, 4000, 11);
+		_exit(res.elapsed_ns == a.elapsed_ns && res.eagain == a.eagain &&
+		      res.lock_syscalls == a.lock_syscalls &&
+		      res.acquire_p99_ns == a.acquire_p99_ns ? 0 : 1);
+	}
+	int st;
+
+	waitpid(pid, &st, 0);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
+}
+END_TEST
+
+/* Run the futexsim binary; return its exit status, stderr into @err. */
+static int futexsim(const char *args, char *err, size_t len)
+{
+	const char *bin = getenv("FUTEXSIM");
+	char cmd[1024];
+	FILE *f;
+	size_t n;
+	int st;
+
+	ck_assert_msg(bin != NULL, "FUTEXSIM must name the binary (make check sets it)");
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null", bin, args);
+	f = popen(cmd, "r");
+	ck_assert_ptr_nonnull(f);
+	n = fread(err, 1, len - 1, f);
+	err[n] = 0;
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+START_TEST(test_lost_wakeup_lock_is_reported_as_deadlock)
+{
+	static char err[1 << 16];
+	char args[256];
+	int found = 0;
+
+	for (int seed = 1; seed <= 50 && !found; seed++) {
+		snprintf(args, sizeof(args),
+			 "run --machine=tiny4 --threads=6 --ops=3000 --cs=pause:5 "
+			 "--lock=ww-busted --seed=%d", seed);
+		int rc = futexsim(args, err, sizeof(err));
+
+		if (rc == 0)
+			continue;
+		ck_assert_int_eq(rc, 3);
+		ck_assert_ptr_nonnull(strstr(err, "DEADLOCK"));
+		ck_assert_ptr_nonnull(strstr(err, "seed"));
+		ck_assert_ptr_nonnull(strstr(err, "--lock=ww-busted"));
+		ck_assert_ptr_nonnull(strstr(err, "futex_wait"));
+		found = seed;
+	}
+	ck_assert_msg(found, "ww-busted never lost a wakeup in 50 seeds");
+}
+END_TEST
+
+START_TEST(test_racy_lock_violates_mutual_exclusion)
+{
+	static char err[1 << 16];
+	int rc = futexsim("run --machine=tiny4 --threads=4 --ops=4000 --lock=racy",
+			  err, sizeof(err));
+
+	ck_assert_int_eq(rc, 3);
+	ck_assert_ptr_nonnull(strstr(err, "mutual exclusion"));
+}
+END_TEST
+
+START_TEST(test_spinning_forever_is_reported_as_livelock)
+{
+	static char err[1 << 16];
+	/* the bound is "no operation completed for that long": a 2 ms
+	 * critical section under a 1 us bound must trip it */
+	int rc = futexsim("run --machine=tiny4 --threads=2 --ops=10 --lock=ww "
+			  "--cs=sleep:2ms --livelock=1us", err, sizeof(err));
+
+	ck_assert_int_eq(rc, 3);
+	ck_assert_ptr_nonnull(strstr(err, "LIVELOCK"));
+}
+END_TEST
+
+Suite *mutex_suite(void)
+{
+	Suite *s = suite_create("mutex");
+	TCase *tc = tcase_create("mutex");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, test_ww_256_tasks_on_8_cpus_complete_every_operation);
+	tcase_add_test(tc, test_ww_contended_futex_wait_returns_eagain);
+	tcase_add_test(tc, test_ww_timed_futex_wait_times_out_and_still_completes);
+	tcase_add_test(tc, test_same_seed_gives_same_results_in_process);
+	tcase_add_test(tc, test_lost_wakeup_lock_is_reported_as_deadlock);
+	tcase_add_test(tc, test_racy_lock_violates_mutual_exclusion);
+	tcase_add_test(tc, test_spinning_forever_is_reported_as_livelock);
+	suite_add_tcase(s, tc);
+	return s;
+}
