@@ -184,6 +184,8 @@ void sched_block(void)
 {
 	struct sim_task *t = sim_cur->curr;
 
+	if (sim_cur->k.preempt_count)
+		sim_fail(SIM_FAIL_BUG, "scheduling while atomic (preempt_count != 0)");
 	t->state = SIM_TASK_SLEEPING;
 	switch_away(t);
 	/* woken, and given a CPU again by run_task() */

@@ -107,9 +107,9 @@ static void parse_line(char *line, const struct sim_origin *at,
 	key = trim(p);
 	value = trim(eq + 1);
 	if (!valid_key(key))
-		sim_config_fail(at, NULL,
+		sim_config_fail(at, *key ? key : NULL,
 				"a key of lowercase letters, digits and '-' before '='",
-				key);
+				NULL);
 	fn(ctx, key, value, at);
 }
 
@@ -192,7 +192,7 @@ int sim_parse_u64(const char *s, uint64_t *out)
 		{ 'k', 1000ULL }, { 'K', 1000ULL }, { 'M', 1000000ULL },
 		{ 'G', 1000000000ULL }, { 'T', 1000000000000ULL },
 	};
-	uint64_t mult = 1;
+	uint64_t mult = 1, v;
 	const char *p;
 	char num[64];
 	size_t n = strlen(s);
@@ -209,8 +209,9 @@ int sim_parse_u64(const char *s, uint64_t *out)
 		}
 	}
 	p = num;
-	if (parse_fixed(&p, mult, out) || *p)
+	if (parse_fixed(&p, mult, &v) || *p)
 		return -1;
+	*out = v;
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "sim/config.h"
 #include "sim/hooks.h"
 
 struct sim_preset {
@@ -45,19 +46,27 @@ struct sim_preset {
 /* sim_preset_defaults - fill @p with the built-in defaults (tiny4). */
 void sim_preset_defaults(struct sim_preset *p);
 /* sim_preset_load - load @name_or_path: a path if it contains '/' or ends
- * in ".machine", else machines/NAME.machine looked up in the directories
- * of sim_preset_dirs().  Unknown name or bad file: one line, exit 2. */
+ * in ".machine", else NAME.machine in sim_preset_dir().  ->name is the
+ * file name without ".machine".  Unknown name or bad file: one line,
+ * exit 2. */
 void sim_preset_load(struct sim_preset *p, const char *name_or_path);
+/* sim_preset_load_at - sim_preset_load() for the machine key given at @at
+ * (NULL or a NULL .file: the command line): an unknown name or unreadable
+ * file is reported as a bad value of that key, with the known machines. */
+void sim_preset_load_at(struct sim_preset *p, const char *name_or_path,
+			const struct sim_origin *at);
 /* sim_preset_nr_cpus - sockets * cores * threads. */
 int sim_preset_nr_cpus(const struct sim_preset *p);
 /* sim_preset_topology - socket, core and SMT thread of @cpu (CPUs are
  * numbered thread-major like Linux: all first threads, then siblings). */
 void sim_preset_topology(const struct sim_preset *p, int cpu,
 			 int *socket, int *core, int *thread);
-/* sim_preset_list - print every known preset with its topology. */
+/* sim_preset_list - print every preset of sim_preset_dir() on stdout, one
+ * line each: name, sockets x cores x threads = N CPUs, description. */
 void sim_preset_list(void);
-/* sim_preset_dirs - where presets are looked up: $FUTEXSIM_MACHINES,
- * then the directory of the installed machines/ (set at build time). */
+/* sim_preset_dir - where presets are looked up by name: $FUTEXSIM_MACHINES
+ * if set and not empty, else the source tree's machines/ (set at build
+ * time: FUTEXSIM_MACHINES_DIR of build/version.h). */
 const char *sim_preset_dir(void);
 
 #endif /* SIM_PRESET_H */

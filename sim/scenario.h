@@ -52,7 +52,8 @@ struct sim_scenario {
 	char workload[32];
 	char locks[SIM_MAX_LOCKS][32];
 	int nr_locks;
-	uint64_t ops;			/* fixed-ops mode: total		*/
+	uint64_t ops;			/* fixed-ops mode: total; 0 after
+					 * resolve in fixed-time mode	*/
 	uint64_t duration_ps;		/* fixed-time mode when non-zero	*/
 	struct sim_work cs;
 	struct sim_work between;
@@ -60,6 +61,11 @@ struct sim_scenario {
 	char json[256];			/* "" when not wanted			*/
 	uint64_t livelock_ps;
 	char file[256];			/* scenario file, "" if none		*/
+	/* Where some keys were given, for errors found after sim_scenario_set()
+	 * (the machine preset, cross-key checks, the JSON file); .file is NULL
+	 * when the key kept its default.  The strings are the caller's (the
+	 * path given to sim_scenario_load(), the @at of sim_scenario_set()). */
+	struct sim_origin machine_at, cpus_at, ops_at, duration_at, json_at;
 };
 
 /* sim_scenario_defaults - fill @s with the documented defaults. */
@@ -81,5 +87,16 @@ void sim_scenario_print(const struct sim_scenario *s, FILE *out);
 void sim_scenario_json(const struct sim_scenario *s, FILE *out);
 /* sim_work_format - "pause:5", "sleep:1us", "none". */
 const char *sim_work_format(const struct sim_work *w, char *buf, int len);
+/* sim_scenario_each - call @fn with every key of @s and its value as a
+ * scenario file or --key=value would spell it, in the order of
+ * sim_scenario_print() (which is this with "key = value\n"); the CLI
+ * builds the replay command line with it.  Keys at their "unset" value
+ * (threads 0, json "") are left out; cpus 0 is "all". */
+void sim_scenario_each(const struct sim_scenario *s,
+		       void (*fn)(void *ctx, const char *key, const char *value),
+		       void *ctx);
+/* sim_scenario_usage - one line per key (form, meaning, default), for
+ * `futexsim --help`. */
+void sim_scenario_usage(FILE *out);
 
 #endif /* SIM_SCENARIO_H */

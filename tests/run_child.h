@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tests/run_child.h - run a piece of code, or a command, in a child
+ * process and capture its exit status, stdout and stderr, so tests can
+ * assert on the one-line bad-input errors (exit 2) and on whole runs.
+ *
+ * Stage: tests.  Used by tests/test_config.c, tests/test_scenario.c and
+ * tests/test_cli.c; calls fork(), exec and libc only.  Static functions:
+ * each test file gets its own copy.
+ */
+#ifndef TESTS_RUN_CHILD_H
+#define TESTS_RUN_CHILD_H
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CHILD_OUT_MAX	65536
+
+struct child_out {
+	int status;		/* exit status, or 128 + signal number	*/
+	char out[CHILD_OUT_MAX];	/* stdout, NUL-terminated	*/
+	char err[CHILD_OUT_MAX];	/* stderr, NUL-terminated	*/
+};
+
+static void child__slurp(FILE *f, char *buf, size_t len)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+/*
+ * run_child - call @fn(@arg) in a forked child whose stdout and stderr go
+ * to temporary files; the child exits 0 if @fn returns.
+ * Return: @o, filled.
+ */
+static __attribute__((unused)) struct child_out *run_child(void (*fn)(void *arg), void *arg,
+				   struct child_out *o)
+{
+	FILE *out = tmpfile(), *err = tmpfile();
+	int st;
+	pid_t pid;
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_ptr_nonnull(err);
+	fflush(NULL);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(fileno(out), 1);
+		dup2(fileno(err), 2);
+		fn(arg);
+		fflush(NULL);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+	o->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	child__slurp(out, o->out, sizeof(o->out));
+	child__slurp(err, o->err, sizeof(o->err));
+	return o;
+}
+
+static char *const *child__argv;
+
+static void child__exec(void *arg)
+{
+	execv(arg, child__argv);
+	fprintf(stderr, "exec %s failed\n", (const char *)arg);
+	_exit(127);
+}
+
+/* run_program - run @path with @argv (argv[0] included, NULL-ended). */
+static __attribute__((unused)) struct child_out *run_program(const char *path, char *const argv[],
+				     struct child_out *o)
+{
+	child__argv = argv;
+	return run_child(child__exec, (void *)path, o);
+}
+
+/*
+ * assert_one_line_error - @o exited with status 2 and its stderr is one
+ * line "futexsim: ..." that contains each of the NULL-terminated @parts.
+ */
+#define assert_one_line_error(o, ...) \
+	child__assert_error((o), (const char *const[]){ __VA_ARGS__, NULL })
+
+static void child__assert_error(const struct child_out *o,
+				const char *const *parts)
+{
+	const char *nl = strchr(o->err, '\n');
+
+	ck_assert_msg(o->status == 2, "exit status %d, not 2; stderr: %s",
+		      o->status, o->err);
+	ck_assert_msg(!strncmp(o->err, "futexsim: ", 10),
+		      "error does not start with 'futexsim: ': %s", o->err);
+	ck_assert_msg(nl && nl[1] == '\0',
+		      "error is not exactly one line: [%s]", o->err);
+	for (; *parts; parts++)
+		ck_assert_msg(strstr(o->err, *parts), "'%s' missing from: %s",
+			      *parts, o->err);
+}
+
+#endif /* TESTS_RUN_CHILD_H */
