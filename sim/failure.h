@@ -30,8 +30,8 @@ void sim_failure_set_replay(const char *cmd);
 /* sim_failure_install - install the SIGSEGV handler that turns a fault on
  * a task's guard page into a SIM_FAIL_STACK report. */
 void sim_failure_install(void);
-/* sim_fail - report @kind with the detail @what (file:line for BUG/WARN)
- * and exit with status 3. */
+/* sim_fail - report @kind with the detail @what (file:line for BUG/WARN;
+ * NULL: the kind's standard headline) and exit with status 3. */
 void sim_fail(enum sim_failure kind, const char *what)
 	__attribute__((noreturn));
 /* sim_failure_stack_here - the calling task's stack, one function name per

@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bench/bench.c - how fast the simulator runs on this host.
+ *
+ * Stage: a host tool beside the data flow (`make bench`).  Calls the
+ * coroutine layer (sim/coro.h) for switch costs, the machine
+ * (sim_machine_init(), sim_task_create(), sim_run(), sim_hook()) for the
+ * cost of a hook, and runs the futexsim binary for the mutex throughput.
+ *
+ * Usage: bench OUT.json [FUTEXSIM]
+ *
+ *	switch_ns		per sim_coro_switch_asm(), two coroutines
+ *				ping-ponging; best of several rounds
+ *	ucontext_switch_ns	the same with the ucontext backend
+ *	ucontext_ratio		ucontext_switch_ns / switch_ns
+ *	hook_ns			per sim_hook() that does not switch: one task
+ *				on a one-CPU machine of the default preset
+ *	mutex_ops_per_s		`futexsim run --machine=tiny4 --threads=8
+ *				--lock=ww --ops=200000`: simulated operations
+ *				per host second (results[0].ops/host.seconds)
+ *
+ * Each figure is printed next to its target.  This program measures: a
+ * slow figure is reported, never a failure (exit 0).  Host time is read
+ * here, and only here; it never reaches a simulation.  A figure that could
+ * not be measured is null in the JSON.  Exit 1 if OUT.json cannot be
+ * written, 2 on bad usage.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim/coro.h"
+#include "sim/machine.h"
+#include "sim/preset.h"
+
+#define BENCH_ROUNDS		5
+#define BENCH_ASM_TRIPS		1000000	/* round trips per round	*/
+#define BENCH_UC_TRIPS		50000
+#define BENCH_HOOKS		2000000	/* sim_hook() calls per round	*/
+
+#define TARGET_SWITCH_NS	20.0
+#define TARGET_HOOK_NS		10.0
+#define TARGET_RATIO		10.0
+
+static double host_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- coroutine switches ----------------------------------------------------- */
+
+static struct {
+	struct sim_coro main, a, b;
+	long trips;
+} pp;
+
+/*
+ * b drives: @trips round trips b->a->b, then back to main.  Each backend
+ * gets its own pair of bodies so that the switch is a direct call.
+ */
+#define PINGPONG_BODIES(sfx, sw)					\
+static void pp_a_##sfx(void *arg)					\
+{									\
+	for (;;)							\
+		sw(&pp.a, &pp.b);					\
+}									\
+static void pp_b_##sfx(void *arg)					\
+{									\
+	for (;;) {							\
+		for (long i = 0; i < pp.trips; i++)			\
+			sw(&pp.b, &pp.a);				\
+		sw(&pp.b, &pp.main);					\
+	}								\
+}
+
+PINGPONG_BODIES(asm, sim_coro_switch_asm)
+PINGPONG_BODIES(uc, sim_coro_switch_ucontext)
+
+/* Best time per switch over BENCH_ROUNDS rounds; -1 if unavailable. */
+static double bench_switch(int (*init)(struct sim_coro *, size_t,
+				       void (*)(void *), void *),
+			   void (*sw)(struct sim_coro *, struct sim_coro *),
+			   void (*body_a)(void *), void (*body_b)(void *),
+			   long trips)
+{
+	double best = -1, t;
+
+	sim_coro_init_main(&pp.main);
+	if (init(&pp.a, 64 * 1024, body_a, NULL))
+		return -1;
+	if (init(&pp.b, 64 * 1024, body_b, NULL)) {
+		sim_coro_destroy(&pp.a);
+		return -1;
+	}
+	pp.trips = trips;
+	sw(&pp.main, &pp.b);		/* warm-up round */
+	for (int r = 0; r < BENCH_ROUNDS; r++) {
+		t = host_now();
+		sw(&pp.main, &pp.b);
+		t = (host_now() - t) / (2.0 * trips + 2) * 1e9;
+		if (best < 0 || t < best)
+			best = t;
+	}
+	sim_coro_destroy(&pp.a);
+	sim_coro_destroy(&pp.b);
+	sim_coro_destroy(&pp.main);
+	return best;
+}
+
+/* ---- hooks ------------------------------------------------------------------ */
+
+static double hook_best_ns = -1;
+
+static void hook_task(void *arg)
+{
+	static volatile int x;
+	double t;
+
+	for (int r = 0; r < BENCH_ROUNDS; r++) {
+		t = host_now();
+		for (long i = 0; i < BENCH_HOOKS; i++)
+			sim_hook(SIM_LOAD, &x, 4);
+		t = (host_now() - t) / BENCH_HOOKS * 1e9;
+		if (hook_best_ns < 0 || t < hook_best_ns)
+			hook_best_ns = t;
+	}
+}
+
+static double bench_hook(void)
+{
+	static struct sim_preset preset;
+
+	sim_preset_defaults(&preset);
+	sim_machine_init(&preset, 1, 1);
+	sim_task_create("bench", hook_task, NULL, 0);
+	sim_run();
+	return hook_best_ns;
+}
+
+/* ---- a tiny JSON reader: enough for results[0].ops ---------------------- */
+
+static const char *js_ws(const char *p)
+{
+	while (p && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+		p++;
+	return p;
+}
+
+/* @p at '"': past the closing quote, or NULL. */
+static const char *js_string_end(const char *p)
+{
+	for (p++; *p && *p != '"'; p++)
+		if (*p == '\\' && p[1])
+			p++;
+	return *p ? p + 1 : NULL;
+}
+
+/* Past the value at @p (any type), or NULL if malformed. */
+static const char *js_skip(const char *p)
+{
+	const char *s;
+	char close;
+
+	p = js_ws(p);
+	if (!p || !*p)
+		return NULL;
+	if (*p == '"')
+		return js_string_end(p);
+	if (*p != '{' && *p != '[') {
+		for (s = p; *p && !strchr(",}] \t\r\n", *p); p++)
+			;
+		return p > s ? p : NULL;
+	}
+	close = *p == '{' ? '}' : ']';
+	p = js_ws(p + 1);
+	if (*p == close)
+		return p + 1;
+	for (;;) {
+		if (close == '}') {
+			p = js_ws(js_string_end(js_ws(p)));
+			if (!p || *p++ != ':')
+				return NULL;
+		}
+		p = js_ws(js_skip(p));
+		if (!p)
+			return NULL;
+		if (*p == close)
+			return p + 1;
+		if (*p++ != ',')
+			return NULL;
+	}
+}
+
+/* The value of member @key of the object at @p, or NULL. */
+static const char *js_member(const char *p, const char *key)
+{
+	size_t n = strlen(key);
+	const char *k, *end;
+
+	p = js_ws(p);
+	if (!p || *p != '{')
+		return NULL;
+	for (p = js_ws(p + 1); p && *p == '"'; p = js_ws(p)) {
+		k = p + 1;
+		end = js_string_end(p);
+		p = js_ws(end);
+		if (!p || *p++ != ':')
+			return NULL;
+		if ((size_t)(end - 1 - k) == n && !strncmp(k, key, n))
+			return js_ws(p);
+		p = js_ws(js_skip(p));
+		if (p && *p == ',')
+			p++;
+	}
+	return NULL;
+}
+
+/* The first element of the array at @p, or NULL. */
+static const char *js_first(const char *p)
+{
+	p = js_ws(p);
+	if (!p || *p != '[')
+		return NULL;
+	p = js_ws(p + 1);
+	return *p == ']' ? NULL : p;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - len < 4096) {
+			char *nb = realloc(buf, cap += 65536);
+
+			if (!nb)
+				break;
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	if (buf)
+		buf[len] = 0;
+	return buf;
+}
+
+/* ---- mutex throughput through the real binary --------------------------------- */
+
+static int run_futexsim(const char *exe, const char *json)
+{
+	char opt[4200];
+	int status, fd;
+	pid_t pid;
+
+	snprintf(opt, sizeof(opt), "--json=%s", json);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, STDOUT_FILENO);
+		execl(exe, exe, "run", "--machine=tiny4", "--threads=8",
+		      "--lock=ww", "--ops=200000", opt, (char *)NULL);
+		fprintf(stderr, "bench: cannot run %s: %s\n", exe, strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static double bench_mutex(const char *exe)
+{
+	char json[] = "/tmp/futexsim-bench-XXXXXX";
+	const char *r0, *ops, *secs;
+	double v = -1;
+	char *doc;
+	int fd = mkstemp(json), rc;
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	rc = run_futexsim(exe, json);
+	doc = rc == 0 ? slurp(json) : NULL;
+	unlink(json);
+	if (rc)
+		fprintf(stderr, "bench: %s exited with status %d\n", exe, rc);
+	if (!doc)
+		return -1;
+	r0 = js_first(js_member(doc, "results"));
+	ops = js_member(r0, "ops");
+	secs = js_member(js_member(r0, "host"), "seconds");
+	if (ops && secs && strtod(secs, NULL) > 0)
+		v = strtod(ops, NULL) / strtod(secs, NULL);
+	else
+		fprintf(stderr, "bench: no results[0].ops/host.seconds in the JSON of %s\n",
+			exe);
+	free(doc);
+	return v;
+}
+
+/* ---- output ------------------------------------------------------------------- */
+
+static void show(const char *key, double v, const char *cmp, double target)
+{
+	bool met;
+
+	if (v < 0) {
+		printf("  %-20s %12s\n", key, "unavailable");
+		return;
+	}
+	if (!cmp) {
+		printf("  %-20s %12.2f\n", key, v);
+		return;
+	}
+	met = cmp[0] == '<' ? v <= target : v >= target;
+	printf("  %-20s %12.2f   target %s %g: %s\n", key, v, cmp, target,
+	       met ? "met" : "MISSED");
+}
+
+static void json_num(FILE *f, const char *key, double v, const char *sep)
+{
+	if (v < 0)
+		fprintf(f, "  \"%s\": null%s\n", key, sep);
+	else
+		fprintf(f, "  \"%s\": %.3f%s\n", key, v, sep);
+}
+
+static char *default_futexsim(const char *argv0)
+{
+	const char *slash = strrchr(argv0, '/');
+	char *p;
+
+	if (asprintf(&p, "%.*sfutexsim", slash ? (int)(slash - argv0 + 1) : 0,
+		     argv0) < 0)
+		return NULL;
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	double sw, uc, ratio, hook, mutex;
+	char *exe;
+	FILE *f;
+
+	if (argc < 2 || argc > 3) {
+		fprintf(stderr, "usage: %s OUT.json [FUTEXSIM]\n", argv[0]);
+		return 2;
+	}
+	exe = argc == 3 ? strdup(argv[2]) : default_futexsim(argv[0]);
+	sw = bench_switch(sim_coro_init_asm, sim_coro_switch_asm,
+			  pp_a_asm, pp_b_asm, BENCH_ASM_TRIPS);
+	uc = bench_switch(sim_coro_init_ucontext, sim_coro_switch_ucontext,
+			  pp_a_uc, pp_b_uc, BENCH_UC_TRIPS);
+	ratio = sw > 0 && uc > 0 ? uc / sw : -1;
+	mutex = exe ? bench_mutex(exe) : -1;
+	free(exe);
+	hook = bench_hook();	/* last: it owns the process's machine */
+
+	printf("futexsim bench (sim_coro_switch is %s)\n", sim_coro_backend());
+	show("switch_ns", sw, "<=", TARGET_SWITCH_NS);
+	show("ucontext_switch_ns", uc, NULL, 0);
+	show("ucontext_ratio", ratio, ">=", TARGET_RATIO);
+	show("hook_ns", hook, "<=", TARGET_HOOK_NS);
+	show("mutex_ops_per_s", mutex, NULL, 0);
+
+	f = fopen(argv[1], "w");
+	if (!f) {
+		fprintf(stderr, "bench: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	fprintf(f, "{\n  \"coro_backend\": \"%s\",\n", sim_coro_backend());
+	json_num(f, "switch_ns", sw, ",");
+	json_num(f, "ucontext_switch_ns", uc, ",");
+	json_num(f, "ucontext_ratio", ratio, ",");
+	json_num(f, "hook_ns", hook, ",");
+	json_num(f, "mutex_ops_per_s", mutex, "");
+	fprintf(f, "}\n");
+	if (fclose(f)) {
+		fprintf(stderr, "bench: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+	printf("wrote %s\n", argv[1]);
+	return 0;
+}
