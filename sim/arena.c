@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 
 #include "sim/arena.h"
+#include "sim/hooks.h"
 
 #define HDR		16
 #define SMALL_MAX	4096
@@ -136,4 +137,17 @@ int sim_arena_contains(const void *p)
 size_t sim_arena_used(void)
 {
 	return brk_off;
+}
+
+/* sim/hooks.h: every kernel allocation comes from the arena.  Objects of a
+ * cache line or more are line-aligned (the kernel aligns its hash tables
+ * and ____cacheline_aligned structs). */
+void *sim_kzalloc(unsigned long size)
+{
+	return sim_arena_alloc(size, size >= 64 ? 64 : 16);
+}
+
+void sim_kfree(const void *p)
+{
+	sim_arena_free(p);
 }

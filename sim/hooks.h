@@ -49,6 +49,17 @@ enum sim_access {
 void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size);
 
 /*
+ * sim_spin_wait - the caller spins on @addr: it read the word, found the
+ * condition false, and would now loop cpu_relax() + reload until it holds
+ * (smp_cond_load_*(), atomic_cond_read_*()).  Instead of iterating, the
+ * CPU parks until another CPU writes to @addr's cache line (or its tick
+ * fires) and its clock is advanced exactly as far as the loop would have
+ * run: to just before the first reload that can see the write.  The caller
+ * then reloads and re-checks, as the loop would.
+ */
+void sim_spin_wait(const volatile void *addr, unsigned int size);
+
+/*
  * Per-CPU state the kernel side reads and writes directly.  The machine
  * points sim_this_cpu at the running CPU's copy at every switch.
  */
@@ -84,6 +95,8 @@ int sched_task_cpu(const struct sim_task *t);
 void sched_cond_resched(void);
 /* sched_find_task - TID to task, NULL if no live task has it. */
 struct sim_task *sched_find_task(int tid);
+/* sim_task_kt - the task_struct of @t (what ksim_task_new() returned). */
+void *sim_task_kt(const struct sim_task *t);
 
 /* ---- time and timers (sim/machine.c, sim/event.c) ---- */
 unsigned long long sim_now_ns(void);	/* this CPU's clock: ktime_get()	*/
@@ -122,7 +135,14 @@ void sim_warn(const char *what, const char *file, int line)
 /* ksim_task_new - allocate and initialise a task_struct for @t with TID
  * @tid; returns it as an opaque pointer. */
 void *ksim_task_new(struct sim_task *t, int tid);
+/* ksim_task_set_slack - set the hrtimer slack of task_struct @kt (50 us
+ * by default, as in Linux): futex timeouts and nanosleep fire up to @ns
+ * late. */
+void ksim_task_set_slack(void *kt, unsigned long long ns);
 /* ksim_boot - run the kernel's initcalls (futex_init() ...). */
 void ksim_boot(void);
+/* ksim_nanosleep - nanosleep(2) of the current task: sleep @ns on the
+ * virtual clock with the task's timer slack. Return: 0. */
+long ksim_nanosleep(unsigned long long ns);
 
 #endif /* SIM_HOOKS_H */

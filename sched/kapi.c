@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sched/kapi.c - the kernel's scheduler API on top of the machine's
+ * scheduler.
+ *
+ * Stage: kernel -> sched.  A kernel TU (compiled like the real kernel
+ * files, against the arch shim).  Called by the futex code and the shim:
+ * schedule(), try_to_wake_up() and its wrappers, the wake_q,
+ * task_struct references and TID lookup; and by the machine through
+ * sim/hooks.h: ksim_task_new(), ksim_task_set_slack(), ksim_boot().
+ * Calls the sched_*() services of sim/hooks.h (sched/core.c), which own
+ * runqueues, CPUs and switching.
+ *
+ * The sleep/wakeup handshake, the one invariant this file must keep:
+ *
+ *   sleeper                              waker
+ *   set_current_state(S)   (A)           <make the condition true>
+ *   <check the condition>                try_to_wake_up(p, S):
+ *   schedule():                            look at p->__state  (B)
+ *     look at ->__state    (C)             if it matches S:
+ *     if not RUNNING:                        ->__state = RUNNING
+ *       sched_block()                        sched_wake(p)
+ *
+ * In the kernel, rq->lock and p->pi_lock make (C) + block and (B) + set +
+ * enqueue atomic.  Here the machine switches CPUs only at hooks, so each
+ * side puts its hook *before* its look and none until it is done: either
+ * the waker runs first (the sleeper then sees RUNNING at (C) and does not
+ * block) or the sleeper has blocked (sched_wake() then wakes it).  No
+ * wakeup is lost.
+ */
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/sched/task.h>
+#include <linux/sched/wake_q.h>
+#include <linux/futex.h>
+#include <sim/hooks.h>
+#include <sim/ksim.h>
+
+/* ---- sleeping and waking ---- */
+
+void schedule(void)
+{
+	struct task_struct *tsk = current;
+
+	/* (C): the hook is inside READ_ONCE(), before the load. */
+	if (READ_ONCE(tsk->__state) != TASK_RUNNING) {
+		sched_block();
+		return;
+	}
+	sched_cond_resched();
+}
+
+/**
+ * try_to_wake_up() - wake @p if it is in one of the @state sleeps
+ * @p:		the task
+ * @state:	mask of TASK_* states to wake from
+ * @wake_flags:	WF_* flags of the kernel (ignored)
+ *
+ * One hooked read-modify-write of p->__state stands for the kernel's
+ * pi_lock-protected check-and-set (B).  May be called from event context
+ * (hrtimer callbacks), where the hook is ignored.
+ *
+ * Return: 1 if @p's state matched and is now TASK_RUNNING, else 0.
+ */
+int try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags)
+{
+	sim_hook(SIM_RMW, &p->__state, sizeof(p->__state));
+	if (!(p->__state & state))
+		return 0;
+	p->__state = TASK_RUNNING;
+	sched_wake(p->sim);
+	return 1;
+}
+
+int wake_up_process(struct task_struct *p)
+{
+	return try_to_wake_up(p, TASK_NORMAL, 0);
+}
+
+int wake_up_state(struct task_struct *p, unsigned int state)
+{
+	return try_to_wake_up(p, state, 0);
+}
+
+/* Return: 1 if the CPU was given to another task, 0 if not needed. */
+int _cond_resched(void)
+{
+	if (!need_resched())
+		return 0;
+	sched_cond_resched();
+	return 1;
+}
+
+/* ---- wake_q: deferred wakeups (contract: linux/sched/wake_q.h) ---- */
+
+/*
+ * Link @task at the tail of @head unless it is already in some wake_q.
+ * Claiming the node with a cmpxchg from NULL makes "at most one queue"
+ * hold against concurrent wakers; WAKE_Q_TAIL doubles as the "queued,
+ * last in its list" mark.  Return: true if linked.
+ */
+static bool wake_q_link(struct wake_q_head *head, struct task_struct *task)
+{
+	struct wake_q_node *node = &task->wake_q;
+
+	if (cmpxchg_relaxed(&node->next, NULL, WAKE_Q_TAIL) != NULL)
+		return false;
+	*head->lastp = node;
+	head->lastp = &node->next;
+	return true;
+}
+
+/* The queue holds its own reference to each task it links. */
+void wake_q_add(struct wake_q_head *head, struct task_struct *task)
+{
+	if (wake_q_link(head, task))
+		get_task_struct(task);
+}
+
+/* The caller's reference passes to the queue, or is dropped if the task
+ * was queued already. */
+void wake_q_add_safe(struct wake_q_head *head, struct task_struct *task)
+{
+	if (!wake_q_link(head, task))
+		put_task_struct(task);
+}
+
+void wake_up_q(struct wake_q_head *head)
+{
+	struct wake_q_node *node = head->first;
+
+	while (node != WAKE_Q_TAIL) {
+		struct task_struct *task =
+			container_of(node, struct task_struct, wake_q);
+
+		node = node->next;
+		/*
+		 * Unlink before waking: once awake the task may sleep again
+		 * and be queued by another waker, which must then find its
+		 * node free (pairs with the cmpxchg in wake_q_link()).
+		 */
+		WRITE_ONCE(task->wake_q.next, NULL);
+		wake_up_process(task);
+		put_task_struct(task);
+	}
+}
+
+/* ---- task_struct references and lookup ---- */
+
+void __put_task_struct(struct task_struct *t)
+{
+	sim_bug("put_task_struct() dropped a task's last reference",
+		__FILE__, __LINE__);
+}
+
+struct task_struct *find_task_by_vpid(pid_t nr)
+{
+	struct sim_task *t = sched_find_task(nr);
+
+	return t ? sim_task_kt(t) : NULL;
+}
+
+struct task_struct *find_get_task_by_vpid(pid_t nr)
+{
+	struct task_struct *p = find_task_by_vpid(nr);
+
+	if (p)
+		get_task_struct(p);
+	return p;
+}
+
+/* ---- task creation and boot: entry points of the machine ---- */
+
+/* comm = "task<tid>" */
+static void task_set_comm(struct task_struct *p, int tid)
+{
+	static const char prefix[] = "task";
+	char digits[12];
+	int n = 0, i = 0;
+	unsigned int v = tid < 0 ? 0 : tid;
+
+	do {
+		digits[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v && n < (int)sizeof(digits));
+
+	memcpy(p->comm, prefix, sizeof(prefix) - 1);
+	i = sizeof(prefix) - 1;
+	while (n && i < TASK_COMM_LEN - 1)
+		p->comm[i++] = digits[--n];
+	p->comm[i] = '\0';
+}
+
+void *ksim_task_new(struct sim_task *t, int tid)
+{
+	struct task_struct *p = ksim_alloc_lines(sizeof(*p));
+
+	p->__state = TASK_RUNNING;
+	refcount_set(&p->usage, 1);		/* the task's own reference */
+	p->prio = NICE_TO_PRIO(0);
+	p->normal_prio = p->prio;
+	p->pid = tid;
+	task_set_comm(p, tid);
+	p->mm = ksim_process_mm();
+	p->signal = ksim_process_signal();
+	p->timer_slack_ns = 50000;		/* Linux's default: 50 us */
+	raw_spin_lock_init(&p->pi_lock);
+	p->pi_waiters = RB_ROOT_CACHED;
+	futex_init_task(p);
+	p->sim = t;
+	return p;
+}
+
+void ksim_task_set_slack(void *kt, unsigned long long ns)
+{
+	struct task_struct *p = kt;
+
+	p->timer_slack_ns = ns;
+}
+
+/* Linker-made bounds of section "sim_initcall" (sim/prelude.h). */
+extern const struct sim_initcall __start_sim_initcall[] __weak;
+extern const struct sim_initcall __stop_sim_initcall[] __weak;
+
+void ksim_boot(void)
+{
+	const struct sim_initcall *ic;
+	int level;
+
+	for (level = 0; level < SIM_INITCALL_NR_LEVELS; level++) {
+		for (ic = __start_sim_initcall; ic < __stop_sim_initcall; ic++) {
+			if (ic->level != level)
+				continue;
+			if (ic->fn())
+				sim_bug("an initcall failed", __FILE__, __LINE__);
+		}
+	}
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * asm/barrier.h - memory barriers of "arch sim".
+ *
+ * Stage: kernel -> machine.  Included through linux/compiler.h users and
+ * linux/atomic.h; calls sim_hook() (sim/hooks.h).  The real
+ * asm-generic/barrier.h, included at the end, derives the rest of the API
+ * (smp_mb(), smp_store_mb(), smp_cond_load_{relaxed,acquire}() ...) from
+ * the primitives below.
+ *
+ * The machine is sequentially consistent: no barrier changes what a load
+ * returns.  Barriers are kept as scheduling points and priced where the
+ * modelled hardware (x86-TSO, with fully ordered atomics) pays for them:
+ *
+ *   mb(), smp_mb()             sim_hook(SIM_FENCE, NULL, 0) + host fence
+ *   smp_store_mb(v, x)         one atomic exchange: sim_hook(SIM_RMW) (as on
+ *                              x86, which uses xchg) - set_current_state()
+ *   smp_store_release(p, v)    sim_hook(SIM_STORE, p, size), release store
+ *   smp_load_acquire(p)        sim_hook(SIM_LOAD, p, size), acquire load
+ *   rmb(), wmb(), smp_rmb(), smp_wmb(), smp_acquire__after_ctrl_dep(),
+ *   smp_mb__before_atomic(), smp_mb__after_atomic()
+ *                              compiler barrier only, no hook: free on
+ *                              x86 (TSO; atomics are already full barriers)
+ *   smp_cond_load_relaxed/acquire(p, c)
+ *                              the generic loop: READ_ONCE (SIM_LOAD hook)
+ *                              and cpu_relax() (SIM_RELAX hook) per round
+ *
+ * The host fences keep the code correct should a kernel TU ever run on
+ * several host threads; the machine itself runs one CPU at a time.
+ */
+#ifndef _SIM_ASM_BARRIER_H
+#define _SIM_ASM_BARRIER_H
+
+#include <linux/compiler.h>
+#include <sim/hooks.h>
+#include <asm/processor.h>	/* cpu_relax() for smp_cond_load_*() */
+#include <asm/cmpxchg.h>	/* arch_xchg() for __smp_store_mb() */
+
+#define __mb()								\
+do {									\
+	sim_hook(SIM_FENCE, NULL, 0);					\
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);			\
+} while (0)
+#define __rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define __wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
+
+#define __smp_mb()	__mb()
+#define __smp_rmb()	barrier()
+#define __smp_wmb()	barrier()
+
+#define __smp_mb__before_atomic()	barrier()
+#define __smp_mb__after_atomic()	barrier()
+
+#define __smp_store_mb(var, value)	do { (void)arch_xchg(&(var), value); } while (0)
+
+#define __smp_store_release(p, v)					\
+do {									\
+	typeof(p) __sr_p = (p);						\
+	__unqual_scalar_typeof(*__sr_p) __sr_v = (v);			\
+	compiletime_assert_atomic_type(*__sr_p);			\
+	sim_hook(SIM_STORE, __sr_p, sizeof(*__sr_p));			\
+	__atomic_store_n(__sr_p, __sr_v, __ATOMIC_RELEASE);		\
+} while (0)
+
+#define __smp_load_acquire(p)						\
+({									\
+	typeof(p) __la_p = (p);						\
+	compiletime_assert_atomic_type(*__la_p);			\
+	sim_hook(SIM_LOAD, __la_p, sizeof(*__la_p));			\
+	(typeof(*__la_p))__atomic_load_n(__la_p, __ATOMIC_ACQUIRE);	\
+})
+
+#include <asm-generic/barrier.h>
+
+#endif /* _SIM_ASM_BARRIER_H */

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * linux/fs.h (shadow) - struct inode and struct address_space, reduced to
+ * what shared futex keys use.
+ *
+ * Stage: kernel (mm).  Included by linux/pagemap.h (ours).
+ * Contract: never instantiated: there are no files and shared futexes are
+ * unsupported (linux/mm.h); the fields only let core.c compile.
+ */
+#ifndef _SIM_LINUX_FS_H
+#define _SIM_LINUX_FS_H
+
+#include <linux/types.h>
+#include <linux/atomic.h>
+
+struct inode {
+	atomic64_t i_sequence;
+};
+
+struct address_space {
+	struct inode *host;
+};
+
+#endif /* _SIM_LINUX_FS_H */

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * linux/mm.h (shadow) - the memory-management calls of the futex code.
+ *
+ * Stage: kernel (mm).  Included by linux/pagemap.h (ours) for
+ * kernel/futex/core.c.  The functions are implemented in sim/arch/mm.c.
+ *
+ * Simulated user memory is ordinary memory of the host process, always
+ * mapped and writable, and there is one simulated process.  Hence:
+ *  - PRIVATE futexes work: their key needs no page lookup.
+ *  - Shared futexes (no FUTEX_PRIVATE_FLAG) are unsupported:
+ *    get_user_pages_fast() returns -EFAULT, so futex(2) fails with EFAULT
+ *    exactly as for an unmapped address.
+ *  - fixup_user_fault() returns -EFAULT; it is only called after a user
+ *    access faulted, which cannot happen (linux/uaccess.h).
+ *  - The mmap lock has nothing to protect: no mapping ever changes.
+ *  - The page helpers can only be reached with a page from
+ *    get_user_pages_fast(), i.e. never; they report a simulator bug.
+ */
+#ifndef _SIM_LINUX_MM_H
+#define _SIM_LINUX_MM_H
+
+#include <linux/types.h>
+#include <linux/mm_types.h>
+#include <asm/page.h>
+#include <sim/hooks.h>
+
+#define FOLL_WRITE		0x01	/* check that the pages are writable */
+#define FAULT_FLAG_WRITE	0x01	/* fault was a write fault */
+
+/**
+ * get_user_pages_fast() - pin user pages
+ * @start:	user address
+ * @nr_pages:	number of pages
+ * @gup_flags:	FOLL_* flags
+ * @pages:	where to store the pages
+ *
+ * Return: -EFAULT, always (shared futexes are unsupported).
+ */
+int get_user_pages_fast(unsigned long start, int nr_pages,
+			unsigned int gup_flags, struct page **pages);
+
+/**
+ * fixup_user_fault() - resolve a user fault
+ * @mm:		the address space
+ * @address:	faulting user address
+ * @fault_flags: FAULT_FLAG_* flags
+ * @unlocked:	set if the mmap lock was dropped (never)
+ *
+ * Return: -EFAULT, always (no user access can fault in the first place).
+ */
+int fixup_user_fault(struct mm_struct *mm, unsigned long address,
+		     unsigned int fault_flags, bool *unlocked);
+
+static inline void mmap_read_lock(struct mm_struct *mm)
+{
+}
+
+static inline void mmap_read_unlock(struct mm_struct *mm)
+{
+}
+
+static inline struct page *compound_head(struct page *page)
+{
+	sim_bug("unsupported: compound_head (shared futex)", __FILE__, __LINE__);
+}
+
+static inline void put_page(struct page *page)
+{
+	sim_bug("unsupported: put_page (shared futex)", __FILE__, __LINE__);
+}
+
+#endif /* _SIM_LINUX_MM_H */

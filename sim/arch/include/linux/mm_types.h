@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * linux/mm_types.h (shadow) - struct mm_struct and struct page, reduced to
+ * what futex keys use.
+ *
+ * Stage: kernel (mm).  Included by linux/mm.h (ours).  The one mm_struct
+ * of the simulated process is allocated by sim/arch/mm.c.
+ *
+ * Contract: simulated tasks are threads of one process, so they share one
+ * mm_struct; a PRIVATE futex key is { that mm, user address }.  No struct
+ * page is ever handed out (get_user_pages_fast() fails, linux/mm.h), so
+ * the page fields only let the shared-futex code compile.
+ */
+#ifndef _SIM_LINUX_MM_TYPES_H
+#define _SIM_LINUX_MM_TYPES_H
+
+#include <linux/types.h>
+#include <linux/atomic.h>
+
+struct address_space;
+
+/**
+ * struct mm_struct - the simulated process's address space
+ * @futex_unique_id:	identity of the mm in shared futex keys (unused:
+ *			shared futexes are unsupported)
+ */
+struct mm_struct {
+	atomic64_t futex_unique_id;
+};
+
+/* struct page - never instantiated; see the contract above. */
+struct page {
+	unsigned long flags;
+	struct address_space *mapping;
+	pgoff_t index;
+};
+
+#endif /* _SIM_LINUX_MM_TYPES_H */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * linux/pagemap.h (shadow) - page-cache helpers of shared futex keys.
+ *
+ * Stage: kernel (mm).  Included by kernel/futex/core.c, for get_futex_key()
+ * and fault_in_user_writeable(); brings in linux/mm.h (ours), whose
+ * contract applies: only PRIVATE futexes are supported, and no page ever
+ * reaches these helpers, which therefore report a simulator bug.
+ */
+#ifndef _SIM_LINUX_PAGEMAP_H
+#define _SIM_LINUX_PAGEMAP_H
+
+#include <linux/types.h>
+#include <linux/mm.h>
+#include <linux/fs.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <sim/hooks.h>
+
+#define __SIM_NO_PAGE(fn)	sim_bug("unsupported: " fn " (shared futex)", \
+					__FILE__, __LINE__)
+
+static inline void lock_page(struct page *page)
+{
+	__SIM_NO_PAGE("lock_page");
+}
+
+static inline void unlock_page(struct page *page)
+{
+	__SIM_NO_PAGE("unlock_page");
+}
+
+static inline int PageSwapCache(struct page *page)
+{
+	__SIM_NO_PAGE("PageSwapCache");
+}
+
+static inline int PageAnon(struct page *page)
+{
+	__SIM_NO_PAGE("PageAnon");
+}
+
+static inline pgoff_t page_to_pgoff(struct page *page)
+{
+	__SIM_NO_PAGE("page_to_pgoff");
+}
+
+#endif /* _SIM_LINUX_PAGEMAP_H */

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/ksim.h - interfaces between the arch shim's own kernel TUs
+ * (the .c files of sim/arch/ and sched/kapi.c); the private header of the shim.
+ *
+ * Stage: kernel.  Nothing outside those files includes it: the real
+ * kernel files see only the Linux API of the shadow headers, the machine
+ * only sim/hooks.h.
+ */
+#ifndef _SIM_KSIM_H
+#define _SIM_KSIM_H
+
+#include <linux/types.h>
+
+struct mm_struct;
+struct signal_struct;
+
+/**
+ * ksim_process_mm() - the mm_struct of the one simulated process
+ *
+ * Created at boot (an early initcall of sim/arch/mm.c), before any task.
+ * Return: the mm; a simulator bug if called before ksim_boot().
+ */
+struct mm_struct *ksim_process_mm(void);
+
+/**
+ * ksim_process_signal() - the signal_struct of the one simulated process
+ *
+ * Return: as ksim_process_mm().
+ */
+struct signal_struct *ksim_process_signal(void);
+
+/**
+ * ksim_alloc_lines() - a permanent, cache-line aligned kernel allocation
+ * @size:	bytes wanted
+ *
+ * For objects that live for the whole run and whose cache-line placement
+ * the cost model must see as on Linux (task_structs, the futex hash).
+ * Zeroed, from the machine's arena (sim/arch/alloc.c).  Never freed.
+ *
+ * Return: the memory; running out of arena is a machine failure.
+ */
+void *ksim_alloc_lines(size_t size);
+
+#endif /* _SIM_KSIM_H */
