@@ -48,7 +48,8 @@ static int in_event;			/* an event callback is running	*/
 static uint64_t event_now_ps;		/* its deadline			*/
 static uint64_t last_progress_ps;	/* livelock watchdog		*/
 static uint64_t livelock_ps = 10ULL * 1000 * 1000 * 1000 * 1000;
-static int check_state;			/* FUTEX_SIM_CHECK_STATE=1	*/
+static int check_state;			/* FUTEXSIM_CHECK_STATE=1	*/
+static int nr_parked;			/* CPUs in sim_spin_wait()	*/
 
 /* Per-CPU template section of the kernel side (sim/arch percpu.h). */
 extern char __start_sim_percpu[] __attribute__((weak));
@@ -77,6 +78,13 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 	const char *cs = getenv("FUTEXSIM_CHECK_STATE");
 
 	memset(&sim, 0, sizeof(sim));
+	sim_cur = NULL;
+	running_coro = NULL;
+	horizon_ps = 0;
+	in_event = 0;
+	event_now_ps = 0;
+	last_progress_ps = 0;
+	nr_parked = 0;
 	sim.preset = preset;
 	sim.nr_cpus = nr_cpus;
 	sim.seed = seed;
@@ -142,6 +150,11 @@ void sim_progress(void)
 	last_progress_ps = sim_now_ps();
 }
 
+void *sim_task_kt(const struct sim_task *t)
+{
+	return t->kt;
+}
+
 struct sim_task *sim_current(void)
 {
 	return sim_cur ? sim_cur->curr : NULL;
@@ -181,12 +194,50 @@ static void arm_tick(struct sim_cpu *c, uint64_t now_ps)
 		sim_event_start(&c->tick, (now_ps / period + 1) * period, c->k.cpu);
 }
 
+/*
+ * unpark - a write at @write_ps may end @c's spin-wait.  The loop it
+ * stands for reloads every iter = RELAX + LOAD after park_start; the first
+ * reload strictly after the write sees it.  (Strictly: the writer's hook
+ * runs before its store, so the reload must come after the writer's clock
+ * for timed mode to run the store first.)  The clock stops just before
+ * that reload, which the caller then performs and is charged for.
+ */
+static void unpark(struct sim_cpu *c, uint64_t write_ps)
+{
+	uint64_t iter = cost_ps[SIM_RELAX] + cost_ps[SIM_LOAD];
+	uint64_t k = 1;
+
+	if (write_ps >= c->park_start_ps && iter)
+		k = (write_ps - c->park_start_ps) / iter + 1;
+	c->now_ps = c->park_start_ps + k * iter - cost_ps[SIM_LOAD];
+	c->parked = false;
+	nr_parked--;
+	if (c->now_ps < horizon_ps)
+		horizon_ps = c->now_ps;
+}
+
+/* A store or RMW by the running CPU to @addr ends the spin-waits on its
+ * line. */
+static void sim__wake_spinners(const volatile void *addr, uint64_t now_ps)
+{
+	uintptr_t line = (uintptr_t)addr >> 6;
+
+	for (int i = 0; i < sim.nr_cpus; i++) {
+		struct sim_cpu *c = &sim.cpus[i];
+
+		if (c->parked && c->park_line == line)
+			unpark(c, now_ps);
+	}
+}
+
 static void tick_fire(struct sim_event *ev)
 {
 	struct sim_cpu *c = &sim.cpus[ev->cpu];
 
 	if (!c->curr)
 		return;		/* idle: the tick stops (NO_HZ idle) */
+	if (c->parked)
+		unpark(c, ev->when_ps);	/* let the spinner see need_resched */
 	sched_tick(c);
 	arm_tick(c, ev->when_ps);
 }
@@ -243,7 +294,7 @@ static struct sim_cpu *earliest_cpu(void)
 	for (int i = 0; i < sim.nr_cpus; i++) {
 		struct sim_cpu *c = &sim.cpus[i];
 
-		if (!c->curr)
+		if (!c->curr || c->parked)
 			continue;
 		if (!best || c->now_ps < best->now_ps) {
 			best = c;
@@ -269,7 +320,7 @@ static uint64_t compute_horizon(const struct sim_cpu *c)
 	for (int i = 0; i < sim.nr_cpus; i++) {
 		const struct sim_cpu *o = &sim.cpus[i];
 
-		if (o != c && o->curr && o->now_ps < h)
+		if (o != c && o->curr && !o->parked && o->now_ps < h)
 			h = o->now_ps;
 	}
 	return h;
@@ -352,8 +403,34 @@ void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size
 		return;		/* boot or event context: not a task */
 	sim.counters.hooks++;
 	c->now_ps += cost_ps[kind];
-	if (likely(c->now_ps < horizon_ps))
+	if (unlikely(c->now_ps >= horizon_ps)) {
+		sim__dispatch();
+		c = sim_cur;
+		preempt_point(c);
+		c = sim_cur;
+	}
+	/*
+	 * The access happens when we return, with no scheduling point in
+	 * between: only now may a write end other CPUs' spin-waits (a
+	 * spinner that read the old value while we were switched out has
+	 * parked by now, and must see this write).
+	 */
+	if (unlikely(nr_parked) && (kind == SIM_STORE || kind == SIM_RMW))
+		sim__wake_spinners(addr, c->now_ps);
+}
+
+void sim_spin_wait(const volatile void *addr, unsigned int size)
+{
+	struct sim_cpu *c = sim_cur;
+
+	if (unlikely(!c || in_event))
 		return;
+	sim.counters.hooks++;
+	c->now_ps += cost_ps[SIM_RELAX];
+	c->parked = true;
+	c->park_line = (uintptr_t)addr >> 6;
+	c->park_start_ps = c->now_ps - cost_ps[SIM_RELAX];
+	nr_parked++;
 	sim__dispatch();
 	preempt_point(sim_cur);
 }
@@ -406,6 +483,7 @@ struct sim_task *sim_task_create(const char *name, void (*fn)(void *),
 	t->arg = arg;
 	t->cpu = cpu >= 0 ? cpu % sim.nr_cpus : 0;
 	t->kt = ksim_task_new(t, t->tid);
+	ksim_task_set_slack(t->kt, sim.preset->timer_slack_ps / 1000);
 	sim.tasks[sim.nr_tasks++] = t;
 	sim.nr_live++;
 	sched_task_start(t, cpu);

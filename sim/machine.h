@@ -78,6 +78,11 @@ struct sim_cpu {
 	struct sim_event tick;		/* periodic scheduler tick		*/
 	int socket, core, thread;	/* topology				*/
 	void *rq;			/* the scheduler's runqueue		*/
+	/* spin-wait parking (sim_spin_wait()) */
+	uintptr_t dbg_addr; unsigned dbg_size; uint64_t dbg_val;
+	bool parked;			/* waits for a write to park_line	*/
+	uintptr_t park_line;		/* address >> 6				*/
+	uint64_t park_start_ps;		/* clock when it parked			*/
 };
 
 /* Counters of the machine itself (host-side effort, for "host" in JSON). */

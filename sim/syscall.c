@@ -12,12 +12,12 @@
 #include "sim/machine.h"
 #include "sim/syscall.h"
 
-/* Kernel-side entry points (kernel TUs; ABI-compatible declarations:
- * struct __kernel_timespec is two 64-bit fields like struct timespec on
- * the 64-bit hosts futexsim supports). */
+/* The real kernel/futex/syscalls.c entry point (a kernel TU; declared
+ * here with ABI-compatible types: struct __kernel_timespec is two 64-bit
+ * fields like struct timespec on the 64-bit hosts futexsim supports).
+ * ksim_nanosleep() comes from sim/hooks.h. */
 long sys_futex(uint32_t *uaddr, int op, uint32_t val,
 	       const struct timespec *utime, uint32_t *uaddr2, uint32_t val3);
-long ksim_nanosleep(unsigned long long ns);
 
 _Static_assert(sizeof(struct timespec) == 16 && sizeof(long) == 8,
 	       "struct timespec must match struct __kernel_timespec");

@@ -25,21 +25,28 @@ static struct sim_scenario scn;
 static struct sim_result res;
 
 /* Boot a machine of @cpus CPUs (one socket) and run @lock with @threads
- * threads for @ops operations. */
-static void run_mutex(const char *lock, int cpus, int threads, uint64_t ops,
-		      uint64_t seed)
+ * threads for @ops operations, with the critical section already in scn. */
+static void run_mutex_cs(const char *lock, int cpus, int threads, uint64_t ops,
+			 uint64_t seed)
 {
 	sim_preset_defaults(&preset);
 	preset.sockets = 1;
 	preset.threads_per_core = 1;
 	preset.cores_per_socket = cpus;
-	sim_scenario_defaults(&scn);
 	scn.threads = threads;
 	scn.cpus = cpus;
 	scn.ops = ops;
 	scn.seed = seed;
 	sim_machine_init(&preset, cpus, seed);
 	wl_mutex.run(&scn, ulock_find(lock), &res);
+}
+
+/* The same with the default critical section. */
+static void run_mutex(const char *lock, int cpus, int threads, uint64_t ops,
+		      uint64_t seed)
+{
+	sim_scenario_defaults(&scn);
+	run_mutex_cs(lock, cpus, threads, ops, seed);
 }
 
 START_TEST(test_ww_256_tasks_on_8_cpus_complete_every_operation)
@@ -70,9 +77,14 @@ END_TEST
 
 START_TEST(test_ww_timed_futex_wait_times_out_and_still_completes)
 {
-	run_mutex("ww-timed", 4, 32, 6400, 5);
-	ck_assert_uint_eq(res.ops, 6400);
+	/* the holder sleeps 100 us (+ slack) in the critical section, so a
+	 * waiter's 50 us FUTEX_WAIT timeout must expire */
+	sim_scenario_defaults(&scn);
+	scn.cs = (struct sim_work){ .kind = SIM_WORK_SLEEP, .sleep_ps = 100000000 };
+	run_mutex_cs("ww-timed", 4, 8, 400, 5);
+	ck_assert_uint_eq(res.ops, 400);
 	ck_assert_uint_gt(res.timeouts, 0);
+	ck_assert_uint_le(res.timeouts, res.lock_syscalls);
 }
 END_TEST
 

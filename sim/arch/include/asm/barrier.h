@@ -22,8 +22,12 @@
  *                              compiler barrier only, no hook: free on
  *                              x86 (TSO; atomics are already full barriers)
  *   smp_cond_load_relaxed/acquire(p, c)
- *                              the generic loop: READ_ONCE (SIM_LOAD hook)
- *                              and cpu_relax() (SIM_RELAX hook) per round
+ *                              READ_ONCE (SIM_LOAD hook) and test; after
+ *                              a few cpu_relax() rounds, sim_spin_wait(p):
+ *                              the CPU parks until p's line is written and
+ *                              is charged exactly the rounds the loop would
+ *                              have made (this is also how arm64 waits,
+ *                              with WFE)
  *
  * The host fences keep the code correct should a kernel TU ever run on
  * several host threads; the machine itself runs one CPU at a time.
@@ -68,6 +72,36 @@ do {									\
 	compiletime_assert_atomic_type(*__la_p);			\
 	sim_hook(SIM_LOAD, __la_p, sizeof(*__la_p));			\
 	(typeof(*__la_p))__atomic_load_n(__la_p, __ATOMIC_ACQUIRE);	\
+})
+
+/*
+ * Our own spin-wait: the loop of asm-generic/barrier.h, except that after
+ * SIM_SPIN_EXACT_ROUNDS ordinary rounds (cpu_relax() and reload) the CPU
+ * parks in sim_spin_wait() until the line is written.  Parking is exact
+ * for a condition that depends only on the value read (and on
+ * need_resched(), which the tick re-checks); the first rounds are run one
+ * by one for the conditions that also count rounds: the qspinlock pending
+ * wait, (VAL != _Q_PENDING_VAL) || !cnt--, ends after _Q_PENDING_LOOPS
+ * (1 in the generic build) rounds whatever the value.  The acquire variant
+ * and everything built on it (atomic_cond_read_*(), the MCS waits) come
+ * from the generic header.
+ */
+#define SIM_SPIN_EXACT_ROUNDS	2
+
+#define smp_cond_load_relaxed(ptr, cond_expr) ({			\
+	typeof(ptr) __PTR = (ptr);					\
+	__unqual_scalar_typeof(*ptr) VAL;				\
+	unsigned int __rounds = 0;					\
+	for (;;) {							\
+		VAL = READ_ONCE(*__PTR);				\
+		if (cond_expr)						\
+			break;						\
+		if (__rounds++ < SIM_SPIN_EXACT_ROUNDS)			\
+			cpu_relax();					\
+		else							\
+			sim_spin_wait(__PTR, sizeof(*__PTR));		\
+	}								\
+	(typeof(*ptr))VAL;						\
 })
 
 #include <asm-generic/barrier.h>
