@@ -152,6 +152,7 @@ $(B)/check: $(TEST_OBJS) $(SIM_OBJS)
 check: $(B)/futexsim $(B)/check kernel-audit
 	@sh mk/deps.sh clang-14
 	@sh mk/determinism.sh $(B) || exit 1
+	@sh mk/test-ucontext.sh $(B) || exit 1
 	@CK_DEFAULT_TIMEOUT=600 FUTEXSIM=$(B)/futexsim $(B)/check
 
 # Unexpected global data in a kernel object means a macro went missing

@@ -2,8 +2,9 @@
 # mk/determinism.sh B - the cross-build determinism test (part of make check).
 #
 # The same scenario and seed must give byte-identical report text and JSON
-# (except the "host" object) from the default build in $B, an -O0 build and
-# a clang build; a different seed must give a different schedule.  The
+# (except the "host" object) from the default build in $B, an -O0 build, a
+# build with the ucontext coroutine fallback and a clang build; a different
+# seed must give a different schedule.  The
 # variant builds reuse $B's extracted kernel tree.
 set -u
 B=$1
@@ -22,9 +23,15 @@ variant() {	# name, make arguments...
 }
 
 runit() {	# binary, output prefix, seed
-	"$1" $SCN --seed="$3" --json="$2.json" >"$2.txt" 2>&1 || {
-		echo "determinism: FAIL: $1 exited $? (see $2.txt)"; return 1; }
-	sed 's/"host":{[^}]*}//g' "$2.json" >"$2.cmp"
+	# every run writes r.json in a folder of its own, so that the echoed
+	# scenario (which names the file) is the same for all
+	bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+	mkdir -p "$2"
+	(cd "$2" && "$bin" $SCN --seed="$3" --json=r.json >r.txt 2>&1) || {
+		echo "determinism: FAIL: $1 exited with an error (see $2/r.txt)"
+		return 1; }
+	cp "$2/r.txt" "$2.txt"
+	sed 's/"host":{[^}]*}//g' "$2/r.json" >"$2.cmp"
 }
 
 same() {	# what, prefix a, prefix b
@@ -48,6 +55,8 @@ else
 fi
 variant O0 O=0 && runit "$B/det-O0/futexsim" "$B/det/O0" 7 &&
 	same "-O2 and -O0 builds" "$B/det/a" "$B/det/O0"
+variant ucontext CORO=ucontext && runit "$B/det-ucontext/futexsim" "$B/det/ucontext" 7 &&
+	same "asm and ucontext coroutine builds" "$B/det/a" "$B/det/ucontext"
 if command -v clang-14 >/dev/null 2>&1; then
 	variant clang CC=clang-14 && runit "$B/det-clang/futexsim" "$B/det/clang" 7 &&
 		same "gcc and clang builds" "$B/det/a" "$B/det/clang"

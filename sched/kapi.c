@@ -238,3 +238,14 @@ void ksim_boot(void)
 		}
 	}
 }
+
+/*
+ * do_no_restart_syscall - the restart function of a syscall that must not
+ * be restarted.  futex_wait_restart() installs it; it is only reached
+ * after a signal interrupted a timed FUTEX_WAIT, which cannot happen here
+ * (no signals), but an -O0 build keeps the reference.
+ */
+long do_no_restart_syscall(struct restart_block *parm)
+{
+	return -EINTR;
+}

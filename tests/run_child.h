@@ -91,7 +91,7 @@ static __attribute__((unused)) struct child_out *run_program(const char *path, c
 #define assert_one_line_error(o, ...) \
 	child__assert_error((o), (const char *const[]){ __VA_ARGS__, NULL })
 
-static void child__assert_error(const struct child_out *o,
+static __attribute__((unused)) void child__assert_error(const struct child_out *o,
 				const char *const *parts)
 {
 	const char *nl = strchr(o->err, '\n');
