@@ -49,7 +49,7 @@ KFUTEX	 = -I$(KSRC)/kernel/futex -I$(KSRC)/kernel/locking
 HCFLAGS	 = -std=gnu11 -O$(O) -g -MMD -MP -Wall -Wextra -Wno-unused-parameter \
 	   -Wno-missing-field-initializers \
 	   -fno-PIE -fno-pie -fno-omit-frame-pointer -I. -I$(B) \
-	   -DSIM_CORO_$(CORO) -DSIM_CHECK_STATE_DEFAULT=0 \
+	   -DSIM_CORO_$(CORO) \
 	   $(shell pkg-config --cflags libunwind 2>/dev/null) $(HEXTRA)
 LDFLAGS	:= -no-pie
 LDLIBS	 = $(shell pkg-config --libs libunwind 2>/dev/null) -lm

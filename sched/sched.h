@@ -26,8 +26,9 @@
  *   SLEEPING --sched_wake----------> QUEUED  (or RUNNING on an idle CPU)
  *   RUNNING  --sched_exit----------> DEAD
  *
- * sched_assert_state() checks these invariants after every step in test
- * builds (-DSIM_CHECK_STATE).
+ * sched_assert_state() checks these invariants at every dispatch of the
+ * machine when FUTEXSIM_CHECK_STATE=1 is set in the environment (the
+ * scenario tests set it).
  */
 #ifndef SCHED_SCHED_H
 #define SCHED_SCHED_H

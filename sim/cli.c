@@ -243,11 +243,15 @@ static void run_lock(const char *self, const struct sim_scenario *s, int idx,
 
 /* ---- commands ---------------------------------------------------------- */
 
-/* Apply "--key=value" from the command line. */
-static void apply_option(struct sim_scenario *s, const char *arg)
+/*
+ * Apply "--key=value" (or "--key value": @next is the following argument,
+ * NULL if none) from the command line.  Return: arguments consumed.
+ */
+static int apply_option(struct sim_scenario *s, const char *arg,
+			const char *next)
 {
 	const char *eq = strchr(arg, '=');
-	char key[64], expected[96];
+	char key[64], expected[160];
 	size_t n = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
 
 	if (!n || n >= sizeof(key))
@@ -255,11 +259,25 @@ static void apply_option(struct sim_scenario *s, const char *arg)
 				arg);
 	memcpy(key, arg + 2, n);
 	key[n] = '\0';
-	if (!eq) {
-		snprintf(expected, sizeof(expected), "--%s=VALUE", key);
+	if (eq) {
+		sim_scenario_set(s, key, eq + 1, &cmdline);
+		return 1;
+	}
+	if (!next || next[0] == '-') {
+		snprintf(expected, sizeof(expected), "--%s=VALUE or --%s VALUE",
+			 key, key);
 		sim_config_fail(&cmdline, key, expected, arg);
 	}
-	sim_scenario_set(s, key, eq + 1, &cmdline);
+	sim_scenario_set(s, key, next, &cmdline);
+	return 2;
+}
+
+/* Does argv[i] take the next argument as its value ("--key value")? */
+static int takes_value(char **argv, int argc, int i)
+{
+	return argv[i][0] == '-' && argv[i][1] == '-' &&
+	       !strchr(argv[i], '=') && strcmp(argv[i], "--help") &&
+	       i + 1 < argc && argv[i + 1][0] != '-';
 }
 
 static int cmd_run(const char *self, int argc, char **argv)
@@ -281,6 +299,10 @@ static int cmd_run(const char *self, int argc, char **argv)
 			sim_config_fail(&cmdline, NULL,
 					"a scenario file or --key=value options",
 					argv[i]);
+		if (takes_value(argv, argc, i)) {
+			i++;
+			continue;
+		}
 		if (argv[i][0] != '-') {
 			if (file)
 				sim_config_fail(&cmdline, NULL,
@@ -293,9 +315,11 @@ static int cmd_run(const char *self, int argc, char **argv)
 	sim_scenario_defaults(&s);
 	if (file)
 		sim_scenario_load(&s, file);
-	for (i = 0; i < argc; i++)
+	for (i = 0; i < argc; )
 		if (argv[i][0] == '-')
-			apply_option(&s, argv[i]);
+			i += apply_option(&s, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
+		else
+			i++;
 	sim_preset_load_at(&preset, s.machine, &s.machine_at);
 	sim_scenario_resolve(&s, sim_preset_nr_cpus(&preset));
 

@@ -181,6 +181,19 @@ END_TEST
 
 /* Needs the whole simulator: same scenario and seed, same report bytes;
  * one column per lock in the order given. */
+START_TEST(test_key_space_value_equals_key_equals_value)
+{
+	if (!futexsim(&co, "run", "--threads", "3", "--ops=300", "--seed", "9"))
+		return;
+	futexsim(&co2, "run", "--threads=3", "--ops", "300", "--seed=9");
+	ck_assert_int_eq(co.status, 0);
+	ck_assert_int_eq(co2.status, 0);
+	ck_assert_ptr_nonnull(strstr(co.out, "threads = 3\n"));
+	ck_assert_ptr_nonnull(strstr(co.out, "seed = 9\n"));
+	ck_assert_str_eq(co.out, co2.out);
+}
+END_TEST
+
 START_TEST(test_run_is_deterministic_and_keeps_lock_order)
 {
 	char json[] = "/tmp/futexsim-cli-json-XXXXXX", opt[64], *doc;
@@ -241,6 +254,7 @@ Suite *cli_suite(void)
 	tcase_add_test(tc, test_list_shows_machines_visible_locks_and_workloads);
 	tcase_add_test(tc, test_bad_command_lines_get_one_line_and_status_2);
 	tcase_add_test(tc, test_scenario_file_errors_name_the_file_line_and_key);
+	tcase_add_test(tc, test_key_space_value_equals_key_equals_value);
 	tcase_add_test(tc, test_run_is_deterministic_and_keeps_lock_order);
 	suite_add_tcase(s, tc);
 	return s;

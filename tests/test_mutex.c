@@ -38,6 +38,7 @@ static void run_mutex_cs(const char *lock, int cpus, int threads, uint64_t ops,
 	scn.cpus = cpus;
 	scn.ops = ops;
 	scn.seed = seed;
+	setenv("FUTEXSIM_CHECK_STATE", "1", 1);	/* sched_assert_state() */
 	sim_machine_init(&preset, cpus, seed);
 	wl_mutex.run(&scn, ulock_find(lock), &res);
 }

@@ -10,6 +10,7 @@
  */
 #include <check.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "sim/arena.h"
 #include "sim/machine.h"
@@ -63,6 +64,7 @@ static void run_spinners(const struct spin_ops *ops, int cpus, int iters,
 	p.sockets = 1;
 	p.threads_per_core = 1;
 	p.cores_per_socket = cpus;
+	setenv("FUTEXSIM_CHECK_STATE", "1", 1);	/* sched_assert_state() */
 	sim_machine_init(&p, cpus, seed);
 	h.ops = ops;
 	h.iters = iters;
