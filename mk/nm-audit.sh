@@ -52,4 +52,5 @@ for obj in "$@"; do
 		bad=1
 	fi
 done
+[ $bad -eq 0 ] && echo "  AUDIT   $# kernel objects: no unexpected global data"
 exit $bad

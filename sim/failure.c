@@ -110,7 +110,7 @@ static void failure_printf(const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
+	n = vsnprintf(line, sizeof(line), fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): va_start above */
 	va_end(ap);
 	if (n <= 0)
 		return;

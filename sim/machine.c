@@ -57,7 +57,8 @@ extern char __stop_sim_percpu[] __attribute__((weak));
 
 static void percpu_init(void)
 {
-	size_t size = __stop_sim_percpu - __start_sim_percpu;
+	/* two linker symbols delimit one section: compare them as numbers */
+	size_t size = (uintptr_t)__stop_sim_percpu - (uintptr_t)__start_sim_percpu;
 
 	for (int cpu = 0; cpu < sim.nr_cpus; cpu++) {
 		char *copy = sim_arena_alloc(size ? size : 16, 64);

@@ -127,7 +127,7 @@ static void preset_set(void *ctx, const char *key, const char *value,
 				 sizeof(p->description) - 1);
 			sim_config_fail(at, key, expected, value);
 		}
-		strcpy((char *)p + k->off, value);
+		memcpy((char *)p + k->off, value, strlen(value) + 1);
 		break;
 	case P_COUNT:
 		if (sim_parse_u64(value, &v) || v < 1 || v > SIM_MAX_CPUS) {
@@ -181,7 +181,7 @@ static int preset_names(char *names[MAX_PRESETS])
 	while ((e = readdir(d)) != NULL && n < MAX_PRESETS) {
 		size_t len = strlen(e->d_name);
 
-		if (len <= 8 || strcmp(e->d_name + len - 8, ".machine") ||
+		if (len <= 8 || strcmp(e->d_name + len - 8, ".machine") != 0 ||
 		    e->d_name[0] == '.')
 			continue;
 		names[n] = strndup(e->d_name, len - 8);
