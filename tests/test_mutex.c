@@ -20,6 +20,7 @@
 #include "sim/preset.h"
 #include "sim/scenario.h"
 #include "workloads/workload.h"
+#include "tests/run_child.h"
 
 static struct sim_preset preset;
 static struct sim_scenario scn;
@@ -113,28 +114,26 @@ START_TEST(test_same_seed_gives_same_results_in_process)
 }
 END_TEST
 
-/* Run the futexsim binary; return its exit status, stderr into @err. */
-static int futexsim(const char *args, char *err, size_t len)
+static struct child_out co;
+
+/* Run the futexsim binary with @args (split on blanks) into co. */
+static int futexsim(char *args)
 {
 	const char *bin = getenv("FUTEXSIM");
-	char cmd[1024];
-	FILE *f;
-	size_t n;
-	int st;
+	char *argv[32];
+	int n = 0;
 
 	ck_assert_msg(bin != NULL, "FUTEXSIM must name the binary (make check sets it)");
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null", bin, args);
-	f = popen(cmd, "r");
-	ck_assert_ptr_nonnull(f);
-	n = fread(err, 1, len - 1, f);
-	err[n] = 0;
-	st = pclose(f);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+	argv[n++] = "futexsim";
+	for (char *tok = strtok(args, " "); tok && n < 31; tok = strtok(NULL, " "))
+		argv[n++] = tok;
+	argv[n] = NULL;
+	run_program(bin, argv, &co);
+	return co.status;
 }
 
 START_TEST(test_lost_wakeup_lock_is_reported_as_deadlock)
 {
-	static char err[1 << 16];
 	char args[256];
 	int found = 0;
 
@@ -142,15 +141,15 @@ START_TEST(test_lost_wakeup_lock_is_reported_as_deadlock)
 		snprintf(args, sizeof(args),
 			 "run --machine=tiny4 --threads=6 --ops=3000 --cs=pause:5 "
 			 "--lock=ww-busted --seed=%d", seed);
-		int rc = futexsim(args, err, sizeof(err));
+		int rc = futexsim(args);
 
 		if (rc == 0)
 			continue;
 		ck_assert_int_eq(rc, 3);
-		ck_assert_ptr_nonnull(strstr(err, "DEADLOCK"));
-		ck_assert_ptr_nonnull(strstr(err, "seed"));
-		ck_assert_ptr_nonnull(strstr(err, "--lock=ww-busted"));
-		ck_assert_ptr_nonnull(strstr(err, "futex_wait"));
+		ck_assert_ptr_nonnull(strstr(co.err, "DEADLOCK"));
+		ck_assert_ptr_nonnull(strstr(co.err, "seed"));
+		ck_assert_ptr_nonnull(strstr(co.err, "--lock=ww-busted"));
+		ck_assert_ptr_nonnull(strstr(co.err, "futex_wait"));
 		found = seed;
 	}
 	ck_assert_msg(found, "ww-busted never lost a wakeup in 50 seeds");
@@ -159,25 +158,22 @@ END_TEST
 
 START_TEST(test_racy_lock_violates_mutual_exclusion)
 {
-	static char err[1 << 16];
-	int rc = futexsim("run --machine=tiny4 --threads=4 --ops=4000 --lock=racy",
-			  err, sizeof(err));
+	char args[] = "run --machine=tiny4 --threads=4 --ops=4000 --lock=racy";
 
-	ck_assert_int_eq(rc, 3);
-	ck_assert_ptr_nonnull(strstr(err, "mutual exclusion"));
+	ck_assert_int_eq(futexsim(args), 3);
+	ck_assert_ptr_nonnull(strstr(co.err, "mutual exclusion"));
 }
 END_TEST
 
 START_TEST(test_spinning_forever_is_reported_as_livelock)
 {
-	static char err[1 << 16];
 	/* the bound is "no operation completed for that long": a 2 ms
 	 * critical section under a 1 us bound must trip it */
-	int rc = futexsim("run --machine=tiny4 --threads=2 --ops=10 --lock=ww "
-			  "--cs=sleep:2ms --livelock=1us", err, sizeof(err));
+	char args[] = "run --machine=tiny4 --threads=2 --ops=10 --lock=ww "
+		      "--cs=sleep:2ms --livelock=1us";
 
-	ck_assert_int_eq(rc, 3);
-	ck_assert_ptr_nonnull(strstr(err, "LIVELOCK"));
+	ck_assert_int_eq(futexsim(args), 3);
+	ck_assert_ptr_nonnull(strstr(co.err, "LIVELOCK"));
 }
 END_TEST
 
