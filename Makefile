@@ -15,7 +15,9 @@
 #   kernel TUs  the real kernel files (extracted, unmodified, into $(B)/linux)
 #               and the project's kernel-side files (sim/arch/*.c, futex/*.c,
 #               sched/kapi.c, tests/k_*.c): -nostdinc, the arch shim first on
-#               the include path, hardened flags, audited with nm.
+#               the include path, hardened flags, audited with nm.  The
+#               x86 build of qspinlock.c and sim/arch/x86/*.c add the x86
+#               shadow headers before the shim (KX86FLAGS below).
 #   host TUs    everything else: C11 with libc.
 
 -include config.mak
@@ -68,6 +70,19 @@ KERNEL_OBJS  := $(patsubst %.c,$(B)/k/%.o,$(KERNEL_FILES))
 KPROJ_SRCS := $(wildcard sim/arch/*.c futex/*.c) sched/kapi.c
 KPROJ_OBJS := $(patsubst %.c,$(B)/kp/%.o,$(KPROJ_SRCS))
 
+# The real qspinlock.c a second time, with the x86 settings (the lock
+# qspinlock-x86 of workload=spin), and the kernel TUs of sim/arch/x86/ that
+# call it.  Only their include path and one macro differ: the x86 shadow
+# sim/arch/x86/include/asm/qspinlock.h (_Q_PENDING_LOOPS 512, bts-then-read
+# pending set) comes before sim/arch/include, and the exported slow path
+# is renamed by the preprocessor, so both builds link into one binary.
+# Each object's per-CPU qnodes[] is static data of the sim_percpu section,
+# which the machine copies per CPU whole: the two builds never share nodes.
+KX86FLAGS := -Isim/arch/x86/include \
+	     -Dqueued_spin_lock_slowpath=queued_spin_lock_slowpath_x86
+KX86_OBJS := $(B)/k-x86/kernel/locking/qspinlock.o \
+	     $(patsubst %.c,$(B)/kp-x86/%.o,$(wildcard sim/arch/x86/*.c))
+
 # Host TUs.  sim/cli.c holds main().
 HOST_SRCS  := $(filter-out sched/kapi.c sim/cli.c, \
 		$(wildcard sim/*.c sched/*.c workloads/*.c workloads/ulock/*.c))
@@ -75,7 +90,7 @@ HOST_ASM   := $(if $(filter x86_64,$(HOSTARCH)),sim/coro_x86_64.S)
 HOST_OBJS  := $(patsubst %.c,$(B)/h/%.o,$(HOST_SRCS)) \
 	      $(patsubst %.S,$(B)/h/%.o,$(HOST_ASM))
 
-SIM_OBJS   := $(HOST_OBJS) $(KPROJ_OBJS) $(KERNEL_OBJS)
+SIM_OBJS   := $(HOST_OBJS) $(KPROJ_OBJS) $(KERNEL_OBJS) $(KX86_OBJS)
 
 TEST_SRCS  := $(wildcard tests/test_*.c)
 TEST_KSRCS := $(wildcard tests/k_*.c)
@@ -98,12 +113,12 @@ $(KSRC)/.stamp: $(KTAR) mk/kernel-extract.sh | $(B)/.deps
 	@sh mk/kernel-extract.sh $(KTAR) $(KSRC)
 $(KTAR): | $(B)/.deps
 
-$(B)/version.h: VERSION $(KSRC)/.stamp
-	@printf '#define FUTEXSIM_VERSION "%s"\n#define FUTEXSIM_KERNEL "%s (Debian linux-source-6.1 %s)"\n#define FUTEXSIM_MACHINES_DIR "%s"\n' \
+$(B)/version.h: VERSION Makefile $(KSRC)/.stamp
+	@printf '#define FUTEXSIM_VERSION "%s"\n#define FUTEXSIM_KERNEL "%s (Debian linux-source-6.1 %s)"\n#define FUTEXSIM_MACHINES_DIR "%s"\n#define FUTEXSIM_SOURCE_DIR "%s"\n' \
 	  "$(VERSION)" \
 	  "$$(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' $(KSRC)/Makefile | paste -sd.)" \
 	  "$$(dpkg-query -W -f='$${Version}' linux-source-6.1 2>/dev/null)" \
-	  "$(CURDIR)/machines" > $@
+	  "$(CURDIR)/machines" "$(CURDIR)" > $@
 
 $(B)/futexsim: $(B)/h/sim/cli.o $(SIM_OBJS)
 	@echo "  LD      $@"
@@ -124,6 +139,17 @@ $(B)/kp/%.o: %.c $(KSRC)/.stamp
 	@mkdir -p $(@D)
 	@echo "  KCC     $<"
 	@$(CC) $(KCFLAGS) $(KFUTEX) -c $< -o $@
+
+# The x86 build (KX86FLAGS first: its -I wins over KCFLAGS' shim path).
+$(B)/k-x86/%.o: $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	@echo "  KCC     $*.c (x86)"
+	@$(CC) $(KX86FLAGS) $(KCFLAGS) $(KFUTEX) -c $(KSRC)/$*.c -o $@
+
+$(B)/kp-x86/%.o: %.c $(KSRC)/.stamp
+	@mkdir -p $(@D)
+	@echo "  KCC     $< (x86)"
+	@$(CC) $(KX86FLAGS) $(KCFLAGS) $(KFUTEX) -c $< -o $@
 
 $(B)/h/%.o: %.c $(B)/version.h
 	@mkdir -p $(@D)
@@ -157,8 +183,8 @@ check: $(B)/futexsim $(B)/check kernel-audit
 
 # Unexpected global data in a kernel object means a macro went missing
 # (FEASIBILITY.md: an undefined attribute once became a variable).
-kernel-audit: $(KERNEL_OBJS) $(KPROJ_OBJS)
-	@sh mk/nm-audit.sh $(KERNEL_OBJS) $(KPROJ_OBJS)
+kernel-audit: $(KERNEL_OBJS) $(KPROJ_OBJS) $(KX86_OBJS)
+	@sh mk/nm-audit.sh $(KERNEL_OBJS) $(KPROJ_OBJS) $(KX86_OBJS)
 
 # ---- benchmark, static checks ----------------------------------------------
 

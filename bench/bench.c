@@ -5,7 +5,8 @@
  * Stage: a host tool beside the data flow (`make bench`).  Calls the
  * coroutine layer (sim/coro.h) for switch costs, the machine
  * (sim_machine_init(), sim_task_create(), sim_run(), sim_hook()) for the
- * cost of a hook, and runs the futexsim binary for the mutex throughput.
+ * cost of a hook, runs the futexsim binary for the mutex throughput and
+ * workloads/scenarios/spin-2014.sh for the time of the 2014 table.
  *
  * Usage: bench OUT.json [FUTEXSIM]
  *
@@ -18,6 +19,12 @@
  *	mutex_ops_per_s		`futexsim run --machine=tiny4 --threads=8
  *				--lock=ww --ops=200000`: simulated operations
  *				per host second (results[0].ops/host.seconds)
+ *	spin_table_s		host seconds (wall clock) of
+ *				`workloads/scenarios/spin-2014.sh -n 500000`:
+ *				the whole 2014 table, same node and different
+ *				nodes, 500,000 lock/unlock per task, the three
+ *				kernel locks; the table it prints is kept in
+ *				spin-2014.txt beside OUT.json
  *
  * Each figure is printed next to its target.  This program measures: a
  * slow figure is reported, never a failure (exit 0).  Host time is read
@@ -39,6 +46,7 @@
 #include "sim/coro.h"
 #include "sim/machine.h"
 #include "sim/preset.h"
+#include "version.h"
 
 #define BENCH_ROUNDS		5
 #define BENCH_ASM_TRIPS		1000000	/* round trips per round	*/
@@ -48,6 +56,8 @@
 #define TARGET_SWITCH_NS	20.0
 #define TARGET_HOOK_NS		10.0
 #define TARGET_RATIO		10.0
+#define TARGET_SPIN_TABLE_S	60.0
+#define SPIN_TABLE_OPS		"500000"	/* per task */
 
 static double host_now(void)
 {
@@ -317,6 +327,55 @@ static double bench_mutex(const char *exe)
 	return v;
 }
 
+/* ---- the 2014 spinlock table through the real binary ---------------------------- */
+
+/* @json's directory + "/spin-2014.txt". */
+static char *table_path(const char *json)
+{
+	const char *slash = strrchr(json, '/');
+	char *p;
+
+	if (asprintf(&p, "%.*sspin-2014.txt", slash ? (int)(slash - json + 1) : 0,
+		     json) < 0)
+		return NULL;
+	return p;
+}
+
+static double bench_spin_table(const char *exe, const char *json)
+{
+	const char *script = FUTEXSIM_SOURCE_DIR "/workloads/scenarios/spin-2014.sh";
+	char *out = table_path(json);
+	double t0 = host_now();
+	int status, fd;
+	pid_t pid;
+
+	if (!out)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		free(out);
+		return -1;
+	}
+	if (pid == 0) {
+		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0)
+			dup2(fd, STDOUT_FILENO);
+		execl("/bin/sh", "sh", script, "-f", exe, "-n", SPIN_TABLE_OPS,
+		      (char *)NULL);
+		fprintf(stderr, "bench: cannot run %s: %s\n", script, strerror(errno));
+		_exit(127);
+	}
+	free(out);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "bench: %s failed (status %d)\n", script, status);
+		return -1;
+	}
+	return host_now() - t0;
+}
+
 /* ---- output ------------------------------------------------------------------- */
 
 static void show(const char *key, double v, const char *cmp, double target)
@@ -357,7 +416,7 @@ static char *default_futexsim(const char *argv0)
 
 int main(int argc, char **argv)
 {
-	double sw, uc, ratio, hook, mutex;
+	double sw, uc, ratio, hook, mutex, spin_table;
 	char *exe;
 	FILE *f;
 
@@ -372,6 +431,7 @@ int main(int argc, char **argv)
 			  pp_a_uc, pp_b_uc, BENCH_UC_TRIPS);
 	ratio = sw > 0 && uc > 0 ? uc / sw : -1;
 	mutex = exe ? bench_mutex(exe) : -1;
+	spin_table = exe ? bench_spin_table(exe, argv[1]) : -1;
 	free(exe);
 	hook = bench_hook();	/* last: it owns the process's machine */
 
@@ -381,6 +441,7 @@ int main(int argc, char **argv)
 	show("ucontext_ratio", ratio, ">=", TARGET_RATIO);
 	show("hook_ns", hook, "<=", TARGET_HOOK_NS);
 	show("mutex_ops_per_s", mutex, NULL, 0);
+	show("spin_table_s", spin_table, "<=", TARGET_SPIN_TABLE_S);
 
 	f = fopen(argv[1], "w");
 	if (!f) {
@@ -392,7 +453,8 @@ int main(int argc, char **argv)
 	json_num(f, "ucontext_switch_ns", uc, ",");
 	json_num(f, "ucontext_ratio", ratio, ",");
 	json_num(f, "hook_ns", hook, ",");
-	json_num(f, "mutex_ops_per_s", mutex, "");
+	json_num(f, "mutex_ops_per_s", mutex, ",");
+	json_num(f, "spin_table_s", spin_table, "");
 	fprintf(f, "}\n");
 	if (fclose(f)) {
 		fprintf(stderr, "bench: %s: %s\n", argv[1], strerror(errno));

@@ -26,10 +26,14 @@ set -eu
 # Allowed global data symbols, each with its reason.
 ALLOW="
 futex_q_init
+lockevents
 "
 # futex_q_init: kernel/futex/requeue.c, const initialiser of struct
 #   futex_q, declared extern in kernel/futex/futex.h and used by core.c,
 #   waitwake.c and pi.c.
+# lockevents: futex/kspin.c, the per-CPU counters that
+#   kernel/locking/lock_events.h declares extern for CONFIG_LOCK_EVENT_COUNTS
+#   and qspinlock.c increments (section sim_percpu, copied per CPU).
 
 if [ $# -eq 0 ]; then
 	echo "usage: mk/nm-audit.sh OBJ..." >&2

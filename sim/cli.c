@@ -166,7 +166,8 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	  const char *replay, int fd)
 {
 	const struct wl_workload *wl = wl_find(one->workload);
-	const struct ulock_ops *lock = ulock_find(one->locks[0]);
+	/* NULL for a workload with kernel locks: it finds its own */
+	const struct ulock_ops *lock = wl->klocks ? NULL : ulock_find(one->locks[0]);
 	struct sim_result r;
 
 	sim_failure_set_replay(replay);
@@ -175,7 +176,8 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	memset(&r, 0, sizeof(r));
 	wl->run(one, lock, &r);
 	if (!r.lock[0])
-		memcpy(r.lock, lock->name, strnlen(lock->name, sizeof(r.lock) - 1));
+		memcpy(r.lock, one->locks[0],
+		       strnlen(one->locks[0], sizeof(r.lock) - 1));
 	write_full(fd, &r, sizeof(r));
 	fflush(NULL);
 	_exit(0);
@@ -347,12 +349,28 @@ static int cmd_run(const char *self, int argc, char **argv)
 	return 0;
 }
 
+/* Two namespaces: the user locks (workload mutex), then each workload's
+ * kernel locks. */
 static void list_locks(void)
 {
-	for (int i = 0; ulock_registry[i]; i++)
+	int i, j;
+
+	printf(" user locks (workload=mutex):\n");
+	for (i = 0; ulock_registry[i]; i++)
 		if (!ulock_registry[i]->broken)
-			printf("  %-16s %s\n", ulock_registry[i]->name,
+			printf("  %-18s %s\n", ulock_registry[i]->name,
 			       ulock_registry[i]->description);
+	for (i = 0; wl_registry[i]; i++) {
+		const struct wl_workload *w = wl_registry[i];
+
+		if (!w->klocks)
+			continue;
+		printf(" kernel locks (workload=%s):\n", w->name);
+		for (j = 0; w->klocks[j]; j++)
+			if (!w->klocks[j]->broken)
+				printf("  %-18s %s\n", w->klocks[j]->name,
+				       w->klocks[j]->description);
+	}
 }
 
 static void list_workloads(void)

@@ -17,7 +17,9 @@
  *
  * With no running CPU and no event left, the run is over (every task
  * returned) or deadlocked (some did not).  Calls the scheduler (sched/)
- * for ticks and idle exits, sim/failure.c for failures.
+ * for ticks and idle exits, sim/failure.c for failures, and sim/cache.c
+ * for the price of each access (the cache-line model; with the preset's
+ * cache-model = off, the flat per-kind costs instead).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,7 @@
 
 #include "sched/sched.h"
 #include "sim/arena.h"
+#include "sim/cache.h"
 #include "sim/event.h"
 #include "sim/failure.h"
 #include "sim/machine.h"
@@ -43,7 +46,8 @@ unsigned long sim_percpu_offset[SIM_MAX_CPUS];
 static struct sim_coro main_coro;
 static struct sim_coro *running_coro;	/* the coroutine executing now	*/
 static uint64_t horizon_ps;		/* the running CPU may run below it */
-static uint64_t cost_ps[SIM_NR_ACCESS];
+static uint64_t cost_ps[SIM_NR_ACCESS];	/* flat costs; RELAX, LOAD: parking */
+static bool cache_on;			/* sim/cache.c prices the accesses */
 static int in_event;			/* an event callback is running	*/
 static uint64_t event_now_ps;		/* its deadline			*/
 static uint64_t last_progress_ps;	/* livelock watchdog		*/
@@ -105,6 +109,8 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 		sim_event_init(&c->kick, kick_fire);
 		c->tick.cpu = c->kick.cpu = i;
 	}
+	sim_cache_init(preset);
+	cache_on = preset->cache_model;
 	percpu_init();
 	sched_init();
 	sim_this_cpu = &sim.cpus[0].k;	/* the boot CPU runs the initcalls */
@@ -196,20 +202,21 @@ static void arm_tick(struct sim_cpu *c, uint64_t now_ps)
 }
 
 /*
- * unpark - a write at @write_ps may end @c's spin-wait.  The loop it
- * stands for reloads every iter = RELAX + LOAD after park_start; the first
- * reload strictly after the write sees it.  (Strictly: the writer's hook
- * runs before its store, so the reload must come after the writer's clock
- * for timed mode to run the store first.)  The clock stops just before
- * that reload, which the caller then performs and is charged for.
+ * unpark - a write may end @c's spin-wait.  The loop it stands for reloads
+ * every iter = RELAX + LOAD after park_start (each reload an L1 hit, LOAD:
+ * with the cache model the spinner holds the line until a write
+ * invalidates it, and that write is what unparks it); the first reload
+ * that completes strictly after @after_ps sees the write.  The clock stops
+ * just before that reload, which the caller then performs and is charged
+ * for (with the cache model, the miss).
  */
-static void unpark(struct sim_cpu *c, uint64_t write_ps)
+static void unpark(struct sim_cpu *c, uint64_t after_ps)
 {
 	uint64_t iter = cost_ps[SIM_RELAX] + cost_ps[SIM_LOAD];
 	uint64_t k = 1;
 
-	if (write_ps >= c->park_start_ps && iter)
-		k = (write_ps - c->park_start_ps) / iter + 1;
+	if (after_ps >= c->park_start_ps && iter)
+		k = (after_ps - c->park_start_ps) / iter + 1;
 	c->now_ps = c->park_start_ps + k * iter - cost_ps[SIM_LOAD];
 	c->parked = false;
 	nr_parked--;
@@ -217,17 +224,37 @@ static void unpark(struct sim_cpu *c, uint64_t write_ps)
 		horizon_ps = c->now_ps;
 }
 
-/* A store or RMW by the running CPU to @addr ends the spin-waits on its
- * line. */
-static void sim__wake_spinners(const volatile void *addr, uint64_t now_ps)
+/*
+ * sim__wake_spinners - a store or RMW by the running CPU to @addr, issued
+ * at @issue_ps (its hook's clock before the charge; ~0 if the task was
+ * preempted in its hook) and performed now, at @now_ps, ends the
+ * spin-waits on its line.  Which reload sees it:
+ *   flat costs   the first one that completes after now_ps (the writer's
+ *                hook runs before its store, so timed mode runs the store
+ *                first only for a reload after the writer's clock);
+ *   cache model  the first one issued at or after issue_ps: the write
+ *                invalidated the spinner's copy when its hook ran, so
+ *                that reload misses, waits for the write (the line is
+ *                busy until now_ps) and pays the transfer, as the loop
+ *                would have.
+ */
+static void sim__wake_spinners(const volatile void *addr, uint64_t issue_ps,
+			       uint64_t now_ps)
 {
-	uintptr_t line = (uintptr_t)addr >> 6;
+	uint64_t line = sim_cache_line_id(addr);
+	uint64_t after = now_ps;
 
+	if (cache_on && issue_ps <= now_ps) {
+		/* a reload issued at p >= issue_ps completes at p + LOAD */
+		after = issue_ps + cost_ps[SIM_LOAD];
+		if (after)
+			after--;
+	}
 	for (int i = 0; i < sim.nr_cpus; i++) {
 		struct sim_cpu *c = &sim.cpus[i];
 
 		if (c->parked && c->park_line == line)
-			unpark(c, now_ps);
+			unpark(c, after);
 	}
 }
 
@@ -399,16 +426,26 @@ static void preempt_point(struct sim_cpu *c)
 void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size)
 {
 	struct sim_cpu *c = sim_cur;
+	uint64_t issue_ps;
 
 	if (unlikely(!c || in_event))
 		return;		/* boot or event context: not a task */
 	sim.counters.hooks++;
-	c->now_ps += cost_ps[kind];
+	issue_ps = c->now_ps;
+	if (likely(cache_on))
+		c->now_ps += sim_cache_access(c, kind, addr, size, issue_ps);
+	else
+		c->now_ps += cost_ps[kind];
 	if (unlikely(c->now_ps >= horizon_ps)) {
+		struct sim_cpu *was = c;
+		uint64_t done_ps = c->now_ps;
+
 		sim__dispatch();
 		c = sim_cur;
 		preempt_point(c);
 		c = sim_cur;
+		if (c != was || c->now_ps != done_ps)
+			issue_ps = ~0ULL;	/* preempted in the hook */
 	}
 	/*
 	 * The access happens when we return, with no scheduling point in
@@ -417,7 +454,7 @@ void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size
 	 * parked by now, and must see this write).
 	 */
 	if (unlikely(nr_parked) && (kind == SIM_STORE || kind == SIM_RMW))
-		sim__wake_spinners(addr, c->now_ps);
+		sim__wake_spinners(addr, issue_ps, c->now_ps);
 }
 
 void sim_spin_wait(const volatile void *addr, unsigned int size)
@@ -429,7 +466,7 @@ void sim_spin_wait(const volatile void *addr, unsigned int size)
 	sim.counters.hooks++;
 	c->now_ps += cost_ps[SIM_RELAX];
 	c->parked = true;
-	c->park_line = (uintptr_t)addr >> 6;
+	c->park_line = sim_cache_line_id(addr);
 	c->park_start_ps = c->now_ps - cost_ps[SIM_RELAX];
 	nr_parked++;
 	sim__dispatch();

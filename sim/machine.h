@@ -81,7 +81,7 @@ struct sim_cpu {
 	/* spin-wait parking (sim_spin_wait()) */
 	uintptr_t dbg_addr; unsigned dbg_size; uint64_t dbg_val;
 	bool parked;			/* waits for a write to park_line	*/
-	uintptr_t park_line;		/* address >> 6				*/
+	uint64_t park_line;		/* sim_cache_line_id() of the address	*/
 	uint64_t park_start_ps;		/* clock when it parked			*/
 };
 

@@ -30,7 +30,7 @@
 
 #define MAX_PRESETS	64
 
-enum pkind { P_TEXT, P_COUNT, P_DURATION, P_PERIOD };
+enum pkind { P_TEXT, P_COUNT, P_DURATION, P_PERIOD, P_BOOL };
 
 struct pkey {
 	const char *name;
@@ -53,6 +53,11 @@ static const struct pkey pkeys[] = {
 	{ "xfer-smt",		P_DURATION,	F(xfer_smt_ps) },
 	{ "xfer-socket",	P_DURATION,	F(xfer_socket_ps) },
 	{ "xfer-remote",	P_DURATION,	F(xfer_remote_ps) },
+	{ "xfer-2hop",		P_DURATION,	F(xfer_2hop_ps) },
+	{ "shared-read",	P_DURATION,	F(shared_read_ps) },
+	{ "sharer-penalty",	P_DURATION,	F(sharer_penalty_ps) },
+	{ "cache-model",	P_BOOL,		F(cache_model) },
+	{ "store-buffer",	P_BOOL,		F(store_buffer) },
 	{ "syscall",		P_DURATION,	F(syscall_ps) },
 	{ "ctxsw",		P_DURATION,	F(ctxsw_ps) },
 	{ "wake",		P_DURATION,	F(wake_ps) },
@@ -82,6 +87,11 @@ void sim_preset_defaults(struct sim_preset *p)
 	p->xfer_smt_ps = 7500;
 	p->xfer_socket_ps = 50 * NS;
 	p->xfer_remote_ps = 125 * NS;
+	p->cache_model = true;
+	p->xfer_2hop_ps = 0;
+	p->shared_read_ps = 20 * NS;
+	p->sharer_penalty_ps = 12 * NS;
+	p->store_buffer = true;
 	p->syscall_ps = 90 * NS;
 	p->ctxsw_ps = 1200 * NS;
 	p->wake_ps = 800 * NS;
@@ -137,6 +147,14 @@ static void preset_set(void *ctx, const char *key, const char *value,
 		}
 		*(int *)((char *)p + k->off) = (int)v;
 		break;
+	case P_BOOL: {
+		int b;
+
+		if (sim_parse_bool(value, &b))
+			sim_config_fail(at, key, "on or off", value);
+		*(bool *)((char *)p + k->off) = b;
+		break;
+	}
 	case P_DURATION:
 	case P_PERIOD:
 		if (sim_parse_duration_ps(value, &v) ||

@@ -15,6 +15,7 @@
 #ifndef SIM_PRESET_H
 #define SIM_PRESET_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "sim/config.h"
@@ -31,6 +32,12 @@ struct sim_preset {
 	uint64_t access_ps[SIM_NR_ACCESS];
 	/* cache-line transfer costs (used by the cache model; carried now) */
 	uint64_t xfer_smt_ps, xfer_socket_ps, xfer_remote_ps;
+	/* cache-line model (sim/cache.h); off: the flat access_ps[] costs */
+	bool cache_model;
+	uint64_t xfer_2hop_ps;		/* from a socket two hops away; 0: none	*/
+	uint64_t shared_read_ps;	/* load miss on a line only shared (L3)	*/
+	uint64_t sharer_penalty_ps;	/* per extra sharer a write invalidates	*/
+	bool store_buffer;		/* stores retire into a store buffer	*/
 	/* kernel paths */
 	uint64_t syscall_ps;		/* syscall entry + exit			*/
 	uint64_t ctxsw_ps;		/* context switch on one CPU		*/

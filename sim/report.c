@@ -14,9 +14,17 @@
  * units ("812 us", "3.41 s"), and from a minute on the form of time(1)
  * used by the seed ("7m22.4s").
  *
+ * workload=spin gets rows of its own: ns per operation of one task (the
+ * published figure) and where the acquisitions went (fast path, pending
+ * bit, MCS queue; n/a for the ticket lock); when the scenario is a cell
+ * of the 2014 micro-benchmark (SPEC.md 3.7) the published figures follow,
+ * in the published layout (ticket, queue, change), beside the simulated
+ * ones.
+ *
  * The JSON document is {"scenario":{...},"seed":N,"results":[{...}]}, one
  * result per lock in scenario order; the host effort figures sit in each
  * result's "host" object, and nothing else may differ between runs.
+ * Results of workload=spin also carry "ns_per_op" and "paths".
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,6 +33,7 @@
 #include <string.h>
 
 #include "sim/report.h"
+#include "workloads/workload.h"
 
 #define LABEL_W		27	/* width of the row-label column	*/
 #define MIN_COL_W	12	/* narrowest lock column		*/
@@ -35,6 +44,8 @@ enum cell_kind {
 	CELL_TIME,		/* 812 us, 3.41 s, 7m22.4s		*/
 	CELL_SHARE,		/* 3,090,294 (30.9%) of another field	*/
 	CELL_JAIN,		/* 0.9871				*/
+	CELL_NS,		/* 89.3 ns: ns_per_op			*/
+	CELL_PATH,		/* 19,611 (98.1%) of ops, or n/a	*/
 };
 
 struct row {
@@ -67,7 +78,41 @@ static const struct row rows[] = {
 	{ "Jain's fairness index",	CELL_JAIN,  F(jain), 0 },
 };
 
+/* workload=spin */
+static const struct row spin_rows[] = {
+	{ "ops",			CELL_COUNT, F(ops), 0 },
+	{ "elapsed",			CELL_TIME,  F(elapsed_ns), 0 },
+	{ "ns per op (one task)",	CELL_NS,    0, 0 },
+	{ "fast path (% ops)",		CELL_PATH,  F(path_fast), 0 },
+	{ "pending bit (% ops)",	CELL_PATH,  F(path_pending), 0 },
+	{ "MCS queue (% ops)",		CELL_PATH,  F(path_queue), 0 },
+	{ "max thread time",		CELL_TIME,  F(thread_max_ns), 0 },
+	{ "min thread time",		CELL_TIME,  F(thread_min_ns), 0 },
+	{ "sys time",			CELL_TIME,  F(sys_ns), 0 },
+	{ "acquire latency p50",	CELL_TIME,  F(acquire_p50_ns), 0 },
+	{ "acquire latency p99",	CELL_TIME,  F(acquire_p99_ns), 0 },
+	{ "acquire latency max",	CELL_TIME,  F(acquire_max_ns), 0 },
+	{ "ops per thread min",		CELL_COUNT, F(ops_thread_min), 0 },
+	{ "ops per thread max",		CELL_COUNT, F(ops_thread_max), 0 },
+	{ "Jain's fairness index",	CELL_JAIN,  F(jain), 0 },
+};
+
 #undef F
+
+struct table {
+	const struct row *rows;
+	size_t nr;
+};
+
+static const struct table mutex_table = { rows, sizeof(rows) / sizeof(rows[0]) };
+static const struct table spin_table = {
+	spin_rows, sizeof(spin_rows) / sizeof(spin_rows[0])
+};
+
+static int is_spin(const struct sim_scenario *s)
+{
+	return wl_find(s->workload) == &wl_spin;
+}
 
 static uint64_t field(const struct sim_result *r, size_t off)
 {
@@ -168,6 +213,22 @@ static void fmt_cell(const struct row *row, const struct sim_result *r,
 	case CELL_JAIN:
 		snprintf(buf, len, "%.4f", isfinite(r->jain) ? r->jain : 0.0);
 		break;
+	case CELL_NS:
+		snprintf(buf, len, "%.1f ns",
+			 isfinite(r->ns_per_op) ? r->ns_per_op : 0.0);
+		break;
+	case CELL_PATH:
+		if (!r->paths_counted) {
+			snprintf(buf, len, "n/a");
+			break;
+		}
+		v = field(r, row->field);
+		fmt_count(v, buf, len);
+		n = strlen(buf);
+		if (r->ops)
+			snprintf(buf + n, len - n, " (%.1f%%)",
+				 100.0 * (double)v / (double)r->ops);
+		break;
 	}
 }
 
@@ -176,7 +237,8 @@ static int lock_len(const struct sim_result *r)
 	return (int)strnlen(r->lock, sizeof(r->lock));
 }
 
-static int column_width(const struct sim_result *r, int nr)
+static int column_width(const struct table *t, const struct sim_result *r,
+			int nr)
 {
 	char cell[CELL_LEN];
 	int w = MIN_COL_W, i;
@@ -185,13 +247,123 @@ static int column_width(const struct sim_result *r, int nr)
 	for (i = 0; i < nr; i++) {
 		if (lock_len(&r[i]) > w)
 			w = lock_len(&r[i]);
-		for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
-			fmt_cell(&rows[k], &r[i], cell, sizeof(cell));
+		for (k = 0; k < t->nr; k++) {
+			fmt_cell(&t->rows[k], &r[i], cell, sizeof(cell));
 			if ((int)strlen(cell) > w)
 				w = (int)strlen(cell);
 		}
 	}
 	return w + 2;
+}
+
+/* ---- the 2014 micro-benchmark (SPEC.md 3.7) ---------------------------- */
+
+#define PUB_OPS_PER_TASK	5000000	/* lock/unlock pairs of each task */
+
+/* Execution time in ms of the published runs, by tasks (index 0: 1). */
+static const struct {
+	int ticket[8], queue[8];	/* queue: the pre-patch (v10) code */
+} pub_same[2] = {
+	[SIM_DATA_STANDALONE] = {
+		{ 135, 890, 1932, 2829, 3834, 4963, 6299, 7691 },
+		{ 135, 1885, 2333, 2900, 3655, 4336, 5057, 5786 },
+	},
+	[SIM_DATA_EMBEDDED] = {
+		{ 111, 779, 1859, 2726, 3761, 4976, 6269, 7569 },
+		{ 101, 1990, 2341, 2923, 3648, 4326, 5064, 5798 },
+	},
+};
+static const int pub_nodes_ticket[4] = { 135, 4604, 10940, 21555 };
+static const int pub_nodes_queue[4] = { 135, 5087, 12224, 10555 };
+/* With the v11 06/16 patch, 2 tasks: same node standalone/embedded, and
+ * 2 nodes. */
+static const int pub_v11_same[2] = { 984, 871 };
+static const int pub_v11_nodes = 1364;
+
+struct pub_cell {
+	const char *where;	/* "same node, standalone" ...		*/
+	int ticket, queue;	/* ms; 0: not published			*/
+	int v11;		/* ms with the v11 patch; 0: not published */
+};
+
+/* The published cell this scenario replays. Return: 0 if none. */
+static int pub_lookup(const struct sim_scenario *s, struct pub_cell *c)
+{
+	int n = s->threads;
+
+	memset(c, 0, sizeof(*c));
+	if (s->placement == SIM_PLACE_PACK && n >= 1 && n <= 8) {
+		c->where = s->data == SIM_DATA_EMBEDDED ?
+			   "same node, embedded" : "same node, standalone";
+		c->ticket = pub_same[s->data].ticket[n - 1];
+		c->queue = pub_same[s->data].queue[n - 1];
+		c->v11 = n == 2 ? pub_v11_same[s->data] : 0;
+		return 1;
+	}
+	if (s->placement == SIM_PLACE_NODES && s->data == SIM_DATA_STANDALONE &&
+	    n >= 1 && n <= 4) {
+		c->where = "different nodes (1 task each), standalone";
+		c->ticket = pub_nodes_ticket[n - 1];
+		c->queue = pub_nodes_queue[n - 1];
+		c->v11 = n == 2 ? pub_v11_nodes : 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* One line of the comparison: ticket and queue in ms, the change. */
+static void pub_line(FILE *out, const char *label, double ticket, double queue)
+{
+	char t[24] = "-", q[24] = "-", c[24] = "-";
+
+	if (ticket > 0)
+		snprintf(t, sizeof(t), "%.0f ms", ticket);
+	if (queue > 0)
+		snprintf(q, sizeof(q), "%.0f ms", queue);
+	if (ticket > 0 && queue > 0)
+		snprintf(c, sizeof(c), "%+.0f%%", 100.0 * (queue / ticket - 1.0));
+	fprintf(out, "%-*s%12s%12s%10s\n", LABEL_W + 3, label, t, q, c);
+}
+
+/*
+ * After the table of a spin scenario that is a published cell: the
+ * published ms (5,000,000 pairs per task) and the simulated ones, ns per
+ * op x 5,000,000, in the layout of the published table.  "queue" is the
+ * qspinlock; the simulated ticket column is this run's ticket lock.
+ */
+static void spin_published(FILE *out, const struct sim_scenario *s,
+			   const struct sim_result *r, int nr)
+{
+	double scale = PUB_OPS_PER_TASK / 1e6, ticket = 0;
+	char label[64];
+	struct pub_cell c;
+	int i;
+
+	if (!pub_lookup(s, &c))
+		return;
+	for (i = 0; i < nr; i++)
+		if (!strcmp(r[i].lock, "ticket"))
+			ticket = r[i].ns_per_op * scale;
+	fprintf(out, "\n2014 micro-benchmark (SPEC.md 3.7): 10-core Westmere-EX,\n"
+		"%d tasks, %s; ms for 5,000,000 lock/unlock per task\n"
+		"(simulated: ns per op x 5,000,000)%s%s\n",
+		s->threads, c.where,
+		strncmp(s->machine, "westmere-ex", 11) ? "; this run's machine: " : "",
+		strncmp(s->machine, "westmere-ex", 11) ? s->machine : "");
+	fprintf(out, "%-*s%12s%12s%10s\n", LABEL_W + 3, "", "ticket", "queue",
+		"change");
+	pub_line(out, "published, 2014 code (v10)", c.ticket, c.queue);
+	if (c.v11)
+		pub_line(out, "published, v11 06/16 patch", c.ticket, c.v11);
+	for (i = 0; i < nr; i++) {
+		if (!r[i].paths_counted)
+			continue;	/* the ticket lock is the left column */
+		snprintf(label, sizeof(label), "simulated %.*s", lock_len(&r[i]),
+			 r[i].lock);
+		pub_line(out, label, ticket, r[i].ns_per_op * scale);
+	}
+	if (ticket > 0 && nr == 1)
+		pub_line(out, "simulated ticket", ticket, 0);
 }
 
 /**
@@ -206,8 +378,9 @@ static int column_width(const struct sim_result *r, int nr)
 void sim_report_text(FILE *out, const struct sim_scenario *s,
 		     const struct sim_result *r, int nr)
 {
+	const struct table *t = is_spin(s) ? &spin_table : &mutex_table;
 	char cell[CELL_LEN];
-	int w = column_width(r, nr), i;
+	int w = column_width(t, r, nr), i;
 	size_t k;
 
 	fprintf(out, "# resolved scenario, seed %" PRIu64 "\n", s->seed);
@@ -226,14 +399,16 @@ void sim_report_text(FILE *out, const struct sim_scenario *s,
 		fputc('-', out);
 	fputc('\n', out);
 
-	for (k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
-		fprintf(out, "%-*s", LABEL_W, rows[k].label);
+	for (k = 0; k < t->nr; k++) {
+		fprintf(out, "%-*s", LABEL_W, t->rows[k].label);
 		for (i = 0; i < nr; i++) {
-			fmt_cell(&rows[k], &r[i], cell, sizeof(cell));
+			fmt_cell(&t->rows[k], &r[i], cell, sizeof(cell));
 			fprintf(out, "%*s", w, cell);
 		}
 		fputc('\n', out);
 	}
+	if (is_spin(s))
+		spin_published(out, s, r, nr);
 }
 
 /* A JSON string: quote, backslash and control characters escaped; other
@@ -267,7 +442,21 @@ static void json_real(FILE *f, double x)
 	fprintf(f, "%.6f", isfinite(x) ? x : 0.0);
 }
 
-static void json_result(FILE *f, const struct sim_result *r)
+/* workload=spin: "ns_per_op" and "paths" (null when not counted). */
+static void json_spin(FILE *f, const struct sim_result *r)
+{
+	fputs(",\"ns_per_op\":", f);
+	json_real(f, r->ns_per_op);
+	if (!r->paths_counted) {
+		fputs(",\"paths\":null", f);
+		return;
+	}
+	fprintf(f, ",\"paths\":{\"fast\":%" PRIu64 ",\"pending\":%" PRIu64
+		",\"queue\":%" PRIu64 "}",
+		r->path_fast, r->path_pending, r->path_queue);
+}
+
+static void json_result(FILE *f, const struct sim_result *r, int spin)
 {
 	fputs("{\"lock\":", f);
 	json_string(f, r->lock, sizeof(r->lock));
@@ -288,6 +477,8 @@ static void json_result(FILE *f, const struct sim_result *r)
 		r->acquire_p50_ns, r->acquire_p99_ns, r->acquire_max_ns,
 		r->ops_thread_min, r->ops_thread_max);
 	json_real(f, r->jain);
+	if (spin)
+		json_spin(f, r);
 	fprintf(f, ",\"host\":{\"hooks\":%" PRIu64 ",\"switches\":%" PRIu64
 		",\"seconds\":", r->host_hooks, r->host_switches);
 	json_real(f, r->host_seconds);
@@ -318,7 +509,7 @@ int sim_report_json(const char *path, const struct sim_scenario *s,
 	fprintf(f, ",\n\"seed\":%" PRIu64 ",\n\"results\":[", s->seed);
 	for (i = 0; i < nr; i++) {
 		fputs(i ? ",\n" : "\n", f);
-		json_result(f, &r[i]);
+		json_result(f, &r[i], is_spin(s));
 	}
 	fputs("\n]}\n", f);
 

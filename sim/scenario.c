@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sim/scenario.c - the scenario keys: defaults, parsing and checking of
- * each value, cross-key resolution, and the echo as a scenario file and as
- * JSON.
+ * each value, and cross-key resolution (the echo as a scenario file and as
+ * JSON is sim/scenario_echo.c).
  *
  * Stage: CLI input.  Called by the CLI (sim/cli.c) for the scenario file
- * and every --key=value, and by sim/report.c for the echo; calls
- * sim/config.c for parsing and errors, ulock_find() and wl_find() to check
- * the names of locks and workloads.  The machine key is checked later, by
+ * and every --key=value; calls
+ * sim/config.c for parsing and errors, ulock_find(), wl_find() and
+ * wl_klock_find() to check the names of locks and workloads: user locks
+ * (workloads/ulock) and kernel locks (a workload's ->klocks) are separate
+ * namespaces, and sim_scenario_resolve() holds the lock list to the
+ * chosen workload's.  The machine key is checked later, by
  * loading the preset (sim_preset_load_at(), in the CLI).
  *
  * One table below holds every key with its setter and its help text, so
- * the parser, `futexsim --help` and the echo cannot disagree.
+ * the parser and `futexsim --help` cannot disagree; the echo follows the
+ * same key names.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -100,6 +104,7 @@ static void set_threads(struct sim_scenario *s, const struct key *k,
 {
 	/* One task slot stays for the workload's own use. */
 	s->threads = (int)get_count(k, v, 1, SIM_MAX_TASKS - 1, at);
+	s->threads_at = *at;
 }
 
 static void set_workload(struct sim_scenario *s, const struct key *k,
@@ -116,26 +121,47 @@ static void set_workload(struct sim_scenario *s, const struct key *k,
 		sim_config_fail(at, k->name, expected, v);
 	}
 	set_str(s->workload, sizeof(s->workload), k, v, at);
+	s->workload_at = *at;
 }
 
-/* The locks one may name; the broken ones (negative controls) work but
- * are not advertised. */
-static void fail_lock(const struct key *k, const char *v,
-		      const struct sim_origin *at)
+/* Append to @buf the lock names of @w's namespace (its kernel locks, or
+ * the user locks), ", "-separated after a blank; the broken ones
+ * (negative controls) work but are not advertised. */
+static void lock_names(const struct wl_workload *w, char *buf, size_t size)
+{
+	int i, n = 0;
+
+	for (i = 0; w && w->klocks && w->klocks[i]; i++)
+		if (!w->klocks[i]->broken)
+			snprintf(buf + strlen(buf), size - strlen(buf), "%s %s",
+				 n++ ? "," : "", w->klocks[i]->name);
+	for (i = 0; !(w && w->klocks) && ulock_registry[i]; i++)
+		if (!ulock_registry[i]->broken)
+			snprintf(buf + strlen(buf), size - strlen(buf), "%s %s",
+				 n++ ? "," : "", ulock_registry[i]->name);
+}
+
+/* The locks one may name: those of the workload chosen so far. */
+static void fail_lock(const struct sim_scenario *s, const struct key *k,
+		      const char *v, const struct sim_origin *at)
 {
 	char expected[512];
-	int i, n = 0;
 
 	snprintf(expected, sizeof(expected),
 		 "a comma-separated list of up to %d locks among", SIM_MAX_LOCKS);
-	for (i = 0; ulock_registry[i]; i++) {
-		if (ulock_registry[i]->broken)
-			continue;
-		snprintf(expected + strlen(expected),
-			 sizeof(expected) - strlen(expected), "%s %s",
-			 n++ ? "," : "", ulock_registry[i]->name);
-	}
+	lock_names(wl_find(s->workload), expected, sizeof(expected));
 	sim_config_fail(at, k->name, expected, v);
+}
+
+/* A lock of any namespace: the workload may be given after the lock. */
+static int known_lock(const char *name)
+{
+	if (ulock_find(name))
+		return 1;
+	for (int i = 0; wl_registry[i]; i++)
+		if (wl_klock_find(wl_registry[i], name))
+			return 1;
+	return 0;
 }
 
 static void set_lock(struct sim_scenario *s, const struct key *k,
@@ -150,15 +176,16 @@ static void set_lock(struct sim_scenario *s, const struct key *k,
 		comma = strchr(p, ',');
 		len = comma ? (size_t)(comma - p) : strlen(p);
 		if (n == SIM_MAX_LOCKS || !len || len >= sizeof(name))
-			fail_lock(k, v, at);
+			fail_lock(s, k, v, at);
 		memcpy(name, p, len);
 		name[len] = '\0';
-		if (!ulock_find(name))
-			fail_lock(k, v, at);
+		if (!known_lock(name))
+			fail_lock(s, k, v, at);
 		memcpy(s->locks[n++], name, len + 1);
 		p = comma + 1;
 	} while (comma);
 	s->nr_locks = n;
+	s->lock_at = *at;
 }
 
 static void set_ops(struct sim_scenario *s, const struct key *k,
@@ -210,12 +237,14 @@ static void set_cs(struct sim_scenario *s, const struct key *k,
 		   const char *v, const struct sim_origin *at)
 {
 	set_work(&s->cs, k, v, at);
+	s->cs_at = *at;
 }
 
 static void set_between(struct sim_scenario *s, const struct key *k,
 			const char *v, const struct sim_origin *at)
 {
 	set_work(&s->between, k, v, at);
+	s->between_at = *at;
 }
 
 static void set_seed(struct sim_scenario *s, const struct key *k,
@@ -242,12 +271,49 @@ static void set_livelock(struct sim_scenario *s, const struct key *k,
 	s->livelock_ps = get_duration(k, v, at);
 }
 
+static void set_ops_per_thread(struct sim_scenario *s, const struct key *k,
+			       const char *v, const struct sim_origin *at)
+{
+	/* "none" takes a file's ops-per-thread back, for ops= or duration= */
+	if (!strcmp(v, "none")) {
+		s->ops_per_thread = 0;
+		s->ops_per_thread_at = (struct sim_origin){ 0 };
+		return;
+	}
+	s->ops_per_thread = get_count(k, v, 1, UINT64_MAX / SIM_MAX_TASKS, at);
+	s->ops_per_thread_at = *at;
+}
+
+static void set_data(struct sim_scenario *s, const struct key *k,
+		     const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "standalone"))
+		s->data = SIM_DATA_STANDALONE;
+	else if (!strcmp(v, "embedded"))
+		s->data = SIM_DATA_EMBEDDED;
+	else
+		sim_config_fail(at, k->name, "standalone or embedded", v);
+	s->data_at = *at;
+}
+
+static void set_placement(struct sim_scenario *s, const struct key *k,
+			  const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "pack"))
+		s->placement = SIM_PLACE_PACK;
+	else if (!strcmp(v, "nodes"))
+		s->placement = SIM_PLACE_NODES;
+	else
+		sim_config_fail(at, k->name, "pack or nodes", v);
+	s->placement_at = *at;
+}
+
 static const struct key keys[] = {
 	{ "machine", "NAME|PATH", "machine preset ('futexsim list machines'); default tiny4", set_machine },
 	{ "cpus", "N|all", "CPUs used, at most the machine's; default all", set_cpus },
 	{ "threads", "N", "worker tasks; default = cpus", set_threads },
 	{ "workload", "NAME", "benchmark driver ('futexsim list workloads'); default mutex", set_workload },
-	{ "lock", "LOCK[,LOCK...]", "user locks, each run alike ('futexsim list locks'); default ww", set_lock },
+	{ "lock", "LOCK[,LOCK...]", "locks of the workload, each run alike ('futexsim list locks'); default ww (mutex), every kernel lock (spin)", set_lock },
 	{ "ops", "N", "total operations (fixed-ops mode); default 100000", set_ops },
 	{ "duration", "DURATION|none", "simulated run time (fixed-time mode); excludes ops", set_duration },
 	{ "cs", "pause:N|sleep:DURATION|none", "critical section; default pause:5", set_cs },
@@ -255,6 +321,9 @@ static const struct key keys[] = {
 	{ "seed", "N", "PRNG seed; default 1", set_seed },
 	{ "json", "PATH|none", "also write the results as JSON to PATH; default none", set_json },
 	{ "livelock", "DURATION", "virtual time without progress that is a livelock; default 10s", set_livelock },
+	{ "ops-per-thread", "N|none", "operations of each thread (ops = N x threads); excludes ops and duration", set_ops_per_thread },
+	{ "data", "standalone|embedded", "spin: the data in its own cache line or in the lock's; default standalone", set_data },
+	{ "placement", "pack|nodes", "spin: fill one socket, or one task per socket in turn; default pack", set_placement },
 };
 static const int nr_keys = sizeof(keys) / sizeof(keys[0]);
 
@@ -312,10 +381,105 @@ static int later(const struct sim_origin *a, const struct sim_origin *b)
 	return a->line > b->line;
 }
 
-void sim_scenario_resolve(struct sim_scenario *s, int machine_cpus)
+/* Two exclusive keys both given: blame the later one. */
+static void exclusive(const struct sim_origin *a_at, const char *a,
+		      const struct sim_origin *b_at, const char *b)
 {
 	char expected[320], got[48];
-	const struct sim_origin *at;
+	int b_later = later(b_at, a_at);
+	const struct sim_origin *at = b_later ? b_at : a_at;
+	const struct sim_origin *other = b_later ? a_at : b_at;
+
+	/* @other is in the one scenario file, or on the command line (then
+	 * @at is too: the command line comes later). */
+	if (other->line)
+		snprintf(got, sizeof(got), "at line %d%s", other->line,
+			 at->line ? "" : " of the scenario file");
+	else
+		snprintf(got, sizeof(got), "on the command line");
+	snprintf(expected, sizeof(expected),
+		 "either %s or %s, not both (%s is given %s)", a, b,
+		 b_later ? a : b, got);
+	sim_config_fail(at, b_later ? b : a, expected, NULL);
+}
+
+/* ops, ops-per-thread, duration: one of them at most; then the total. */
+static void resolve_ops(struct sim_scenario *s)
+{
+	if (s->ops_at.file && s->duration_at.file)
+		exclusive(&s->ops_at, "ops", &s->duration_at, "duration");
+	if (s->ops_at.file && s->ops_per_thread_at.file)
+		exclusive(&s->ops_at, "ops", &s->ops_per_thread_at,
+			  "ops-per-thread");
+	if (s->duration_at.file && s->ops_per_thread_at.file)
+		exclusive(&s->duration_at, "duration", &s->ops_per_thread_at,
+			  "ops-per-thread");
+	if (s->duration_ps)
+		s->ops = 0;
+	/* set_ops_per_thread() caps it so that this cannot overflow */
+	if (s->ops_per_thread)
+		s->ops = s->ops_per_thread * (uint64_t)s->threads;
+}
+
+/* Every lock must be of the workload's namespace; a workload with kernel
+ * locks runs all of them when no lock was given. */
+static void resolve_locks(struct sim_scenario *s, const struct wl_workload *w)
+{
+	char expected[512];
+	int i, n = 0;
+
+	if (w->klocks && !s->lock_at.file) {
+		for (i = 0; w->klocks[i] && n < SIM_MAX_LOCKS; i++)
+			if (!w->klocks[i]->broken)
+				snprintf(s->locks[n++], sizeof(s->locks[0]), "%s",
+					 w->klocks[i]->name);
+		s->nr_locks = n;
+		return;
+	}
+	for (i = 0; i < s->nr_locks; i++) {
+		if (w->klocks ? !!wl_klock_find(w, s->locks[i]) :
+				!!ulock_find(s->locks[i]))
+			continue;
+		snprintf(expected, sizeof(expected), "a %s lock of workload %s:",
+			 w->klocks ? "kernel" : "user", w->name);
+		lock_names(w, expected, sizeof(expected));
+		sim_config_fail(&s->lock_at, "lock", expected, s->locks[i]);
+	}
+}
+
+/* The keys of workload=spin, and what it cannot do. */
+static void resolve_spin(struct sim_scenario *s, const struct wl_workload *w)
+{
+	char expected[96], got[16];
+
+	if (w != &wl_spin) {
+		if (s->data_at.file)
+			sim_config_fail(&s->data_at, "data",
+					"no data key: it belongs to workload spin", NULL);
+		if (s->placement_at.file)
+			sim_config_fail(&s->placement_at, "placement",
+					"no placement key: it belongs to workload spin", NULL);
+		return;
+	}
+	if (s->threads > s->cpus) {
+		snprintf(expected, sizeof(expected),
+			 "at most cpus (%d): workload spin runs one task per CPU",
+			 s->cpus);
+		snprintf(got, sizeof(got), "%d", s->threads);
+		sim_config_fail(&s->threads_at, "threads", expected, got);
+	}
+	if (s->cs.kind == SIM_WORK_SLEEP)
+		sim_config_fail(&s->cs_at, "cs",
+				"pause:N or none (a spinlock holder cannot sleep)", NULL);
+	if (s->between.kind == SIM_WORK_SLEEP)
+		sim_config_fail(&s->between_at, "between",
+				"pause:N or none (workload spin's tasks never sleep)", NULL);
+}
+
+void sim_scenario_resolve(struct sim_scenario *s, int machine_cpus)
+{
+	const struct wl_workload *w = wl_find(s->workload);
+	char expected[320], got[48];
 
 	if (s->cpus > machine_cpus) {
 		snprintf(expected, sizeof(expected),
@@ -328,89 +492,9 @@ void sim_scenario_resolve(struct sim_scenario *s, int machine_cpus)
 		s->cpus = machine_cpus;
 	if (!s->threads)
 		s->threads = s->cpus;
-	if (s->ops_at.file && s->duration_at.file) {
-		int dur_later = later(&s->duration_at, &s->ops_at);
-		const struct sim_origin *other;
-
-		at = dur_later ? &s->duration_at : &s->ops_at;
-		other = dur_later ? &s->ops_at : &s->duration_at;
-		/* @other is in the one scenario file, or on the command
-		 * line (then @at is too: the command line comes later). */
-		if (other->line)
-			snprintf(got, sizeof(got), "at line %d%s", other->line,
-				 at->line ? "" : " of the scenario file");
-		else
-			snprintf(got, sizeof(got), "on the command line");
-		snprintf(expected, sizeof(expected),
-			 "either ops or duration, not both (%s is given %s)",
-			 dur_later ? "ops" : "duration", got);
-		sim_config_fail(at, dur_later ? "duration" : "ops", expected,
-				NULL);
-	}
-	if (s->duration_ps)
-		s->ops = 0;
-}
-
-const char *sim_work_format(const struct sim_work *w, char *buf, int len)
-{
-	char d[40];
-
-	switch (w->kind) {
-	case SIM_WORK_PAUSE:
-		snprintf(buf, len, "pause:%" PRIu64, w->n);
-		break;
-	case SIM_WORK_SLEEP:
-		snprintf(buf, len, "sleep:%s",
-			 sim_format_duration_ps(w->sleep_ps, d, sizeof(d)));
-		break;
-	default:
-		snprintf(buf, len, "none");
-	}
-	return buf;
-}
-
-void sim_scenario_each(const struct sim_scenario *s,
-		       void (*fn)(void *ctx, const char *key, const char *value),
-		       void *ctx)
-{
-	char v[SIM_MAX_LOCKS * 33 + 1];
-	int i;
-
-	fn(ctx, "machine", s->machine);
-	snprintf(v, sizeof(v), "%d", s->cpus);
-	fn(ctx, "cpus", s->cpus ? v : "all");
-	snprintf(v, sizeof(v), "%d", s->threads);
-	if (s->threads)
-		fn(ctx, "threads", v);
-	fn(ctx, "workload", s->workload);
-	for (v[0] = '\0', i = 0; i < s->nr_locks; i++)
-		snprintf(v + strlen(v), sizeof(v) - strlen(v), "%s%s",
-			 i ? "," : "", s->locks[i]);
-	fn(ctx, "lock", v);
-	if (s->duration_ps) {
-		fn(ctx, "duration",
-		   sim_format_duration_ps(s->duration_ps, v, sizeof(v)));
-	} else {
-		snprintf(v, sizeof(v), "%" PRIu64, s->ops);
-		fn(ctx, "ops", v);
-	}
-	fn(ctx, "cs", sim_work_format(&s->cs, v, sizeof(v)));
-	fn(ctx, "between", sim_work_format(&s->between, v, sizeof(v)));
-	snprintf(v, sizeof(v), "%" PRIu64, s->seed);
-	fn(ctx, "seed", v);
-	fn(ctx, "livelock", sim_format_duration_ps(s->livelock_ps, v, sizeof(v)));
-	if (s->json[0])
-		fn(ctx, "json", s->json);
-}
-
-static void print_one(void *ctx, const char *key, const char *value)
-{
-	fprintf(ctx, "%s = %s\n", key, value);
-}
-
-void sim_scenario_print(const struct sim_scenario *s, FILE *out)
-{
-	sim_scenario_each(s, print_one, out);
+	resolve_ops(s);
+	resolve_locks(s, w);
+	resolve_spin(s, w);
 }
 
 void sim_scenario_usage(FILE *out)
@@ -418,69 +502,4 @@ void sim_scenario_usage(FILE *out)
 	for (int i = 0; i < nr_keys; i++)
 		fprintf(out, "  --%s=%s\n      %s\n", keys[i].name, keys[i].form,
 			keys[i].doc);
-}
-
-/* A JSON string: quote, backslash and control characters escaped. */
-static void json_str(FILE *out, const char *v)
-{
-	fputc('"', out);
-	for (; *v; v++) {
-		unsigned char c = (unsigned char)*v;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
-/*
- * The same keys and values as the scenario file: numbers for counts, a
- * list for lock, strings in file syntax for durations and work, null for
- * what is unset (threads before resolve, ops in fixed-time mode, json).
- */
-void sim_scenario_json(const struct sim_scenario *s, FILE *out)
-{
-	char v[64];
-	int i;
-
-	fputs("{\"machine\":", out);
-	json_str(out, s->machine);
-	if (s->cpus)
-		fprintf(out, ",\"cpus\":%d", s->cpus);
-	else
-		fputs(",\"cpus\":\"all\"", out);
-	if (s->threads)
-		fprintf(out, ",\"threads\":%d", s->threads);
-	else
-		fputs(",\"threads\":null", out);
-	fputs(",\"workload\":", out);
-	json_str(out, s->workload);
-	fputs(",\"lock\":[", out);
-	for (i = 0; i < s->nr_locks; i++) {
-		if (i)
-			fputc(',', out);
-		json_str(out, s->locks[i]);
-	}
-	fputc(']', out);
-	if (s->duration_ps)
-		fprintf(out, ",\"ops\":null,\"duration\":\"%s\"",
-			sim_format_duration_ps(s->duration_ps, v, sizeof(v)));
-	else
-		fprintf(out, ",\"ops\":%" PRIu64 ",\"duration\":null", s->ops);
-	fprintf(out, ",\"cs\":\"%s\"", sim_work_format(&s->cs, v, sizeof(v)));
-	fprintf(out, ",\"between\":\"%s\"",
-		sim_work_format(&s->between, v, sizeof(v)));
-	fprintf(out, ",\"seed\":%" PRIu64, s->seed);
-	fprintf(out, ",\"livelock\":\"%s\"",
-		sim_format_duration_ps(s->livelock_ps, v, sizeof(v)));
-	fputs(",\"json\":", out);
-	if (s->json[0])
-		json_str(out, s->json);
-	else
-		fputs("null", out);
-	fputc('}', out);
 }

@@ -6,13 +6,17 @@
  * exactly the long-option names of `futexsim run`, so a file and a command
  * line say the same thing; command-line keys override the file's.  The
  * report echoes the resolved scenario (sim_scenario_print()).
+ * Implemented in sim/scenario.c (keys, parsing, resolution) and
+ * sim/scenario_echo.c (the echo as key = value lines and as JSON).
  *
  * Keys (README "Scenario keys" documents the same list):
  *   machine   preset name or path			default tiny4
  *   cpus      CPUs used, <= the preset's		default all
  *   threads   worker tasks				default = cpus
- *   workload  mutex					default mutex
- *   lock      comma-separated list of ulock names	default ww
+ *   workload  mutex | spin				default mutex
+ *   lock      comma-separated list of locks of the workload's namespace:
+ *             user locks (ulock) for mutex		default ww
+ *             kernel locks (wl_klock) for spin		default all of them
  *   ops       total operations (fixed-ops mode)	default 100000
  *   duration  simulated run time (fixed-time mode)	e.g. 5s, 20ms
  *   cs        pause:N | sleep:DURATION | none		default pause:5
@@ -21,7 +25,14 @@
  *   json      path of the JSON results file		default none
  *   livelock  virtual time without any completed operation that counts
  *             as a livelock				default 10s
- * ops and duration are exclusive; giving duration selects fixed-time mode.
+ *   ops-per-thread  operations of each thread: ops = this x threads
+ *   data      spin: standalone | embedded (the data in its own cache line
+ *             or in the lock's)			default standalone
+ *   placement spin: pack | nodes (fill a socket, or one task per socket
+ *             round-robin)				default pack
+ * ops, ops-per-thread and duration are exclusive; giving duration selects
+ * fixed-time mode.  data and placement are keys of workload=spin only;
+ * spin also needs threads <= cpus and no sleep in cs or between.
  */
 #ifndef SIM_SCENARIO_H
 #define SIM_SCENARIO_H
@@ -37,6 +48,16 @@ enum sim_work_kind {
 	SIM_WORK_NONE,		/* nothing					*/
 	SIM_WORK_PAUSE,		/* N cpu_relax()/PAUSE in a row			*/
 	SIM_WORK_SLEEP,		/* nanosleep(DURATION): timer slack applies	*/
+};
+
+enum sim_spin_data {
+	SIM_DATA_STANDALONE,	/* the data in a line of its own		*/
+	SIM_DATA_EMBEDDED,	/* the data in the lock's line			*/
+};
+
+enum sim_placement {
+	SIM_PLACE_PACK,		/* socket after socket, in CPU order		*/
+	SIM_PLACE_NODES,	/* round-robin over the sockets			*/
 };
 
 struct sim_work {
@@ -60,12 +81,17 @@ struct sim_scenario {
 	uint64_t seed;
 	char json[256];			/* "" when not wanted			*/
 	uint64_t livelock_ps;
+	uint64_t ops_per_thread;	/* ops-per-thread given; 0: not	*/
+	enum sim_spin_data data;	/* workload=spin			*/
+	enum sim_placement placement;	/* workload=spin			*/
 	char file[256];			/* scenario file, "" if none		*/
 	/* Where some keys were given, for errors found after sim_scenario_set()
 	 * (the machine preset, cross-key checks, the JSON file); .file is NULL
 	 * when the key kept its default.  The strings are the caller's (the
 	 * path given to sim_scenario_load(), the @at of sim_scenario_set()). */
 	struct sim_origin machine_at, cpus_at, ops_at, duration_at, json_at;
+	struct sim_origin threads_at, workload_at, lock_at, cs_at, between_at;
+	struct sim_origin ops_per_thread_at, data_at, placement_at;
 };
 
 /* sim_scenario_defaults - fill @s with the documented defaults. */
@@ -77,21 +103,29 @@ void sim_scenario_load(struct sim_scenario *s, const char *path);
  * Cross-key checks happen in sim_scenario_resolve(). */
 void sim_scenario_set(struct sim_scenario *s, const char *key,
 		      const char *value, const struct sim_origin *at);
-/* sim_scenario_resolve - fill derived defaults (cpus, threads) against the
- * machine's CPU count and check cross-key constraints (exit 2). */
+/* sim_scenario_resolve - fill derived defaults (cpus, threads, ops from
+ * ops-per-thread, the lock list of a workload with kernel locks) against
+ * the machine's CPU count and check cross-key constraints, the lock names
+ * against the workload's namespace included (exit 2). */
 void sim_scenario_resolve(struct sim_scenario *s, int machine_cpus);
 /* sim_scenario_print - the resolved scenario as "key = value" lines, a
  * valid scenario file (the report prints it first). */
 void sim_scenario_print(const struct sim_scenario *s, FILE *out);
 /* sim_scenario_json - the resolved scenario as a JSON object. */
 void sim_scenario_json(const struct sim_scenario *s, FILE *out);
+/* sim_data_name, sim_placement_name - the key values: "standalone",
+ * "embedded"; "pack", "nodes". */
+const char *sim_data_name(enum sim_spin_data d);
+const char *sim_placement_name(enum sim_placement p);
 /* sim_work_format - "pause:5", "sleep:1us", "none". */
 const char *sim_work_format(const struct sim_work *w, char *buf, int len);
 /* sim_scenario_each - call @fn with every key of @s and its value as a
  * scenario file or --key=value would spell it, in the order of
  * sim_scenario_print() (which is this with "key = value\n"); the CLI
  * builds the replay command line with it.  Keys at their "unset" value
- * (threads 0, json "") are left out; cpus 0 is "all". */
+ * (threads 0, json "") are left out; cpus 0 is "all"; ops-per-thread,
+ * when given, stands instead of ops; data and placement are given for
+ * workload spin only. */
 void sim_scenario_each(const struct sim_scenario *s,
 		       void (*fn)(void *ctx, const char *key, const char *value),
 		       void *ctx);

@@ -57,6 +57,13 @@ struct sim_result {
 	uint64_t acquire_p50_ns, acquire_p99_ns, acquire_max_ns;
 	uint64_t ops_thread_min, ops_thread_max;
 	double jain;
+	/* workload=spin (zero otherwise) */
+	double ns_per_op;		/* elapsed / (ops / tasks): the time
+					 * of one task's operation, as published */
+	int paths_counted;		/* the lock counts the three below	*/
+	uint64_t path_fast;		/* acquisitions on the fast path	*/
+	uint64_t path_pending;		/* ... through the pending bit		*/
+	uint64_t path_queue;		/* ... through the MCS queue		*/
 	/* host effort: the only figures that may differ between runs */
 	uint64_t host_hooks, host_switches;
 	double host_seconds;

@@ -31,6 +31,11 @@
 #define CONFIG_ARCH_USE_QUEUED_SPINLOCKS 1
 #define CONFIG_QUEUED_SPINLOCKS 1
 #define CONFIG_RT_MUTEXES 1
+/* The real lock_events.h counts qspinlock.c's lockevent_inc() calls
+ * (lock_pending, lock_slowpath ...) in the per-CPU array lockevents,
+ * defined by futex/kspin.c (lock_events.c, with its debugfs files, is not
+ * compiled); workload=spin reports where each acquisition went. */
+#define CONFIG_LOCK_EVENT_COUNTS 1
 
 /* Futexes, with PI compiled in (the rt_mutex side is stubbed for now). */
 #define CONFIG_FUTEX 1
@@ -39,7 +44,6 @@
 /*
  * Deliberately NOT set:
  *   CONFIG_PARAVIRT_SPINLOCKS  no hypervisor; qspinlock's native path only
- *   CONFIG_LOCK_EVENT_COUNTS   the simulator counts what it needs itself
  *   CONFIG_LOCKDEP, CONFIG_DEBUG_SPINLOCK, CONFIG_DEBUG_MUTEXES,
  *   CONFIG_DEBUG_PLIST, CONFIG_DEBUG_RT_MUTEXES
  *                              debug state would change struct layouts and

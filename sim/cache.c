@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/cache.c - the cache-line cost model: line table, the miss paths of
+ * the transition table in sim/cache.h, and line identities.
+ *
+ * Stage: machine.  Called by sim/machine.c (sim_hook() through the inline
+ * sim_cache_access(), spin-wait parking through sim_cache_line_id()) and
+ * by tests/test_cache.c.  Calls uthash for the line table, the arena
+ * (sim_arena_contains()) to tell simulated memory from host memory, and
+ * reads the machine's CPUs (topology) and tasks (coroutine stacks).
+ *
+ * The table maps a host line number (address >> 6) to the state of its
+ * line; a direct-mapped memo in front of it makes the L1 hit a few
+ * instructions.  Lines live until the next sim_cache_init(): their number
+ * is bounded by the distinct lines a run touches (lock words, hash
+ * buckets, per-CPU nodes, task structs, user mutexes), and memo entries
+ * point into them.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/arena.h"
+#include "sim/cache.h"
+#include "sim/machine.h"
+
+static void cache_oom(void)
+{
+	fprintf(stderr, "futexsim: out of memory for the cache-line table\n");
+	exit(2);
+}
+#define uthash_fatal(msg)	cache_oom()
+#include <uthash.h>
+
+/* Distance between two CPUs, in the order of cost. */
+enum tier { T_SELF, T_SMT, T_SOCKET, T_REMOTE, T_2HOP, T_NR };
+
+/* A host line number and the state it maps to: its own, or its stack's. */
+struct line_ref {
+	uintptr_t raw;			/* address >> 6: the key		*/
+	struct sim_cache_line *line;	/* &own, or the task's stack line	*/
+	struct sim_cache_line own;
+	struct line_ref *next_alloc;	/* every ref, for sim_cache_init()	*/
+	UT_hash_handle hh;
+};
+
+struct sim__cache_memo sim__cache_memo[SIM_CACHE_MEMO];
+uint64_t sim__cache_cost_ps[SIM_NR_ACCESS];
+uint64_t sim__cache_sb_done_ps[SIM_MAX_CPUS];
+
+static struct line_ref *refs;			/* the table		*/
+static struct line_ref *all_refs;		/* the same, listed	*/
+static struct sim_cache_line *stack_lines[SIM_MAX_TASKS]; /* by task index */
+static uint64_t next_id;
+static struct sim_cache_stats stats;
+
+static uint64_t xfer_ps[T_NR];	/* from an owner; invalidation round trip */
+static uint64_t read_ps[T_NR];	/* a shared line, from its nearest holder */
+static uint64_t uncached_ps;	/* a line nobody holds: from L3		*/
+static uint64_t sharer_penalty_ps;
+static bool two_hop;
+static bool store_buffer;
+static enum tier tier_min, tier_max;	/* between two CPUs of the machine */
+
+static void memo_clear(void)
+{
+	for (int i = 0; i < SIM_CACHE_MEMO; i++) {
+		sim__cache_memo[i].raw = ~(uintptr_t)0;
+		sim__cache_memo[i].line = NULL;
+	}
+}
+
+void sim_cache_init(const struct sim_preset *p)
+{
+	HASH_CLEAR(hh, refs);
+	while (all_refs) {
+		struct line_ref *r = all_refs;
+
+		all_refs = r->next_alloc;
+		free(r);
+	}
+	for (int i = 0; i < SIM_MAX_TASKS; i++) {
+		free(stack_lines[i]);
+		stack_lines[i] = NULL;
+	}
+	memo_clear();
+	memset(sim__cache_sb_done_ps, 0, sizeof(sim__cache_sb_done_ps));
+	next_id = 0;
+	memset(&stats, 0, sizeof(stats));
+
+	memcpy(sim__cache_cost_ps, p->access_ps, sizeof(sim__cache_cost_ps));
+	two_hop = p->xfer_2hop_ps != 0;
+	xfer_ps[T_SELF] = 0;
+	xfer_ps[T_SMT] = p->xfer_smt_ps;
+	xfer_ps[T_SOCKET] = p->xfer_socket_ps;
+	xfer_ps[T_REMOTE] = p->xfer_remote_ps;
+	xfer_ps[T_2HOP] = two_hop ? p->xfer_2hop_ps : p->xfer_remote_ps;
+	memcpy(read_ps, xfer_ps, sizeof(read_ps));
+	read_ps[T_SOCKET] = p->shared_read_ps;
+	if (read_ps[T_SMT] > p->shared_read_ps)
+		read_ps[T_SMT] = p->shared_read_ps;
+	uncached_ps = p->shared_read_ps;
+	sharer_penalty_ps = p->sharer_penalty_ps;
+	store_buffer = p->store_buffer;
+	/* bounds for holder_tier()'s early exit */
+	tier_min = p->threads_per_core > 1 ? T_SMT :
+		   p->cores_per_socket > 1 ? T_SOCKET : T_REMOTE;
+	tier_max = p->sockets > 2 && two_hop ? T_2HOP :
+		   p->sockets > 1 ? T_REMOTE :
+		   p->cores_per_socket > 1 ? T_SOCKET : T_SMT;
+}
+
+const struct sim_cache_stats *sim_cache_stats(void)
+{
+	return &stats;
+}
+
+/* ---- line table -------------------------------------------------------- */
+
+static void line_init(struct sim_cache_line *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->owner = -1;
+	l->id = ++next_id;
+	stats.lines++;
+}
+
+static bool on_stack(const struct sim_task *t, uintptr_t a)
+{
+	uintptr_t lo = (uintptr_t)t->coro.stack;
+
+	return lo && a >= lo && a - lo < t->coro.stack_size;
+}
+
+/* The index of the task whose coroutine stack holds @a, or -1. */
+static int stack_task(uintptr_t a)
+{
+	const struct sim_task *cur = sim_current();
+
+	if (cur && on_stack(cur, a))
+		return cur->tid - SIM_TID_BASE;
+	for (int i = 0; i < sim.nr_tasks; i++)
+		if (on_stack(sim.tasks[i], a))
+			return i;
+	return -1;
+}
+
+static struct line_ref *ref_new(uintptr_t raw, const volatile void *addr)
+{
+	struct line_ref *r = calloc(1, sizeof(*r));
+	int task = -1;
+
+	if (!r)
+		cache_oom();
+	r->raw = raw;
+	if (!sim_arena_contains((const void *)addr))
+		task = stack_task((uintptr_t)addr);
+	if (task < 0) {
+		line_init(&r->own);
+		r->line = &r->own;
+	} else {
+		/* a frame's layout is the build's: one line per stack */
+		if (!stack_lines[task]) {
+			stack_lines[task] = malloc(sizeof(*stack_lines[task]));
+			if (!stack_lines[task])
+				cache_oom();
+			line_init(stack_lines[task]);
+		}
+		r->line = stack_lines[task];
+	}
+	HASH_ADD(hh, refs, raw, sizeof(r->raw), r);
+	r->next_alloc = all_refs;
+	all_refs = r;
+	return r;
+}
+
+struct sim_cache_line *sim_cache_line(const volatile void *addr)
+{
+	uintptr_t raw = (uintptr_t)addr >> SIM_CACHE_LINE_SHIFT;
+	struct sim__cache_memo *m = &sim__cache_memo[sim__cache_slot(raw)];
+	struct line_ref *r;
+
+	if (m->raw == raw)
+		return m->line;
+	HASH_FIND(hh, refs, &raw, sizeof(raw), r);
+	if (!r)
+		r = ref_new(raw, addr);
+	m->raw = raw;
+	m->line = r->line;
+	return r->line;
+}
+
+uint64_t sim_cache_line_id(const volatile void *addr)
+{
+	return sim_cache_line(addr)->id;
+}
+
+int sim_cache_holds(const struct sim_cache_line *l, int cpu)
+{
+	return (l->holders[cpu >> 6] >> (cpu & 63)) & 1;
+}
+
+const char *sim_cache_check(const struct sim_cache_line *l)
+{
+	int n = 0;
+
+	for (int i = 0; i < SIM_MAX_CPUS / 64; i++)
+		n += __builtin_popcountll(l->holders[i]);
+	if (n != l->nr_holders)
+		return "nr_holders is not the number of holders";
+	for (int cpu = sim.nr_cpus; cpu < SIM_MAX_CPUS; cpu++)
+		if (sim_cache_holds(l, cpu))
+			return "a holder is not a CPU of the machine";
+	if (l->owner >= sim.nr_cpus)
+		return "the owner is not a CPU of the machine";
+	if (l->owner >= 0 && (n != 1 || !sim_cache_holds(l, l->owner)))
+		return "an owned line has other holders";
+	return NULL;
+}
+
+/* ---- miss paths ---------------------------------------------------------- */
+
+static enum tier tier(const struct sim_cpu *a, const struct sim_cpu *b)
+{
+	if (a == b)
+		return T_SELF;
+	if (a->socket == b->socket)
+		return a->core == b->core ? T_SMT : T_SOCKET;
+	if (two_hop && __builtin_popcount((unsigned int)(a->socket ^ b->socket)) > 1)
+		return T_2HOP;
+	return T_REMOTE;
+}
+
+/* The nearest (@far false) or farthest (@far true) holder of @l other
+ * than @c.  @l has one. */
+static enum tier holder_tier(const struct sim_cache_line *l,
+			     const struct sim_cpu *c, bool far)
+{
+	enum tier best = far ? T_SELF : T_NR, t;
+
+	for (int w = 0; w < SIM_MAX_CPUS / 64; w++) {
+		for (uint64_t bits = l->holders[w]; bits; bits &= bits - 1) {
+			int cpu = w * 64 + __builtin_ctzll(bits);
+
+			if (cpu == c->k.cpu)
+				continue;
+			t = tier(c, &sim.cpus[cpu]);
+			if (far ? t > best : t < best)
+				best = t;
+			if (best == (far ? tier_max : tier_min))
+				return best;	/* none can be farther, nearer */
+		}
+	}
+	return best;
+}
+
+static void holders_set_only(struct sim_cache_line *l, int cpu)
+{
+	memset(l->holders, 0, sizeof(l->holders));
+	l->holders[cpu >> 6] = 1ULL << (cpu & 63);
+	l->nr_holders = 1;
+}
+
+/* A load by @c of a line it does not hold. Return: its cost. */
+static uint64_t load_miss(struct sim_cache_line *l, const struct sim_cpu *c)
+{
+	int cpu = c->k.cpu;
+	uint64_t cost;
+
+	if (l->owner >= 0) {			/* M/E elsewhere -> S, S */
+		cost = xfer_ps[tier(c, &sim.cpus[l->owner])];
+		stats.transfers++;
+		l->owner = -1;
+	} else if (l->nr_holders) {		/* S -> S */
+		cost = read_ps[holder_tier(l, c, false)];
+	} else {				/* I -> E */
+		l->owner = cpu;
+		cost = uncached_ps;
+	}
+	l->holders[cpu >> 6] |= 1ULL << (cpu & 63);
+	l->nr_holders++;
+	return cost;
+}
+
+/* A store or RMW by @c of a line it does not own: the transfer and the
+ * invalidations, without the operation itself. Return: their cost. */
+static uint64_t write_miss(struct sim_cache_line *l, const struct sim_cpu *c)
+{
+	int cpu = c->k.cpu;
+	int others = l->nr_holders - sim_cache_holds(l, cpu);
+	uint64_t cost;
+
+	if (l->owner >= 0) {			/* M/E elsewhere -> M here */
+		cost = xfer_ps[tier(c, &sim.cpus[l->owner])];
+		stats.transfers++;
+		stats.invalidations++;
+	} else if (others > 0) {		/* S -> M: invalidate all */
+		cost = xfer_ps[holder_tier(l, c, true)] +
+		       (uint64_t)(others - 1) * sharer_penalty_ps;
+		stats.invalidations += others;
+	} else {				/* I -> M, or only ours */
+		cost = l->nr_holders ? 0 : uncached_ps;
+	}
+	holders_set_only(l, cpu);
+	l->owner = cpu;
+	return cost;
+}
+
+/*
+ * A store of @c that retires into its store buffer at @now_ps and
+ * completes at @done_ps (the miss), after the earlier ones.  Return: the
+ * CPU's cost, the L1 store.
+ */
+static uint64_t buffer_store(struct sim_cache_line *l, int cpu,
+			     uint64_t done_ps)
+{
+	uint64_t *sb = &sim__cache_sb_done_ps[cpu];
+
+	if (done_ps < *sb)
+		done_ps = *sb;			/* TSO: in program order */
+	*sb = done_ps;
+	if (l->busy_until_ps < done_ps)
+		l->busy_until_ps = done_ps;	/* seen by others then */
+	return sim__cache_cost_ps[SIM_STORE];
+}
+
+uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
+			 const volatile void *addr, uint64_t now_ps)
+{
+	int cpu = c->k.cpu;
+	uint64_t drain = 0, wait = 0, cost;
+	struct sim_cache_line *l;
+
+	if ((kind == SIM_RMW || kind == SIM_FENCE) &&
+	    sim__cache_sb_done_ps[cpu] > now_ps) {
+		/* locked instruction, fence: the store buffer drains first */
+		drain = sim__cache_sb_done_ps[cpu] - now_ps;
+		now_ps += drain;
+	}
+	if (kind >= SIM_RELAX)
+		return drain + sim__cache_cost_ps[kind];
+	l = sim_cache_line(addr);
+	if (kind == SIM_LOAD ? sim_cache_holds(l, cpu) : l->owner == cpu) {
+		/* a hit; a store still goes behind the pending ones */
+		if (kind == SIM_STORE && sim__cache_sb_done_ps[cpu] > now_ps)
+			return buffer_store(l, cpu, now_ps + sim__cache_cost_ps[kind]);
+		return drain + sim__cache_cost_ps[kind];
+	}
+	stats.misses++;
+	/* a write in flight on the line: this miss is served after it */
+	if (l->busy_until_ps > now_ps) {
+		wait = l->busy_until_ps - now_ps;
+		stats.waits++;
+	}
+	if (kind == SIM_LOAD)
+		return wait + load_miss(l, c);
+	cost = wait + write_miss(l, c) + sim__cache_cost_ps[kind];
+	if (kind == SIM_STORE && store_buffer)
+		return buffer_store(l, cpu, now_ps + cost);
+	l->busy_until_ps = now_ps + cost;
+	return drain + cost;
+}

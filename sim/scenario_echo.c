@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/scenario_echo.c - the resolved scenario written back: as "key =
+ * value" lines (a valid scenario file, also the replay command line's
+ * options) and as the JSON "scenario" object; and the key values' names.
+ *
+ * Stage: CLI input -> report.  Called by sim/report.c (the echo at the
+ * top of the report and in the JSON file) and by the CLI (the replay
+ * command of a failed run, through sim_scenario_each()); calls
+ * sim/config.c for durations and wl_find() for the workload's own keys.
+ * The parsing side is sim/scenario.c: the two must agree on every key's
+ * spelling.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/scenario.h"
+#include "workloads/workload.h"
+
+const char *sim_data_name(enum sim_spin_data d)
+{
+	return d == SIM_DATA_EMBEDDED ? "embedded" : "standalone";
+}
+
+const char *sim_placement_name(enum sim_placement p)
+{
+	return p == SIM_PLACE_NODES ? "nodes" : "pack";
+}
+
+const char *sim_work_format(const struct sim_work *w, char *buf, int len)
+{
+	char d[40];
+
+	switch (w->kind) {
+	case SIM_WORK_PAUSE:
+		snprintf(buf, len, "pause:%" PRIu64, w->n);
+		break;
+	case SIM_WORK_SLEEP:
+		snprintf(buf, len, "sleep:%s",
+			 sim_format_duration_ps(w->sleep_ps, d, sizeof(d)));
+		break;
+	default:
+		snprintf(buf, len, "none");
+	}
+	return buf;
+}
+
+void sim_scenario_each(const struct sim_scenario *s,
+		       void (*fn)(void *ctx, const char *key, const char *value),
+		       void *ctx)
+{
+	char v[SIM_MAX_LOCKS * 33 + 1];
+	int i;
+
+	fn(ctx, "machine", s->machine);
+	snprintf(v, sizeof(v), "%d", s->cpus);
+	fn(ctx, "cpus", s->cpus ? v : "all");
+	snprintf(v, sizeof(v), "%d", s->threads);
+	if (s->threads)
+		fn(ctx, "threads", v);
+	fn(ctx, "workload", s->workload);
+	for (v[0] = '\0', i = 0; i < s->nr_locks; i++)
+		snprintf(v + strlen(v), sizeof(v) - strlen(v), "%s%s",
+			 i ? "," : "", s->locks[i]);
+	fn(ctx, "lock", v);
+	if (s->duration_ps) {
+		fn(ctx, "duration",
+		   sim_format_duration_ps(s->duration_ps, v, sizeof(v)));
+	} else if (s->ops_per_thread) {
+		snprintf(v, sizeof(v), "%" PRIu64, s->ops_per_thread);
+		fn(ctx, "ops-per-thread", v);
+	} else {
+		snprintf(v, sizeof(v), "%" PRIu64, s->ops);
+		fn(ctx, "ops", v);
+	}
+	if (wl_find(s->workload) == &wl_spin) {
+		fn(ctx, "data", sim_data_name(s->data));
+		fn(ctx, "placement", sim_placement_name(s->placement));
+	}
+	fn(ctx, "cs", sim_work_format(&s->cs, v, sizeof(v)));
+	fn(ctx, "between", sim_work_format(&s->between, v, sizeof(v)));
+	snprintf(v, sizeof(v), "%" PRIu64, s->seed);
+	fn(ctx, "seed", v);
+	fn(ctx, "livelock", sim_format_duration_ps(s->livelock_ps, v, sizeof(v)));
+	if (s->json[0])
+		fn(ctx, "json", s->json);
+}
+
+static void print_one(void *ctx, const char *key, const char *value)
+{
+	fprintf(ctx, "%s = %s\n", key, value);
+}
+
+void sim_scenario_print(const struct sim_scenario *s, FILE *out)
+{
+	sim_scenario_each(s, print_one, out);
+}
+
+/* A JSON string: quote, backslash and control characters escaped. */
+static void json_str(FILE *out, const char *v)
+{
+	fputc('"', out);
+	for (; *v; v++) {
+		unsigned char c = (unsigned char)*v;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/*
+ * The same keys and values as the scenario file: numbers for counts, a
+ * list for lock, strings in file syntax for durations and work, null for
+ * what is unset (threads before resolve, ops in fixed-time mode, json,
+ * ops-per-thread when not given, data and placement outside workload
+ * spin).
+ */
+void sim_scenario_json(const struct sim_scenario *s, FILE *out)
+{
+	char v[64];
+	int i;
+
+	fputs("{\"machine\":", out);
+	json_str(out, s->machine);
+	if (s->cpus)
+		fprintf(out, ",\"cpus\":%d", s->cpus);
+	else
+		fputs(",\"cpus\":\"all\"", out);
+	if (s->threads)
+		fprintf(out, ",\"threads\":%d", s->threads);
+	else
+		fputs(",\"threads\":null", out);
+	fputs(",\"workload\":", out);
+	json_str(out, s->workload);
+	fputs(",\"lock\":[", out);
+	for (i = 0; i < s->nr_locks; i++) {
+		if (i)
+			fputc(',', out);
+		json_str(out, s->locks[i]);
+	}
+	fputc(']', out);
+	if (s->duration_ps)
+		fprintf(out, ",\"ops\":null,\"duration\":\"%s\"",
+			sim_format_duration_ps(s->duration_ps, v, sizeof(v)));
+	else
+		fprintf(out, ",\"ops\":%" PRIu64 ",\"duration\":null", s->ops);
+	if (s->ops_per_thread)
+		fprintf(out, ",\"ops-per-thread\":%" PRIu64, s->ops_per_thread);
+	else
+		fputs(",\"ops-per-thread\":null", out);
+	if (wl_find(s->workload) == &wl_spin)
+		fprintf(out, ",\"data\":\"%s\",\"placement\":\"%s\"",
+			sim_data_name(s->data), sim_placement_name(s->placement));
+	else
+		fputs(",\"data\":null,\"placement\":null", out);
+	fprintf(out, ",\"cs\":\"%s\"", sim_work_format(&s->cs, v, sizeof(v)));
+	fprintf(out, ",\"between\":\"%s\"",
+		sim_work_format(&s->between, v, sizeof(v)));
+	fprintf(out, ",\"seed\":%" PRIu64, s->seed);
+	fprintf(out, ",\"livelock\":\"%s\"",
+		sim_format_duration_ps(s->livelock_ps, v, sizeof(v)));
+	fputs(",\"json\":", out);
+	if (s->json[0])
+		json_str(out, s->json);
+	else
+		fputs("null", out);
+	fputc('}', out);
+}

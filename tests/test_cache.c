@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tests/test_cache.c - the cache-line cost model (sim/cache.c) and its use
+ * by the machine: transfer costs by distance, reads of shared lines,
+ * invalidation of N sharers, serialised RMWs, flat costs when the model is
+ * off, a store buffer (store-buffer = on), and spin-wait parking that
+ * ends exactly as the loop would.
+ *
+ * Stage: tests.  Builds machines from hand-made presets, calls
+ * sim_cache_access() directly on arena lines, and runs small tasks through
+ * sim_hook() and sim_spin_wait().  Costs are chosen all different, so
+ * that a wrong case cannot give a right total.
+ */
+#include <check.h>
+#include <stdint.h>
+
+#include "sim/arena.h"
+#include "sim/cache.h"
+#include "sim/machine.h"
+#include "sim/preset.h"
+#include "sim/prng.h"
+
+#define NS	1000ULL
+
+#define LOAD_PS		(1 * NS)
+#define STORE_PS	(2 * NS)
+#define RMW_PS		(8 * NS)
+#define RELAX_PS	(4 * NS)
+#define FENCE_PS	(9 * NS)
+#define SMT_PS		(7 * NS)
+#define SOCKET_PS	(50 * NS)
+#define REMOTE_PS	(130 * NS)
+#define HOP2_PS		(190 * NS)
+#define SHARED_PS	(20 * NS)
+#define PENALTY_PS	(12 * NS)
+
+static struct sim_preset preset;
+static uint64_t now_ps;		/* acc()'s clock: far apart, no waits */
+static bool sb_on;		/* machine(): with a store buffer */
+
+static void machine(int sockets, int cores, int threads, bool model)
+{
+	sim_preset_defaults(&preset);
+	preset.sockets = sockets;
+	preset.cores_per_socket = cores;
+	preset.threads_per_core = threads;
+	preset.access_ps[SIM_LOAD] = LOAD_PS;
+	preset.access_ps[SIM_STORE] = STORE_PS;
+	preset.access_ps[SIM_RMW] = RMW_PS;
+	preset.access_ps[SIM_RELAX] = RELAX_PS;
+	preset.access_ps[SIM_FENCE] = FENCE_PS;
+	preset.xfer_smt_ps = SMT_PS;
+	preset.xfer_socket_ps = SOCKET_PS;
+	preset.xfer_remote_ps = REMOTE_PS;
+	preset.xfer_2hop_ps = 0;
+	preset.shared_read_ps = SHARED_PS;
+	preset.sharer_penalty_ps = PENALTY_PS;
+	preset.cache_model = model;
+	preset.store_buffer = sb_on;
+	sim_machine_init(&preset, sim_preset_nr_cpus(&preset), 1);
+	now_ps = 0;
+}
+
+/* One access by @cpu at @at_ps. Return: its cost. */
+static uint64_t acc_at(int cpu, enum sim_access kind, const void *addr,
+		       uint64_t at_ps)
+{
+	return sim_cache_access(&sim.cpus[cpu], kind, addr, 4, at_ps);
+}
+
+/* One access by @cpu 1 us after the previous one. Return: its cost. */
+static uint64_t acc(int cpu, enum sim_access kind, const void *addr)
+{
+	now_ps += 1000 * NS;
+	return acc_at(cpu, kind, addr, now_ps);
+}
+
+static void assert_line_ok(const void *addr)
+{
+	const char *bad = sim_cache_check(sim_cache_line(addr));
+
+	ck_assert_msg(bad == NULL, "line invariant: %s", bad);
+}
+
+/* ---- costs by distance ---------------------------------------------------- */
+
+START_TEST(test_line_written_by_cpu_0_costs_a_remote_transfer_to_read_on_cpu_1_of_another_socket)
+{
+	uint32_t *x;
+
+	machine(2, 1, 1, true);
+	x = sim_arena_alloc(64, 64);
+	ck_assert_uint_eq(acc(0, SIM_STORE, x), SHARED_PS + STORE_PS);
+	ck_assert_uint_eq(acc(1, SIM_LOAD, x), REMOTE_PS);
+	ck_assert_uint_eq(acc(1, SIM_LOAD, x + 1), LOAD_PS);	/* now a hit */
+	ck_assert_uint_eq(acc(0, SIM_LOAD, x), LOAD_PS);	/* kept a copy */
+	ck_assert_int_eq(sim_cache_line(x)->owner, -1);
+	ck_assert_int_eq(sim_cache_line(x)->nr_holders, 2);
+	assert_line_ok(x);
+}
+END_TEST
+
+/* 2 sockets x 2 cores x 2 threads: CPUs 0,1 socket 0; 2,3 socket 1;
+ * 4..7 their SMT siblings (4 is 0's, 6 is 2's). */
+START_TEST(test_transfers_within_a_socket_and_between_siblings_cost_their_own_figures)
+{
+	uint32_t *a, *b, *c;
+
+	machine(2, 2, 2, true);
+	a = sim_arena_alloc(64, 64);
+	b = sim_arena_alloc(64, 64);
+	c = sim_arena_alloc(64, 64);
+	acc(0, SIM_STORE, a);
+	ck_assert_uint_eq(acc(1, SIM_LOAD, a), SOCKET_PS);
+	acc(0, SIM_STORE, b);
+	ck_assert_uint_eq(acc(4, SIM_LOAD, b), SMT_PS);
+	acc(0, SIM_RMW, c);
+	ck_assert_uint_eq(acc(1, SIM_RMW, c), SOCKET_PS + RMW_PS);
+	ck_assert_uint_eq(acc(3, SIM_STORE, c), REMOTE_PS + STORE_PS);
+	ck_assert_uint_eq(acc(3, SIM_RMW, c), RMW_PS);	/* owner: local */
+	ck_assert_int_eq(sim_cache_line(c)->owner, 3);
+	assert_line_ok(c);
+}
+END_TEST
+
+START_TEST(test_sockets_two_hops_apart_cost_xfer_2hop_when_the_preset_has_it)
+{
+	uint32_t *x;
+
+	machine(4, 1, 1, true);
+	preset.xfer_2hop_ps = HOP2_PS;
+	sim_cache_init(&preset);
+	x = sim_arena_alloc(64, 64);
+	acc(0, SIM_STORE, x);
+	ck_assert_uint_eq(acc(3, SIM_RMW, x), HOP2_PS + RMW_PS);	/* 0^3: 2 bits */
+	ck_assert_uint_eq(acc(1, SIM_RMW, x), REMOTE_PS + RMW_PS);	/* 3^1: 1 bit */
+	ck_assert_uint_eq(acc(2, SIM_RMW, x), HOP2_PS + RMW_PS);	/* 1^2: 2 bits */
+	preset.xfer_2hop_ps = 0;
+	sim_cache_init(&preset);
+	acc(0, SIM_STORE, x);
+	ck_assert_uint_eq(acc(3, SIM_RMW, x), REMOTE_PS + RMW_PS);
+}
+END_TEST
+
+START_TEST(test_a_shared_line_is_read_from_the_nearest_holder)
+{
+	uint32_t *x;
+
+	machine(2, 2, 2, true);
+	x = sim_arena_alloc(64, 64);
+	acc(0, SIM_STORE, x);
+	ck_assert_uint_eq(acc(2, SIM_LOAD, x), REMOTE_PS);	/* M -> S, S */
+	ck_assert_uint_eq(acc(3, SIM_LOAD, x), SHARED_PS);	/* 2: my socket */
+	ck_assert_uint_eq(acc(6, SIM_LOAD, x), SMT_PS);	/* 2: my core */
+	ck_assert_uint_eq(acc(5, SIM_LOAD, x), SHARED_PS);
+	ck_assert_int_eq(sim_cache_line(x)->nr_holders, 5);
+	assert_line_ok(x);
+}
+END_TEST
+
+START_TEST(test_an_untouched_line_comes_from_l3_and_a_load_then_owns_it)
+{
+	uint32_t *x;
+
+	machine(1, 2, 1, true);
+	x = sim_arena_alloc(64, 64);
+	ck_assert_uint_eq(acc(0, SIM_LOAD, x), SHARED_PS);
+	ck_assert_int_eq(sim_cache_line(x)->owner, 0);		/* Exclusive */
+	ck_assert_uint_eq(acc(0, SIM_STORE, x), STORE_PS);	/* silent E->M */
+	ck_assert_uint_eq(acc(0, SIM_RELAX, NULL), RELAX_PS);
+	ck_assert_uint_eq(acc(0, SIM_FENCE, NULL), FENCE_PS);
+}
+END_TEST
+
+/* ---- invalidation and serialisation ------------------------------------- */
+
+/* _i = N sharers besides the writer, 1..7. */
+START_TEST(test_invalidating_n_sharers_costs_n_minus_1_penalties_and_leaves_one_owner)
+{
+	int n = _i;
+	uint32_t *x;
+
+	machine(1, 9, 1, true);
+	x = sim_arena_alloc(64, 64);
+	acc(0, SIM_STORE, x);
+	for (int cpu = 1; cpu <= n; cpu++)
+		acc(cpu, SIM_LOAD, x);
+	/* the writer holds a copy too: its upgrade invalidates N others */
+	ck_assert_uint_eq(acc(0, SIM_STORE, x),
+			  SOCKET_PS + (n - 1) * PENALTY_PS + STORE_PS);
+	ck_assert_int_eq(sim_cache_line(x)->owner, 0);
+	ck_assert_int_eq(sim_cache_line(x)->nr_holders, 1);
+	assert_line_ok(x);
+	for (int cpu = 1; cpu <= n; cpu++)
+		ck_assert(!sim_cache_holds(sim_cache_line(x), cpu));
+	ck_assert_uint_eq(acc(1, SIM_LOAD, x), SOCKET_PS);
+
+	/* a writer that holds no copy: N sharers + the old owner */
+	for (int cpu = 2; cpu <= n; cpu++)
+		acc(cpu, SIM_LOAD, x);
+	ck_assert_uint_eq(acc(8, SIM_RMW, x),
+			  SOCKET_PS + n * PENALTY_PS + RMW_PS);
+	ck_assert_int_eq(sim_cache_line(x)->owner, 8);
+	assert_line_ok(x);
+}
+END_TEST
+
+START_TEST(test_concurrent_rmws_on_one_line_serialise)
+{
+	const uint64_t t0 = 100 * NS, c1 = SOCKET_PS + RMW_PS;
+	uint32_t *x;
+
+	machine(1, 4, 1, true);
+	x = sim_arena_alloc(64, 64);
+	acc_at(3, SIM_STORE, x, 0);
+	ck_assert_uint_eq(acc_at(0, SIM_RMW, x, t0), c1);	/* done t0 + c1 */
+	ck_assert_uint_eq(sim_cache_line(x)->busy_until_ps, t0 + c1);
+	/* issued at t0 too: starts when 0's completes, then gets it from 0 */
+	ck_assert_uint_eq(acc_at(1, SIM_RMW, x, t0), c1 + c1);
+	ck_assert_uint_eq(acc_at(2, SIM_RMW, x, t0 + 10 * NS), 3 * c1 - 10 * NS);
+	/* a load miss waits for the last one too */
+	ck_assert_uint_eq(acc_at(3, SIM_LOAD, x, t0 + 20 * NS),
+			  3 * c1 - 20 * NS + SOCKET_PS);
+	ck_assert_uint_eq(sim_cache_stats()->waits, 3);
+	/* long after: no wait; 2 and 3 share it now */
+	ck_assert_uint_eq(acc_at(0, SIM_RMW, x, 10000 * NS),
+			  SOCKET_PS + PENALTY_PS + RMW_PS);
+	assert_line_ok(x);
+}
+END_TEST
+
+/* store-buffer = on: stores retire at once, complete in order, and an RMW
+ * or a fence waits for them; others see a store when it completes. */
+START_TEST(test_a_store_buffer_hides_store_misses_from_their_cpu_only)
+{
+	const uint64_t t0 = 100 * NS, miss = SOCKET_PS + STORE_PS;
+	uint32_t *x, *y, *z;
+
+	machine(1, 4, 1, true);
+	preset.store_buffer = true;
+	sim_cache_init(&preset);
+	x = sim_arena_alloc(64, 64);
+	y = sim_arena_alloc(64, 64);
+	z = sim_arena_alloc(64, 64);
+	acc_at(1, SIM_STORE, x, 0);
+	acc_at(1, SIM_STORE, y, 0);
+	acc_at(2, SIM_STORE, z, 0);		/* 0..22 ns, no more pending */
+	ck_assert_uint_eq(acc_at(0, SIM_STORE, x, t0), STORE_PS);
+	ck_assert_uint_eq(sim_cache_line(x)->busy_until_ps, t0 + miss);
+	ck_assert_uint_eq(acc_at(0, SIM_LOAD, x, t0 + 2 * NS), LOAD_PS); /* forwarded */
+	ck_assert_uint_eq(acc_at(0, SIM_LOAD, z, t0 + 3 * NS), SOCKET_PS); /* passes */
+	/* a second miss, issued 60 ns later, completes after the first */
+	ck_assert_uint_eq(acc_at(0, SIM_STORE, y, t0 + 60 * NS), STORE_PS);
+	ck_assert_uint_eq(sim_cache_line(y)->busy_until_ps, t0 + 60 * NS + miss);
+	/* a hit behind them is seen no earlier than they are */
+	ck_assert_uint_eq(acc_at(0, SIM_STORE, x, t0 + 61 * NS), STORE_PS);
+	ck_assert_uint_eq(sim_cache_line(x)->busy_until_ps, t0 + 60 * NS + miss);
+	/* another CPU's load waits for the store, then gets the line */
+	ck_assert_uint_eq(acc_at(1, SIM_LOAD, x, t0 + 70 * NS),
+			  (60 * NS + miss - 70 * NS) + SOCKET_PS);
+	/* the fence and the RMW drain the buffer */
+	ck_assert_uint_eq(acc_at(0, SIM_FENCE, NULL, t0 + 62 * NS),
+			  miss - 2 * NS + FENCE_PS);
+	ck_assert_uint_eq(acc_at(0, SIM_RMW, z, t0 + 62 * NS),
+			  miss - 2 * NS + SOCKET_PS + RMW_PS);	/* 2 shares z */
+	ck_assert_uint_eq(acc_at(0, SIM_RMW, z, t0 + 200 * NS), RMW_PS);
+
+	preset.store_buffer = false;		/* off: the CPU pays */
+	sim_cache_init(&preset);
+	acc_at(1, SIM_STORE, x, 0);
+	ck_assert_uint_eq(acc_at(0, SIM_STORE, x, t0), miss);
+}
+END_TEST
+
+START_TEST(test_random_accesses_keep_the_line_invariants_and_the_table_bounded)
+{
+	struct sim_prng r;
+	uint8_t *mem;
+
+	machine(2, 4, 2, true);
+	mem = sim_arena_alloc(8 * 64, 64);
+	sim_prng_seed(&r, 42);
+	for (int i = 0; i < 20000; i++) {
+		int cpu = (int)sim_prng_below(&r, 16);
+		enum sim_access kind = (enum sim_access)sim_prng_below(&r, 3);
+		const void *p = mem + sim_prng_below(&r, 8 * 64 / 4) * 4;
+		const struct sim_cache_line *l;
+
+		acc_at(cpu, kind, p, (uint64_t)i * NS);
+		l = sim_cache_line(p);
+		assert_line_ok(p);
+		ck_assert(sim_cache_holds(l, cpu));
+		if (kind != SIM_LOAD)
+			ck_assert_int_eq(l->owner, cpu);
+	}
+	ck_assert_uint_eq(sim_cache_stats()->lines, 8);
+}
+END_TEST
+
+/* ---- through the machine: tasks, hooks, parking ---------------------------- */
+
+static struct {
+	uint32_t *x;		/* simulated memory */
+	uint64_t delay_ps;	/* the writer's, before its store */
+	uint64_t cost_ps[SIM_NR_ACCESS];	/* what the reader's hooks cost */
+	bool park;		/* the spinner parks (else it iterates) */
+	bool two_writes;	/* the writer first writes x[2], same line */
+	uint64_t end_ps;	/* the spinner's clock when it saw x[0] */
+} h;
+
+static void writer(void *arg)
+{
+	sim_delay_ps(h.delay_ps);
+	if (h.two_writes) {
+		sim_hook(SIM_STORE, &h.x[2], 4);
+		__atomic_store_n(&h.x[2], 1, __ATOMIC_RELAXED);
+		sim_delay_ps(300 * NS);
+	}
+	sim_hook(SIM_STORE, &h.x[0], 4);
+	__atomic_store_n(&h.x[0], 1, __ATOMIC_RELAXED);
+}
+
+static uint64_t timed_hook(enum sim_access kind, void *addr)
+{
+	uint64_t t = sim_now_ps();
+
+	sim_hook(kind, addr, addr ? 4 : 0);
+	return sim_now_ps() - t;
+}
+
+static void reader(void *arg)
+{
+	sim_delay_ps(h.delay_ps + 500 * NS);	/* after the writer's store */
+	h.cost_ps[SIM_LOAD] = timed_hook(SIM_LOAD, h.x);
+	h.cost_ps[SIM_RMW] = timed_hook(SIM_RMW, h.x + 1);
+	h.cost_ps[SIM_STORE] = timed_hook(SIM_STORE, h.x + 2);
+	h.cost_ps[SIM_RELAX] = timed_hook(SIM_RELAX, NULL);
+	h.cost_ps[SIM_FENCE] = timed_hook(SIM_FENCE, NULL);
+}
+
+static void run_pair(void (*second)(void *), bool model)
+{
+	machine(1, 2, 1, model);
+	h.x = sim_arena_alloc(64, 64);
+	sim_task_create("writer", writer, NULL, 0);
+	sim_task_create("second", second, NULL, 1);
+	sim_run();
+}
+
+START_TEST(test_hooks_of_a_task_pay_the_transfer_with_the_model_and_flat_costs_without)
+{
+	h.delay_ps = 100 * NS;
+	h.two_writes = false;
+	run_pair(reader, true);
+	ck_assert_uint_eq(h.cost_ps[SIM_LOAD], SOCKET_PS);	/* M in CPU 0 */
+	ck_assert_uint_eq(h.cost_ps[SIM_RMW], SOCKET_PS + RMW_PS); /* S -> M */
+	ck_assert_uint_eq(h.cost_ps[SIM_STORE], STORE_PS);	/* now ours */
+	ck_assert_uint_eq(h.cost_ps[SIM_RELAX], RELAX_PS);
+	ck_assert_uint_eq(h.cost_ps[SIM_FENCE], FENCE_PS);
+
+	run_pair(reader, false);				/* cache-model = off */
+	ck_assert_uint_eq(h.cost_ps[SIM_LOAD], LOAD_PS);
+	ck_assert_uint_eq(h.cost_ps[SIM_RMW], RMW_PS);
+	ck_assert_uint_eq(h.cost_ps[SIM_STORE], STORE_PS);
+	ck_assert_uint_eq(h.cost_ps[SIM_RELAX], RELAX_PS);
+	ck_assert_uint_eq(h.cost_ps[SIM_FENCE], FENCE_PS);
+}
+END_TEST
+
+/* smp_cond_load_relaxed(x, VAL): reload, test, relax or park. */
+static void spinner(void *arg)
+{
+	for (;;) {
+		sim_hook(SIM_LOAD, h.x, 4);
+		if (__atomic_load_n(h.x, __ATOMIC_RELAXED))
+			break;
+		if (h.park)
+			sim_spin_wait(h.x, 4);
+		else
+			sim_hook(SIM_RELAX, NULL, 0);
+	}
+	h.end_ps = sim_now_ps();
+}
+
+/*
+ * _i varies the write's time over more than one loop iteration, and odd
+ * _i add a store buffer.  The spinner's first load takes the untouched
+ * line (Exclusive); the writer's store gets it from the spinner at D +
+ * SOCKET + STORE; the spinner's next reload misses, waits for that store
+ * and gets the line back: D + 2 x SOCKET + STORE, whether it parks or
+ * iterates, with a store buffer or not.
+ */
+START_TEST(test_a_parked_spinner_sees_the_write_when_the_loop_would_and_pays_the_miss)
+{
+	uint64_t d = 100 * NS + (uint64_t)_i * 37, parked, looped, hooks;
+	uint64_t first;			/* the writer's first store, to it */
+
+	sb_on = _i & 1;
+	first = sb_on ? STORE_PS : SOCKET_PS + STORE_PS;
+
+	h.delay_ps = d;
+	h.two_writes = false;
+	h.park = true;
+	run_pair(spinner, true);
+	parked = h.end_ps;
+	hooks = sim.counters.hooks;
+	h.park = false;
+	run_pair(spinner, true);
+	looped = h.end_ps;
+	ck_assert_uint_eq(parked, looped);
+	ck_assert_uint_eq(parked, d + 2 * SOCKET_PS + STORE_PS);
+	ck_assert_uint_lt(hooks * 4, sim.counters.hooks);	/* it did park */
+
+	/* a first write elsewhere in the line: one extra miss, and exact */
+	h.two_writes = true;
+	h.park = true;
+	run_pair(spinner, true);
+	parked = h.end_ps;
+	h.park = false;
+	run_pair(spinner, true);
+	ck_assert_uint_eq(parked, h.end_ps);
+	ck_assert_uint_eq(parked, d + first + 300 * NS + SOCKET_PS + STORE_PS +
+			  SOCKET_PS);
+	sb_on = false;
+}
+END_TEST
+
+static uint64_t stack_ids[2][3];
+
+static void stack_body(void *arg)
+{
+	volatile uint8_t frame[512];
+	uint64_t *ids = stack_ids[(intptr_t)arg];
+	uint8_t *mem = sim_arena_alloc(128, 64);
+
+	frame[0] = frame[511] = 0;
+	ids[0] = sim_cache_line_id(&frame[0]);
+	ids[1] = sim_cache_line_id(&frame[511]);
+	ids[2] = sim_cache_line_id(mem) == sim_cache_line_id(mem + 63) &&
+		 sim_cache_line_id(mem) != sim_cache_line_id(mem + 64);
+}
+
+START_TEST(test_a_task_stack_is_one_line_and_the_arena_has_64_byte_lines)
+{
+	machine(1, 2, 1, true);
+	sim_task_create("a", stack_body, (void *)0, 0);
+	sim_task_create("b", stack_body, (void *)1, 1);
+	sim_run();
+	ck_assert_uint_eq(stack_ids[0][0], stack_ids[0][1]);
+	ck_assert_uint_eq(stack_ids[1][0], stack_ids[1][1]);
+	ck_assert_uint_ne(stack_ids[0][0], stack_ids[1][0]);
+	ck_assert_uint_eq(stack_ids[0][2], 1);
+}
+END_TEST
+
+Suite *cache_suite(void)
+{
+	Suite *s = suite_create("cache");
+	TCase *tc = tcase_create("cache");
+
+	tcase_add_test(tc, test_line_written_by_cpu_0_costs_a_remote_transfer_to_read_on_cpu_1_of_another_socket);
+	tcase_add_test(tc, test_transfers_within_a_socket_and_between_siblings_cost_their_own_figures);
+	tcase_add_test(tc, test_sockets_two_hops_apart_cost_xfer_2hop_when_the_preset_has_it);
+	tcase_add_test(tc, test_a_shared_line_is_read_from_the_nearest_holder);
+	tcase_add_test(tc, test_an_untouched_line_comes_from_l3_and_a_load_then_owns_it);
+	tcase_add_loop_test(tc, test_invalidating_n_sharers_costs_n_minus_1_penalties_and_leaves_one_owner, 1, 8);
+	tcase_add_test(tc, test_concurrent_rmws_on_one_line_serialise);
+	tcase_add_test(tc, test_a_store_buffer_hides_store_misses_from_their_cpu_only);
+	tcase_add_test(tc, test_random_accesses_keep_the_line_invariants_and_the_table_bounded);
+	tcase_add_test(tc, test_hooks_of_a_task_pay_the_transfer_with_the_model_and_flat_costs_without);
+	tcase_add_loop_test(tc, test_a_parked_spinner_sees_the_write_when_the_loop_would_and_pays_the_miss, 0, 40);
+	tcase_add_test(tc, test_a_task_stack_is_one_line_and_the_arena_has_64_byte_lines);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,140 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# workloads/scenarios/spin-2014.sh - regenerate the whole 2014
+# qspinlock-vs-ticket table (SPEC.md 3.7) with futexsim: same node, 1..8
+# tasks, standalone and embedded (spin-2014-node.scn); different nodes,
+# 1..4 sockets, standalone (spin-2014-nodes.scn); each cell for the three
+# kernel locks (ticket, qspinlock-generic, qspinlock-x86).
+#
+# Stage: a driver above the CLI: runs `futexsim run` once per cell (cells
+# in parallel, each writes its report and JSON to a temporary directory),
+# then prints the published and the simulated figures side by side, in
+# ms for 5,000,000 lock/unlock pairs per task (simulated: ns per op x
+# 5,000,000), with the share of acquisitions that went through the
+# pending bit and the MCS queue.  Used by `make bench` (spin_table_s).
+#
+# usage: spin-2014.sh [-f FUTEXSIM] [-n OPS_PER_TASK] [-j JOBS]
+#   -f  the futexsim binary (default: build/futexsim of this tree)
+#   -n  lock/unlock pairs per task (default: the scenarios', 200000)
+#   -j  cells run at once (default: the host's CPUs)
+# Exit status: 0; 1 if a cell failed (its stderr is shown); 2 bad usage.
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+
+# One cell, run by xargs: NAME SCENARIO TASKS DATA.
+if [ "${1:-}" = "--cell" ]; then
+	name=$2 scn=$3 tasks=$4 data=$5
+	if "$SPIN2014_EXE" run "$here/$scn" --threads="$tasks" --data="$data" \
+		${SPIN2014_OPS:+--ops-per-thread="$SPIN2014_OPS"} \
+		--json="$SPIN2014_TMP/$name.json" >"$SPIN2014_TMP/$name.txt" \
+		2>"$SPIN2014_TMP/$name.err"; then
+		exit 0
+	fi
+	echo "spin-2014: cell $name failed:" >&2
+	cat "$SPIN2014_TMP/$name.err" >&2
+	exit 255	# makes xargs stop
+fi
+
+usage() {
+	echo "usage: $0 [-f FUTEXSIM] [-n OPS_PER_TASK] [-j JOBS]" >&2
+	exit 2
+}
+
+exe=$here/../../build/futexsim
+ops=
+jobs=$(nproc 2>/dev/null || echo 1)
+while getopts f:n:j: c; do
+	case $c in
+	f) exe=$OPTARG ;;
+	n) ops=$OPTARG ;;
+	j) jobs=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+[ -x "$exe" ] || { echo "spin-2014: no futexsim at $exe" >&2; exit 2; }
+exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export SPIN2014_EXE="$exe" SPIN2014_OPS="$ops" SPIN2014_TMP="$tmp"
+
+cells() {
+	for data in standalone embedded; do
+		for n in 1 2 3 4 5 6 7 8; do
+			echo "node-$data-$n spin-2014-node.scn $n $data"
+		done
+	done
+	for n in 1 2 3 4; do
+		echo "nodes-standalone-$n spin-2014-nodes.scn $n standalone"
+	done
+}
+
+# Longest cells first, so that the parallel runs end together.
+if ! cells | sort -t- -k3nr | xargs -P "$jobs" -L 1 sh "$0" --cell; then
+	exit 1
+fi
+
+# "LOCK NS_PER_OP OPS PENDING QUEUE" per result of a cell's JSON.
+results() {
+	awk '/"lock":/ {
+		match($0, /"lock":"[^"]*"/); lock = substr($0, RSTART + 8, RLENGTH - 9)
+		match($0, /"ops":[0-9]+/); ops = substr($0, RSTART + 6, RLENGTH - 6)
+		match($0, /"ns_per_op":[0-9.]+/); ns = substr($0, RSTART + 12, RLENGTH - 12)
+		p = q = "-"
+		if (match($0, /"pending":[0-9]+/)) p = substr($0, RSTART + 10, RLENGTH - 10)
+		if (match($0, /"queue":[0-9]+/)) q = substr($0, RSTART + 8, RLENGTH - 8)
+		print lock, ns, ops, p, q
+	}' "$tmp/$1.json"
+}
+
+# "TICKET QUEUE V11" published ms of a cell, from its report ("-": none).
+published() {
+	awk '/^published, 2014 code/ { t = $(NF - 4); q = $(NF - 2) }
+	     /^published, v11/ { v = $(NF - 2) }
+	     END { print (t ? t : "-"), (q ? q : "-"), (v ? v : "-") }' "$tmp/$1.txt"
+}
+
+# One line of the table for cell $1 with $2 tasks.
+row() {
+	{ published "$1"; results "$1"; } | awk -v n="$2" '
+	function ms(ns) { return ns * 5 }
+	function chg(a, b) { return a > 0 && b > 0 ? sprintf("%+.0f%%", 100 * (b / a - 1)) : "-" }
+	function pct(x, ops) { return x == "-" ? "-" : sprintf("%.0f", 100 * x / ops) }
+	NR == 1 { pt = $1; pq = $2; pv = $3; next }
+	{ ns[$1] = $2; ops[$1] = $3; pe[$1] = $4; qu[$1] = $5 }
+	END {
+		t = ms(ns["ticket"]); g = ms(ns["qspinlock-generic"]); x = ms(ns["qspinlock-x86"])
+		printf "%5d | %6s %6s %6s %6s | %6.0f %6.0f %6s %3s/%-3s %6.0f %6s %3s/%-3s\n",
+			n, pt, pq, chg(pt, pq), pv, t, g, chg(t, g),
+			pct(pe["qspinlock-generic"], ops["qspinlock-generic"]),
+			pct(qu["qspinlock-generic"], ops["qspinlock-generic"]),
+			x, chg(t, x),
+			pct(pe["qspinlock-x86"], ops["qspinlock-x86"]),
+			pct(qu["qspinlock-x86"], ops["qspinlock-x86"])
+	}'
+}
+
+header() {
+	echo
+	echo "$1"
+	echo "      |          published (ms)     |                 simulated (ms)"
+	echo "tasks | ticket  queue change    v11 | ticket generic change pnd/que    x86 change pnd/que"
+}
+
+per_task=${ops:-200000}
+echo "2014 qspinlock vs ticket (SPEC.md 3.7): ms for 5,000,000 lock/unlock per task;"
+echo "simulated with $per_task per task, ns per op x 5,000,000.  queue = the published"
+echo "pre-patch qspinlock (v10); v11 = with the v11 06/16 pending-bit patch;"
+echo "pnd/que = % of acquisitions through the pending bit / the MCS queue."
+for data in standalone embedded; do
+	header "same node (westmere-ex), $data:"
+	for n in 1 2 3 4 5 6 7 8; do
+		row "node-$data-$n" "$n"
+	done
+done
+header "different nodes (westmere-ex-4s, one task per socket), standalone:"
+for n in 1 2 3 4; do
+	row "nodes-standalone-$n" "$n"
+done
