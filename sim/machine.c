@@ -10,7 +10,8 @@
  *
  *   1. fire every event due before the earliest running CPU (ticks, idle
  *      exits, timers);
- *   2. pick the running CPU with the smallest clock (PRNG among equals);
+ *   2. pick the running CPU with the smallest clock (PRNG among equals;
+ *      sim/runheap.c keeps them ordered);
  *   3. switch to that CPU's current task (nothing to do if it is us);
  *   4. back on our own CPU: preempt if a tick asked for it and
  *      preempt_count is 0.
@@ -32,6 +33,7 @@
 #include "sim/failure.h"
 #include "sim/machine.h"
 #include "sim/prng.h"
+#include "sim/runheap.h"
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
@@ -54,6 +56,7 @@ static uint64_t last_progress_ps;	/* livelock watchdog		*/
 static uint64_t livelock_ps = 10ULL * 1000 * 1000 * 1000 * 1000;
 static int check_state;			/* FUTEXSIM_CHECK_STATE=1	*/
 static int nr_parked;			/* CPUs in sim_spin_wait()	*/
+static struct sim_cpu *parked[SIM_MAX_CPUS];	/* those CPUs, any order */
 
 /* Per-CPU template section of the kernel side (sim/arch percpu.h). */
 extern char __start_sim_percpu[] __attribute__((weak));
@@ -90,6 +93,7 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 	event_now_ps = 0;
 	last_progress_ps = 0;
 	nr_parked = 0;
+	sim_runheap_reset();
 	sim.preset = preset;
 	sim.nr_cpus = nr_cpus;
 	sim.seed = seed;
@@ -104,6 +108,7 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 		struct sim_cpu *c = &sim.cpus[i];
 
 		c->k.cpu = i;
+		c->run_idx = -1;
 		sim_preset_topology(preset, i, &c->socket, &c->core, &c->thread);
 		sim_event_init(&c->tick, tick_fire);
 		sim_event_init(&c->kick, kick_fire);
@@ -219,7 +224,9 @@ static void unpark(struct sim_cpu *c, uint64_t after_ps)
 		k = (after_ps - c->park_start_ps) / iter + 1;
 	c->now_ps = c->park_start_ps + k * iter - cost_ps[SIM_LOAD];
 	c->parked = false;
-	nr_parked--;
+	parked[c->park_idx] = parked[--nr_parked];
+	parked[c->park_idx]->park_idx = c->park_idx;
+	sim_runheap_add(c);
 	if (c->now_ps < horizon_ps)
 		horizon_ps = c->now_ps;
 }
@@ -250,11 +257,13 @@ static void sim__wake_spinners(const volatile void *addr, uint64_t issue_ps,
 		if (after)
 			after--;
 	}
-	for (int i = 0; i < sim.nr_cpus; i++) {
-		struct sim_cpu *c = &sim.cpus[i];
+	for (int i = 0; i < nr_parked; ) {
+		struct sim_cpu *c = parked[i];
 
-		if (c->parked && c->park_line == line)
-			unpark(c, after);
+		if (c->park_line == line)
+			unpark(c, after);	/* moves the last one to i */
+		else
+			i++;
 	}
 }
 
@@ -293,8 +302,10 @@ static void kick_fire(struct sim_event *ev)
 	if (c->now_ps < ev->when_ps)
 		c->now_ps = ev->when_ps;
 	sched_cpu_wakeup(c);
-	if (c->curr)
+	if (c->curr) {
 		arm_tick(c, c->now_ps);
+		sim_runheap_add(c);
+	}
 }
 
 static void fire(struct sim_event *ev)
@@ -313,44 +324,17 @@ static void fire(struct sim_event *ev)
 
 /* ---- dispatch ---------------------------------------------------------- */
 
-/* The running CPU with the smallest clock; the PRNG breaks ties. */
-static struct sim_cpu *earliest_cpu(void)
-{
-	struct sim_cpu *best = NULL;
-	int ties = 0;
-
-	for (int i = 0; i < sim.nr_cpus; i++) {
-		struct sim_cpu *c = &sim.cpus[i];
-
-		if (!c->curr || c->parked)
-			continue;
-		if (!best || c->now_ps < best->now_ps) {
-			best = c;
-			ties = 1;
-		} else if (c->now_ps == best->now_ps) {
-			/* reservoir choice: each tied CPU equally likely */
-			if (sim_prng_below(&sim_rng, ++ties) == 0)
-				best = c;
-		}
-	}
-	return best;
-}
-
-/* What @c may run up to: the next other CPU's clock, the next event, and
- * the livelock deadline. */
-static uint64_t compute_horizon(const struct sim_cpu *c)
+/* What the CPU picked to run may run up to: the next CPU's clock, the
+ * next event, and the livelock deadline. */
+static uint64_t compute_horizon(void)
 {
 	uint64_t h = last_progress_ps + livelock_ps;
 	struct sim_event *ev = sim_events_peek();
 
 	if (ev && ev->when_ps < h)
 		h = ev->when_ps;
-	for (int i = 0; i < sim.nr_cpus; i++) {
-		const struct sim_cpu *o = &sim.cpus[i];
-
-		if (o != c && o->curr && !o->parked && o->now_ps < h)
-			h = o->now_ps;
-	}
+	if (sim_runheap_min_ps() < h)
+		h = sim_runheap_min_ps();
 	return h;
 }
 
@@ -388,26 +372,30 @@ static void resume(struct sim_cpu *c)
 
 static void sim__dispatch(void)
 {
-	struct sim_cpu *next;
+	struct sim_cpu *next, *c = sim_cur;
 
+	/* while dispatching, every CPU that may run is in the run heap */
+	if (c && c->curr && !c->parked && !sim_runheap_contains(c))
+		sim_runheap_add(c);
 	for (;;) {
 		struct sim_event *ev = sim_events_peek();
+		uint64_t earliest_ps = sim_runheap_min_ps();
 
-		next = earliest_cpu();
-		if (ev && (!next || ev->when_ps <= next->now_ps)) {
+		if (ev && ev->when_ps <= earliest_ps) {
 			fire(ev);
 			continue;
 		}
-		if (!next)
+		if (earliest_ps == UINT64_MAX)
 			run_over();
 		break;
 	}
+	next = sim_runheap_pop_earliest();
 	if (next->now_ps >= last_progress_ps + livelock_ps)
 		sim_fail(SIM_FAIL_LIVELOCK,
 			 "no task completed an operation within the livelock bound");
 	if (check_state)
 		sched_assert_state();
-	horizon_ps = compute_horizon(next);
+	horizon_ps = compute_horizon();
 	resume(next);
 }
 
@@ -466,6 +454,8 @@ void sim_spin_wait(const volatile void *addr, unsigned int size)
 	sim.counters.hooks++;
 	c->now_ps += cost_ps[SIM_RELAX];
 	c->parked = true;
+	c->park_idx = nr_parked;
+	parked[nr_parked] = c;
 	c->park_line = sim_cache_line_id(addr);
 	c->park_start_ps = c->now_ps - cost_ps[SIM_RELAX];
 	nr_parked++;

@@ -79,8 +79,9 @@ struct sim_cpu {
 	int socket, core, thread;	/* topology				*/
 	void *rq;			/* the scheduler's runqueue		*/
 	/* spin-wait parking (sim_spin_wait()) */
-	uintptr_t dbg_addr; unsigned dbg_size; uint64_t dbg_val;
 	bool parked;			/* waits for a write to park_line	*/
+	int park_idx;			/* its place in the parked list		*/
+	int run_idx;			/* its place in sim/runheap.c, or -1	*/
 	uint64_t park_line;		/* sim_cache_line_id() of the address	*/
 	uint64_t park_start_ps;		/* clock when it parked			*/
 };
