@@ -262,18 +262,23 @@ static void holders_set_only(struct sim_cache_line *l, int cpu)
 	l->nr_holders = 1;
 }
 
-/* A load by @c of a line it does not hold. Return: its cost. */
-static uint64_t load_miss(struct sim_cache_line *l, const struct sim_cpu *c)
+/* A load by @c of a line it does not hold; *@from is where it was served
+ * from (T_SOCKET for L3). Return: its cost. */
+static uint64_t load_miss(struct sim_cache_line *l, const struct sim_cpu *c,
+			  enum tier *from)
 {
 	int cpu = c->k.cpu;
 	uint64_t cost;
 
+	*from = T_SOCKET;
 	if (l->owner >= 0) {			/* M/E elsewhere -> S, S */
-		cost = xfer_ps[tier(c, &sim.cpus[l->owner])];
+		*from = tier(c, &sim.cpus[l->owner]);
+		cost = xfer_ps[*from];
 		stats.transfers++;
 		l->owner = -1;
 	} else if (l->nr_holders) {		/* S -> S */
-		cost = read_ps[holder_tier(l, c, false)];
+		*from = holder_tier(l, c, false);
+		cost = read_ps[*from];
 	} else {				/* I -> E */
 		l->owner = cpu;
 		cost = uncached_ps;
@@ -353,8 +358,22 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 		wait = l->busy_until_ps - now_ps;
 		stats.waits++;
 	}
-	if (kind == SIM_LOAD)
-		return wait + load_miss(l, c);
+	if (kind == SIM_LOAD) {
+		enum tier from;
+
+		cost = load_miss(l, c, &from);
+		/*
+		 * A miss served from another socket occupies the line until
+		 * it is done: the line's home snoops for one request at a
+		 * time, so remote readers after an invalidation (a ticket
+		 * lock's spinners on other sockets) are served one after the
+		 * other.  Misses inside a socket are served from L3 side by
+		 * side.
+		 */
+		if (from >= T_REMOTE)
+			l->busy_until_ps = now_ps + wait + cost;
+		return wait + cost;
+	}
 	cost = wait + write_miss(l, c) + sim__cache_cost_ps[kind];
 	if (kind == SIM_STORE && store_buffer)
 		return buffer_store(l, cpu, now_ps + cost);

@@ -37,7 +37,11 @@
  * miss on that line by another CPU (load, store or RMW) starts only then.
  * That serialises contended RMWs, and it keeps the line state, which
  * changes when the hook runs, in step with the access, which the machine
- * performs when the hook returns at the access's completion time.
+ * performs when the hook returns at the access's completion time.  A load
+ * miss served from another socket keeps the line busy too (the line's
+ * home snoops for one request at a time), so remote readers after an
+ * invalidation are served one after the other; load misses served inside
+ * a socket (L3, the SMT sibling, another core) overlap.
  *
  * With the preset's store-buffer key on (x86-TSO), a store costs its CPU
  * only `store`: its miss runs in the background and completes no earlier

@@ -175,6 +175,33 @@ END_TEST
 /* ---- invalidation and serialisation ------------------------------------- */
 
 /* _i = N sharers besides the writer, 1..7. */
+/* 3 sockets of one core (CPU n on socket n); then 1 socket of 2 cores. */
+START_TEST(test_remote_read_misses_of_one_line_are_served_one_at_a_time)
+{
+	uint32_t *x, *y;
+	uint64_t t;
+
+	machine(3, 1, 1, true);
+	x = sim_arena_alloc(64, 64);
+	acc(0, SIM_STORE, x);
+	t = now_ps += 1000 * NS;
+	/* readers on two other sockets at the same time: the second waits
+	 * for the first transfer, then makes its own */
+	ck_assert_uint_eq(acc_at(1, SIM_LOAD, x, t), REMOTE_PS);
+	ck_assert_uint_eq(acc_at(2, SIM_LOAD, x, t), REMOTE_PS + REMOTE_PS);
+	assert_line_ok(x);
+
+	machine(1, 3, 1, true);
+	y = sim_arena_alloc(64, 64);
+	acc(0, SIM_STORE, y);
+	t = now_ps += 1000 * NS;
+	/* inside a socket, side by side */
+	ck_assert_uint_eq(acc_at(1, SIM_LOAD, y, t), SOCKET_PS);
+	ck_assert_uint_le(acc_at(2, SIM_LOAD, y, t), SOCKET_PS);
+	assert_line_ok(y);
+}
+END_TEST
+
 START_TEST(test_invalidating_n_sharers_costs_n_minus_1_penalties_and_leaves_one_owner)
 {
 	int n = _i;
@@ -463,6 +490,7 @@ Suite *cache_suite(void)
 	tcase_add_test(tc, test_sockets_two_hops_apart_cost_xfer_2hop_when_the_preset_has_it);
 	tcase_add_test(tc, test_a_shared_line_is_read_from_the_nearest_holder);
 	tcase_add_test(tc, test_an_untouched_line_comes_from_l3_and_a_load_then_owns_it);
+	tcase_add_test(tc, test_remote_read_misses_of_one_line_are_served_one_at_a_time);
 	tcase_add_loop_test(tc, test_invalidating_n_sharers_costs_n_minus_1_penalties_and_leaves_one_owner, 1, 8);
 	tcase_add_test(tc, test_concurrent_rmws_on_one_line_serialise);
 	tcase_add_test(tc, test_a_store_buffer_hides_store_misses_from_their_cpu_only);
