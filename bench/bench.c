@@ -19,6 +19,11 @@
  *	mutex_ops_per_s		`futexsim run --machine=tiny4 --threads=8
  *				--lock=ww --ops=200000`: simulated operations
  *				per host second (results[0].ops/host.seconds)
+ *	trace_on_slowdown	host wall-clock time of that same command with
+ *				--trace=FILE.txt (every event, ftrace text, a
+ *				~130 MB file) divided by its time without;
+ *				best of BENCH_TRACE_ROUNDS alternating runs
+ *				of each, whole processes, file closed
  *	spin_table_s		host seconds (wall clock) of
  *				`workloads/scenarios/spin-2014.sh -n 500000`:
  *				the whole 2014 table, same node and different
@@ -57,6 +62,8 @@
 #define TARGET_HOOK_NS		10.0
 #define TARGET_RATIO		10.0
 #define TARGET_SPIN_TABLE_S	60.0
+#define TARGET_TRACE_SLOWDOWN	3.0
+#define BENCH_TRACE_ROUNDS	3
 #define SPIN_TABLE_OPS		"500000"	/* per task */
 
 static double host_now(void)
@@ -272,13 +279,12 @@ static char *slurp(const char *path)
 
 /* ---- mutex throughput through the real binary --------------------------------- */
 
-static int run_futexsim(const char *exe, const char *json)
+/* The mutex command, with one more option @opt (NULL: none). */
+static int run_futexsim(const char *exe, const char *opt)
 {
-	char opt[4200];
 	int status, fd;
 	pid_t pid;
 
-	snprintf(opt, sizeof(opt), "--json=%s", json);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
@@ -299,7 +305,7 @@ static int run_futexsim(const char *exe, const char *json)
 
 static double bench_mutex(const char *exe)
 {
-	char json[] = "/tmp/futexsim-bench-XXXXXX";
+	char json[] = "/tmp/futexsim-bench-XXXXXX", opt[64];
 	const char *r0, *ops, *secs;
 	double v = -1;
 	char *doc;
@@ -308,7 +314,8 @@ static double bench_mutex(const char *exe)
 	if (fd < 0)
 		return -1;
 	close(fd);
-	rc = run_futexsim(exe, json);
+	snprintf(opt, sizeof(opt), "--json=%s", json);
+	rc = run_futexsim(exe, opt);
 	doc = rc == 0 ? slurp(json) : NULL;
 	unlink(json);
 	if (rc)
@@ -325,6 +332,50 @@ static double bench_mutex(const char *exe)
 			exe);
 	free(doc);
 	return v;
+}
+
+/* ---- the cost of a full text trace -------------------------------------------- */
+
+/* Host seconds of one run of the mutex command with @opt; -1 if it failed. */
+static double timed_run(const char *exe, const char *opt)
+{
+	double t0 = host_now();
+	int rc = run_futexsim(exe, opt);
+
+	if (rc) {
+		fprintf(stderr, "bench: %s %s exited with status %d\n", exe,
+			opt ? opt : "", rc);
+		return -1;
+	}
+	return host_now() - t0;
+}
+
+static double bench_trace(const char *exe)
+{
+	char path[] = "/tmp/futexsim-bench-XXXXXX.txt", opt[64];
+	double on = -1, off = -1, t;
+	int fd = mkstemps(path, 4);
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	snprintf(opt, sizeof(opt), "--trace=%s", path);
+	for (int r = 0; r < BENCH_TRACE_ROUNDS; r++) {
+		t = timed_run(exe, NULL);
+		if (t < 0)
+			break;
+		if (off < 0 || t < off)
+			off = t;
+		t = timed_run(exe, opt);
+		if (t < 0) {
+			on = -1;
+			break;
+		}
+		if (on < 0 || t < on)
+			on = t;
+	}
+	unlink(path);
+	return on > 0 && off > 0 ? on / off : -1;
 }
 
 /* ---- the 2014 spinlock table through the real binary ---------------------------- */
@@ -416,7 +467,7 @@ static char *default_futexsim(const char *argv0)
 
 int main(int argc, char **argv)
 {
-	double sw, uc, ratio, hook, mutex, spin_table;
+	double sw, uc, ratio, hook, mutex, trace, spin_table;
 	char *exe;
 	FILE *f;
 
@@ -431,6 +482,7 @@ int main(int argc, char **argv)
 			  pp_a_uc, pp_b_uc, BENCH_UC_TRIPS);
 	ratio = sw > 0 && uc > 0 ? uc / sw : -1;
 	mutex = exe ? bench_mutex(exe) : -1;
+	trace = exe ? bench_trace(exe) : -1;
 	spin_table = exe ? bench_spin_table(exe, argv[1]) : -1;
 	free(exe);
 	hook = bench_hook();	/* last: it owns the process's machine */
@@ -441,6 +493,7 @@ int main(int argc, char **argv)
 	show("ucontext_ratio", ratio, ">=", TARGET_RATIO);
 	show("hook_ns", hook, "<=", TARGET_HOOK_NS);
 	show("mutex_ops_per_s", mutex, NULL, 0);
+	show("trace_on_slowdown", trace, "<=", TARGET_TRACE_SLOWDOWN);
 	show("spin_table_s", spin_table, "<=", TARGET_SPIN_TABLE_S);
 
 	f = fopen(argv[1], "w");
@@ -454,6 +507,7 @@ int main(int argc, char **argv)
 	json_num(f, "ucontext_ratio", ratio, ",");
 	json_num(f, "hook_ns", hook, ",");
 	json_num(f, "mutex_ops_per_s", mutex, ",");
+	json_num(f, "trace_on_slowdown", trace, ",");
 	json_num(f, "spin_table_s", spin_table, "");
 	fprintf(f, "}\n");
 	if (fclose(f)) {

@@ -1,28 +1,31 @@
 #!/bin/sh
 # mk/kernel-extract.sh TARBALL DESTDIR - extract the part of linux-source-6.1
 # that futexsim compiles (headers, kernel/locking, kernel/futex, lib/plist.c,
-# the top Makefile for the version, and the futex selftests).
+# lib/rbtree.c, the top Makefile for the version, the futex selftests).
 #
 # The files are extracted unmodified.  DESTDIR/.stamp records the tarball's
-# size and mtime: the extraction is redone only when the tarball changes.
+# size and mtime and the list below: the extraction is redone only when the
+# tarball or the list changes.
 set -eu
 
 tarball=$1
 dest=$2
 top=linux-source-6.1
+files="Makefile include kernel/locking kernel/futex lib/plist.c lib/rbtree.c
+tools/testing/selftests/futex"
 
-want="$(stat -c '%s %Y' "$tarball")"
+want="$(stat -c '%s %Y' "$tarball") $(echo $files)"
 if [ -f "$dest/.stamp" ] && [ "$(cat "$dest/.stamp")" = "$want" ]; then
+	touch "$dest/.stamp"	# up to date: newer than this script for make
 	exit 0
 fi
 
 rm -rf "$dest.tmp"
 mkdir -p "$dest.tmp"
-echo "  EXTRACT $tarball (include/ kernel/locking kernel/futex lib/plist.c)"
+echo "  EXTRACT $tarball ($(echo $files))"
+# shellcheck disable=SC2046 # one tar member per word of $files
 tar -xJf "$tarball" -C "$dest.tmp" --strip-components=1 \
-	"$top/Makefile" "$top/include" "$top/kernel/locking" \
-	"$top/kernel/futex" "$top/lib/plist.c" \
-	"$top/tools/testing/selftests/futex"
+	$(for f in $files; do printf '%s/%s ' "$top" "$f"; done)
 echo "$want" > "$dest.tmp/.stamp"
 rm -rf "$dest"
 mv "$dest.tmp" "$dest"

@@ -27,6 +27,7 @@ set -eu
 ALLOW="
 futex_q_init
 lockevents
+max_lock_depth
 "
 # futex_q_init: kernel/futex/requeue.c, const initialiser of struct
 #   futex_q, declared extern in kernel/futex/futex.h and used by core.c,
@@ -34,6 +35,9 @@ lockevents
 # lockevents: futex/kspin.c, the per-CPU counters that
 #   kernel/locking/lock_events.h declares extern for CONFIG_LOCK_EVENT_COUNTS
 #   and qspinlock.c increments (section sim_percpu, copied per CPU).
+# max_lock_depth: kernel/locking/rtmutex_api.c, the PI chain walk's depth
+#   limit (1024); the kernel.max_lock_depth sysctl in Linux, hence global
+#   and declared extern in linux/rtmutex.h.
 
 if [ $# -eq 0 ]; then
 	echo "usage: mk/nm-audit.sh OBJ..." >&2

@@ -13,11 +13,17 @@
  * CPU that idles; a wakee placed on an idle CPU starts after
  * wakeup_to_run + idle_exit.  Switch and wakeup costs carry the machine's
  * seeded jitter (sim_jitter_ps()).
+ *
+ * Trace events (sim/trace.h): sched_switch where a CPU changes task (to
+ * and from idle included), stamped before the switch's cost; sched_waking
+ * and sched_wakeup around a wakeup's cost, in the waker's context;
+ * sched_wakeup_new when a task starts.
  */
 #include <stdio.h>
 
 #include "sched/sched.h"
 #include "sim/failure.h"
+#include "sim/trace.h"
 
 struct rq {
 	struct sim_task *head, *tail;	/* FIFO of QUEUED tasks		*/
@@ -124,6 +130,7 @@ static void place(struct sim_task *t, int cpu, uint64_t latency_ps)
 void sched_task_start(struct sim_task *t, int cpu)
 {
 	place(t, cpu >= 0 ? cpu % sim.nr_cpus : select_cpu(t), 0);
+	sim_trace_wakeup_new(t, t->cpu);
 }
 
 /* Give @c to @next (dequeued, or NULL), at the CPU's current time. */
@@ -168,6 +175,7 @@ static void switch_away(struct sim_task *prev)
 	struct sim_task *next = pick_next(c);
 	const struct sim_preset *p = sim.preset;
 
+	sim_trace_sched_switch(c->k.cpu, c->now_ps, prev, next);
 	sim_account(prev, c->now_ps);
 	prev->stats.switches++;
 	if (next) {
@@ -225,9 +233,11 @@ int sched_wake(struct sim_task *t)
 
 	if (t->state != SIM_TASK_SLEEPING)
 		return 0;
+	sim_trace_waking(t, t->cpu);
 	sim_charge_ps(p->wake_ps);
 	place(t, select_cpu(t),
 	      sim_jitter_ps(p->wakeup_to_run_ps + p->idle_exit_ps));
+	sim_trace_wakeup(t, t->cpu);
 	return 1;
 }
 
@@ -237,6 +247,7 @@ void sched_cpu_wakeup(struct sim_cpu *c)
 
 	if (!next)
 		return;
+	sim_trace_sched_switch(c->k.cpu, c->now_ps, NULL, next);
 	c->curr = next;
 	run_task(c, next);
 }

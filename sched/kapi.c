@@ -4,9 +4,11 @@
  * scheduler.
  *
  * Stage: kernel -> sched.  A kernel TU (compiled like the real kernel
- * files, against the arch shim).  Called by the futex code and the shim:
- * schedule(), try_to_wake_up() and its wrappers, the wake_q,
- * task_struct references and TID lookup; and by the machine through
+ * files, against the arch shim).  Called by the futex code, the real
+ * mutex and rtmutex, and the shim: schedule() and
+ * schedule_preempt_disabled(), try_to_wake_up() and its wrappers, the
+ * wake_q, rt_mutex_setprio(), task_struct references and TID lookup; and
+ * by the machine through
  * sim/hooks.h: ksim_task_new(), ksim_task_set_slack(), ksim_boot().
  * Calls the sched_*() services of sim/hooks.h (sched/core.c), which own
  * runqueues, CPUs and switching.
@@ -32,6 +34,7 @@
 #include <linux/string.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/rt.h>
 #include <linux/sched/task.h>
 #include <linux/sched/wake_q.h>
 #include <linux/futex.h>
@@ -50,6 +53,17 @@ void schedule(void)
 		return;
 	}
 	sched_cond_resched();
+}
+
+/*
+ * The kernel's own definition: the caller (mutex_optimistic_spin(), the
+ * mutex wait loop) holds preempt_count at 1 and sleeps with it at 0.
+ */
+void schedule_preempt_disabled(void)
+{
+	preempt_enable_no_resched();
+	schedule();
+	preempt_disable();
 }
 
 /**
@@ -147,6 +161,38 @@ void wake_up_q(struct wake_q_head *head)
 	}
 }
 
+/* ---- priority inheritance (rtmutex) ---- */
+
+/**
+ * rt_mutex_setprio() - set @p's effective priority from its top PI waiter
+ * @p:		a task owning rtmutexes; the caller holds p->pi_lock and the
+ *		lock's wait_lock (rt_mutex_adjust_prio() of the rtmutex)
+ * @pi_task:	the task of @p's top PI waiter, or NULL when none is left
+ *
+ * The kernel's rule: the effective priority is the better (lower) of
+ * @p's normal_prio and @pi_task's prio, and ->pi_top_task records the
+ * booster.  Here every task has normal_prio 120 and no task ever changes
+ * class, so the new priority always equals the old one: the chain walk
+ * and the owner's pi_waiters tree are maintained by the real rtmutex,
+ * ->pi_top_task follows the top waiter (a hooked store: the kernel makes
+ * it under rq->lock), but nothing is boosted.  Should a task ever get a
+ * different priority, the machine's scheduler (which ignores ->prio)
+ * could not honour a boost, so that is reported as unsupported instead
+ * of silently ignored.
+ */
+void rt_mutex_setprio(struct task_struct *p, struct task_struct *pi_task)
+{
+	int prio = p->normal_prio;
+
+	if (pi_task && pi_task->prio < prio)
+		prio = pi_task->prio;
+	if (p->pi_top_task != pi_task)
+		WRITE_ONCE(p->pi_top_task, pi_task);
+	if (prio != p->prio)
+		sim_bug("unsupported: a PI boost (tasks of unequal priority)",
+			__FILE__, __LINE__);
+}
+
 /* ---- task_struct references and lookup ---- */
 
 void __put_task_struct(struct task_struct *t)
@@ -201,6 +247,7 @@ void *ksim_task_new(struct sim_task *t, int tid)
 	refcount_set(&p->usage, 1);		/* the task's own reference */
 	p->prio = NICE_TO_PRIO(0);
 	p->normal_prio = p->prio;
+	p->policy = SCHED_NORMAL;
 	p->pid = tid;
 	task_set_comm(p, tid);
 	p->mm = ksim_process_mm();

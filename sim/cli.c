@@ -3,6 +3,7 @@
  * sim/cli.c - main(): the futexsim command line.
  *
  *   futexsim run [SCENARIO] [--key=value ...]
+ *   futexsim replay FILE [--key=value ...]
  *   futexsim list [machines|locks|workloads]
  *   futexsim --version | --help
  *
@@ -12,7 +13,18 @@
  * the lock list forks a process that builds the machine
  * (sim_machine_init()), runs the workload (workload -> ulock -> futex(2)
  * -> kernel -> sched -> machine) and sends its struct sim_result back
- * through a pipe.  Last, the report (sim/report.c).
+ * through a pipe.  Last, the report (sim/report.c).  With --trace, each
+ * child writes its own trace file (sim/trace.h): FILE itself for one
+ * lock, FILE with ".LOCK" before the extension for several.
+ *
+ * `replay` takes the scenario from a replay file's header
+ * (sim_replay_load()), then the command line, and runs its one lock while
+ * the child checks every decision against the file (sim/replay.h); a run
+ * that diverged still prints its report, and exits SIM_EXIT_DIVERGED.
+ * --record makes the child write one.  A run that fails (exit 3) without
+ * --record is run once more, recording, into
+ * futexsim-failure-LOCK-SEED.replay in the current directory, and the
+ * failure report names that file and the command that replays it.
  *
  * One process per lock: every lock starts from a fresh machine, arena and
  * kernel state, exactly as its replay command would, and a simulated
@@ -20,6 +32,8 @@
  * parent then exits with the same status.  Bad input: one line, exit 2.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +44,10 @@
 #include "sim/failure.h"
 #include "sim/machine.h"
 #include "sim/preset.h"
+#include "sim/replay.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
+#include "sim/trace.h"
 #include "workloads/workload.h"
 #include "version.h"
 
@@ -40,14 +56,20 @@ static const struct sim_origin cmdline = { .file = "command line" };
 static void usage(FILE *out)
 {
 	fputs("usage: futexsim run [SCENARIO] [--key=value ...]\n"
+	      "       futexsim replay FILE [--key=value ...]\n"
 	      "       futexsim list [machines|locks|workloads]\n"
 	      "       futexsim --version\n"
 	      "       futexsim --help\n"
 	      "\n"
-	      "run   simulate the scenario once per lock of its lock list and print\n"
-	      "      the report.  SCENARIO is a file of 'key = value' lines with the\n"
-	      "      keys below; --key=value options override the file's keys.\n"
-	      "list  the machine presets, user locks and workloads.\n"
+	      "run     simulate the scenario once per lock of its lock list and\n"
+	      "        print the report.  SCENARIO is a file of 'key = value' lines\n"
+	      "        with the keys below; --key=value options override its keys.\n"
+	      "replay  re-run the run of one lock recorded in FILE (by --record, or\n"
+	      "        saved by a failed run) and check every scheduling decision\n"
+	      "        against it; the first that differs is reported on stderr\n"
+	      "        (decision number, simulated time, recorded and actual), then\n"
+	      "        the run goes on.  --key=value options override FILE's keys.\n"
+	      "list    the machine presets, user locks and workloads.\n"
 	      "\n"
 	      "Scenario keys:\n", out);
 	sim_scenario_usage(out);
@@ -59,7 +81,8 @@ static void usage(FILE *out)
 	      "\n"
 	      "Exit status: 0 success; 2 bad input (one line on stderr);\n"
 	      "3 simulated failure (deadlock, livelock, kernel BUG/WARN): the report\n"
-	      "on stderr gives the seed and the command that replays it.\n", out);
+	      "on stderr gives the seed, the command that replays it and the replay\n"
+	      "file saved; 4 (replay) the run diverged from the replay file.\n", out);
 }
 
 /* A host-side failure that is neither bad input nor a simulated one. */
@@ -67,65 +90,6 @@ static void __attribute__((noreturn)) die_errno(const char *what)
 {
 	fprintf(stderr, "futexsim: %s: %s\n", what, strerror(errno));
 	exit(1);
-}
-
-/* ---- the replay command of one lock's run ------------------------------ */
-
-struct cmdbuf {
-	char *buf;
-	size_t len, size;
-};
-
-static void cmd_add(struct cmdbuf *c, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (c->len + n + 1 > c->size)
-		return;		/* cannot happen: keys are bounded */
-	memcpy(c->buf + c->len, s, n + 1);
-	c->len += n;
-}
-
-/* Append " WORD", single-quoted for the shell when it needs to be. */
-static void cmd_word(struct cmdbuf *c, const char *w)
-{
-	const char *safe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			   "0123456789_./:,=@%+-";
-	char one[2] = { 0 };
-
-	cmd_add(c, " ");
-	if (*w && strspn(w, safe) == strlen(w)) {
-		cmd_add(c, w);
-		return;
-	}
-	cmd_add(c, "'");
-	for (; *w; w++) {
-		one[0] = *w;
-		cmd_add(c, *w == '\'' ? "'\\''" : one);
-	}
-	cmd_add(c, "'");
-}
-
-static void cmd_key(void *ctx, const char *key, const char *value)
-{
-	char opt[512];
-
-	if (!strcmp(key, "json"))
-		return;		/* output only: the replay writes no file */
-	snprintf(opt, sizeof(opt), "--%s=%s", key, value);
-	cmd_word(ctx, opt);
-}
-
-/* "SELF run --machine=... --lock=LOCK ...": every resolved key. */
-static void replay_command(const char *self, const struct sim_scenario *one,
-			   char *buf, size_t size)
-{
-	struct cmdbuf c = { .buf = buf, .size = size };
-
-	buf[0] = '\0';
-	cmd_add(&c, self);
-	cmd_add(&c, " run");
-	sim_scenario_each(one, cmd_key, &c);
 }
 
 /* ---- one lock, one process --------------------------------------------- */
@@ -160,27 +124,80 @@ static size_t read_full(int fd, void *p, size_t n)
 	return got;
 }
 
-/* The child: build the machine, run the workload with lock @one. */
+/* The child: build the machine, run the workload with lock @one; write
+ * its trace to @trace and its decisions to @rec if not NULL, check them
+ * against @src if not NULL.  Exit status SIM_EXIT_DIVERGED after sending
+ * the result if the replay diverged. */
 static void __attribute__((noreturn))
 child_run(const struct sim_scenario *one, const struct sim_preset *preset,
-	  const char *replay, int fd)
+	  const char *replay, const char *trace, const char *rec,
+	  const struct sim_replay_src *src, int fd)
 {
 	const struct wl_workload *wl = wl_find(one->workload);
 	/* NULL for a workload with kernel locks: it finds its own */
 	const struct ulock_ops *lock = wl->klocks ? NULL : ulock_find(one->locks[0]);
 	struct sim_result r;
 
+	int status;
+
 	sim_failure_set_replay(replay);
+	if (rec && sim_record_start(rec, one))
+		die_errno(rec);
+	if (src)
+		sim_replay_start(src);
 	sim_machine_init(preset, one->cpus, one->seed);
 	sim_set_livelock_ps(one->livelock_ps);
+	if (trace && sim_trace_open(trace, one))
+		die_errno(trace);
 	memset(&r, 0, sizeof(r));
 	wl->run(one, lock, &r);
+	if (trace && sim_trace_close())
+		die_errno(trace);
+	status = sim_replay_finish();
 	if (!r.lock[0])
 		memcpy(r.lock, one->locks[0],
 		       strnlen(one->locks[0], sizeof(r.lock) - 1));
 	write_full(fd, &r, sizeof(r));
 	fflush(NULL);
-	_exit(0);
+	_exit(status);
+}
+
+/*
+ * A run failed (exit 3, report on stderr) and was not recorded: run it
+ * again, quietly, recording into @path (through @path.part, renamed when
+ * the recorded run has failed as well).
+ */
+static void save_failure(const struct sim_scenario *one,
+			 const struct sim_preset *preset, const char *replay,
+			 const char *path)
+{
+	char part[PATH_MAX];
+	int quiet, status;
+	pid_t pid;
+
+	if (snprintf(part, sizeof(part), "%s.part", path) >= (int)sizeof(part))
+		return;
+	quiet = open("/dev/null", O_RDWR);
+	if (quiet < 0)
+		die_errno("/dev/null");
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		die_errno("fork");
+	if (pid == 0) {
+		dup2(quiet, STDOUT_FILENO);
+		dup2(quiet, STDERR_FILENO);
+		child_run(one, preset, replay, NULL, part, NULL, quiet);
+	}
+	close(quiet);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die_errno("waitpid");
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 3 && !rename(part, path))
+		return;
+	unlink(part);
+	fprintf(stderr, "futexsim: %s was not saved: the run did not fail again when recorded\n",
+		path);
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -192,20 +209,40 @@ static double seconds_since(const struct timespec *t0)
 	       (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* Run lock @idx of @s in a child; fill @r, or exit as the child did. */
-static void run_lock(const char *self, const struct sim_scenario *s, int idx,
-		     const struct sim_preset *preset, struct sim_result *r)
+/*
+ * Run lock @idx of @s in a child (checking the decisions of @src if not
+ * NULL); fill @r, or exit as the child did.  Return: the child's status,
+ * 0 or SIM_EXIT_DIVERGED.
+ */
+static int run_lock(const char *self, const struct sim_scenario *s, int idx,
+		    const struct sim_preset *preset,
+		    const struct sim_replay_src *src, struct sim_result *r)
 {
 	struct sim_scenario one = *s;	/* the scenario with this lock only */
 	struct timespec t0;
-	char replay[8192];
+	char replay[8192], trace[sizeof(s->trace) + sizeof(s->locks[0]) + 1];
+	char rec[sizeof(s->record) + sizeof(s->locks[0]) + 1], failed[320];
+	const char *file = NULL;	/* the replay file of this run	*/
 	int fd[2], status;
 	size_t got;
 	pid_t pid;
 
 	one.nr_locks = 1;
 	memcpy(one.locks[0], s->locks[idx], sizeof(one.locks[0]));
-	replay_command(self, &one, replay, sizeof(replay));
+	if (s->record[0])
+		sim_record_lock_path(s->record, one.locks[0], s->nr_locks, rec,
+				     sizeof(rec));
+	sim_replay_failure_path(one.locks[0], one.seed, failed, sizeof(failed));
+	if (src)
+		file = src->path;
+	else if (s->record[0])
+		file = rec;
+	else if (!access(".", W_OK))
+		file = failed;	/* saved if the run fails */
+	sim_replay_command(self, &one, file, replay, sizeof(replay));
+	if (s->trace[0])
+		sim_trace_lock_path(s->trace, one.locks[0], s->nr_locks, trace,
+				    sizeof(trace));
 	if (pipe(fd))
 		die_errno("pipe");
 	fflush(NULL);		/* the child must not print our buffers again */
@@ -215,7 +252,8 @@ static void run_lock(const char *self, const struct sim_scenario *s, int idx,
 		die_errno("fork");
 	if (pid == 0) {
 		close(fd[0]);
-		child_run(&one, preset, replay, fd[1]);
+		child_run(&one, preset, replay, s->trace[0] ? trace : NULL,
+			  s->record[0] ? rec : NULL, src, fd[1]);
 	}
 	close(fd[1]);
 	got = read_full(fd[0], r, sizeof(*r));
@@ -227,12 +265,15 @@ static void run_lock(const char *self, const struct sim_scenario *s, int idx,
 	 * (a task's stack overflow, a kernel oops): status 3, with the
 	 * command that reproduces it. */
 	if (WIFSIGNALED(status)) {
-		fprintf(stderr, "futexsim: lock %s: the simulation died of signal %d (%s); replay: %s\n",
+		fprintf(stderr, "futexsim: lock %s: the simulation died of signal %d (%s); replay: %.*s\n",
 			one.locks[0], WTERMSIG(status),
-			strsignal(WTERMSIG(status)), replay);
+			strsignal(WTERMSIG(status)), (int)strcspn(replay, "\n"),
+			replay);
 		exit(3);
 	}
-	if (WEXITSTATUS(status))
+	if (WEXITSTATUS(status) == 3 && file == failed)
+		save_failure(&one, preset, replay, failed);
+	if (WEXITSTATUS(status) && WEXITSTATUS(status) != SIM_EXIT_DIVERGED)
 		exit(WEXITSTATUS(status));	/* its report is on stderr */
 	if (got != sizeof(*r)) {
 		fprintf(stderr, "futexsim: lock %s: the simulation sent no result\n",
@@ -241,6 +282,7 @@ static void run_lock(const char *self, const struct sim_scenario *s, int idx,
 	}
 	if (r->host_seconds == 0)
 		r->host_seconds = seconds_since(&t0);
+	return WEXITSTATUS(status);
 }
 
 /* ---- commands ---------------------------------------------------------- */
@@ -282,71 +324,147 @@ static int takes_value(char **argv, int argc, int i)
 	       i + 1 < argc && argv[i + 1][0] != '-';
 }
 
-static int cmd_run(const char *self, int argc, char **argv)
+/* The trace file of lock @idx must be writable: bad input, said before
+ * the run.  It is created (empty) here. */
+static void check_trace_file(const struct sim_scenario *s, int idx)
 {
-	struct sim_result r[SIM_MAX_LOCKS];
-	struct sim_preset preset;
-	struct sim_scenario s;
-	const char *file = NULL;
-	char expected[320];
+	char path[sizeof(s->trace) + sizeof(s->locks[0]) + 1], expected[320];
 	FILE *f;
-	int i;
 
-	for (i = 0; i < argc; i++) {
-		if (!strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
+	sim_trace_lock_path(s->trace, s->locks[idx], s->nr_locks, path,
+			    sizeof(path));
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(expected, sizeof(expected), "a writable file (%s: %s)",
+			 path, strerror(errno));
+		sim_config_fail(&s->trace_at, "trace", expected, s->trace);
+	}
+	fclose(f);
+}
+
+/*
+ * Check the arguments of run or replay: --help (Return: 1), well-formed
+ * options, and at most one file (*@file, NULL if none; @what: "a scenario
+ * file" or "a replay file").
+ */
+static int scan_args(int argc, char **argv, const char **file,
+		     const char *what)
+{
+	char expected[96];
+
+	*file = NULL;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help"))
+			return 1;
+		if (argv[i][0] == '-' && argv[i][1] != '-') {
+			snprintf(expected, sizeof(expected),
+				 "%s or --key=value options", what);
+			sim_config_fail(&cmdline, NULL, expected, argv[i]);
 		}
-		if (argv[i][0] == '-' && argv[i][1] != '-')
-			sim_config_fail(&cmdline, NULL,
-					"a scenario file or --key=value options",
-					argv[i]);
 		if (takes_value(argv, argc, i)) {
 			i++;
 			continue;
 		}
 		if (argv[i][0] != '-') {
-			if (file)
-				sim_config_fail(&cmdline, NULL,
-						"at most one scenario file", argv[i]);
-			file = argv[i];
+			if (*file) {
+				snprintf(expected, sizeof(expected),
+					 "at most one %s", what + 2);
+				sim_config_fail(&cmdline, NULL, expected, argv[i]);
+			}
+			*file = argv[i];
 		}
 	}
-	/* Defaults, then the file, then the command line, whatever the
-	 * order of the arguments. */
-	sim_scenario_defaults(&s);
-	if (file)
-		sim_scenario_load(&s, file);
-	for (i = 0; i < argc; )
+	return 0;
+}
+
+/* The command line's keys, after the file's, whatever the order. */
+static void apply_options(struct sim_scenario *s, int argc, char **argv)
+{
+	for (int i = 0; i < argc; )
 		if (argv[i][0] == '-')
-			i += apply_option(&s, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
+			i += apply_option(s, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
 		else
 			i++;
-	sim_preset_load_at(&preset, s.machine, &s.machine_at);
-	sim_scenario_resolve(&s, sim_preset_nr_cpus(&preset));
+}
+
+/* Resolve @s, run each lock (checked against @src in a replay) and print
+ * the report.  Return: the exit status, 0 or SIM_EXIT_DIVERGED. */
+static int run_scenario(const char *self, struct sim_scenario *s,
+			const struct sim_replay_src *src)
+{
+	struct sim_result r[SIM_MAX_LOCKS];
+	struct sim_preset preset;
+	char expected[320];
+	int i, status = 0;
+	FILE *f;
+
+	sim_preset_load_at(&preset, s->machine, &s->machine_at);
+	sim_scenario_resolve(s, sim_preset_nr_cpus(&preset));
 
 	/* A JSON file that cannot be written is bad input: say so before a
 	 * long run, not after it. */
-	if (s.json[0]) {
-		f = fopen(s.json, "a");
+	if (s->json[0]) {
+		f = fopen(s->json, "a");
 		if (!f) {
 			snprintf(expected, sizeof(expected),
 				 "a writable file (%s)", strerror(errno));
-			sim_config_fail(&s.json_at, "json", expected, s.json);
+			sim_config_fail(&s->json_at, "json", expected, s->json);
 		}
 		fclose(f);
 	}
+	for (i = 0; s->trace[0] && i < s->nr_locks; i++)
+		check_trace_file(s, i);
+	sim_replay_check(s, src);
 
 	memset(r, 0, sizeof(r));
-	for (i = 0; i < s.nr_locks; i++)
-		run_lock(self, &s, i, &preset, &r[i]);
+	for (i = 0; i < s->nr_locks; i++)
+		if (run_lock(self, s, i, &preset, src, &r[i]))
+			status = SIM_EXIT_DIVERGED;
 
-	sim_report_text(stdout, &s, r, s.nr_locks);
-	if (s.json[0] && sim_report_json(s.json, &s, r, s.nr_locks))
-		die_errno(s.json);
+	sim_report_text(stdout, s, r, s->nr_locks);
+	if (s->json[0] && sim_report_json(s->json, s, r, s->nr_locks))
+		die_errno(s->json);
 	if (fflush(stdout))
 		die_errno("writing the report");
-	return 0;
+	return status;
+}
+
+static int cmd_run(const char *self, int argc, char **argv)
+{
+	struct sim_scenario s;
+	const char *file;
+
+	if (scan_args(argc, argv, &file, "a scenario file")) {
+		usage(stdout);
+		return 0;
+	}
+	/* Defaults, then the file, then the command line. */
+	sim_scenario_defaults(&s);
+	if (file)
+		sim_scenario_load(&s, file);
+	apply_options(&s, argc, argv);
+	return run_scenario(self, &s, NULL);
+}
+
+static int cmd_replay(const char *self, int argc, char **argv)
+{
+	struct sim_replay_src src;
+	struct sim_scenario s;
+	const char *file;
+
+	if (scan_args(argc, argv, &file, "a replay file")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!file)
+		sim_config_fail(&cmdline, NULL,
+				"a replay file: futexsim replay FILE [--key=value ...]",
+				NULL);
+	/* Defaults, then the file's header, then the command line. */
+	sim_scenario_defaults(&s);
+	sim_replay_load(file, &s, &src);
+	apply_options(&s, argc, argv);
+	return run_scenario(self, &s, &src);
 }
 
 /* Two namespaces: the user locks (workload mutex), then each workload's
@@ -410,13 +528,15 @@ static int cmd_list(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	static const char commands[] = "a command: run, list, help or --version";
+	static const char commands[] = "a command: run, replay, list, help or --version";
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
 	if (!cmd)
 		sim_config_fail(&cmdline, NULL, commands, NULL);
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argv[0], argc - 2, argv + 2);
+	if (!strcmp(cmd, "replay"))
+		return cmd_replay(argv[0], argc - 2, argv + 2);
 	if (!strcmp(cmd, "list"))
 		return cmd_list(argc - 2, argv + 2);
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") ||

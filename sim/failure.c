@@ -8,7 +8,8 @@
  * and, for a stack overflow, by the kernel through the SIGSEGV handler
  * installed here.  Calls libunwind (the only file that does), the
  * coroutine layer for saved contexts and guard pages (sim/coro.h), and
- * reads the machine's tasks and clocks (sim/machine.h).
+ * reads the machine's tasks and clocks (sim/machine.h); a stack overflow
+ * ends the replay file being written or checked (sim/replay.h) itself.
  *
  * Report (stderr):
  *
@@ -48,6 +49,7 @@
 
 #include "sim/failure.h"
 #include "sim/machine.h"
+#include "sim/replay.h"
 
 #define FAILURE_MAX_FRAMES	32	/* frames printed per stack	  */
 #define FAILURE_MAX_COUNT	100000	/* frames counted beyond those	  */
@@ -367,6 +369,7 @@ static void failure_signal(int sig, siginfo_t *si, void *uc)
 #else
 	failure_report(SIM_FAIL_STACK, what, NULL, 0, t);
 #endif
+	sim_replay_end_now();	/* _exit() runs no atexit() handler */
 	_exit(3);
 }
 

@@ -17,7 +17,9 @@
  *                    try_to_wake_up() and need_resched();
  *   sim_timer_*()    hrtimers on the virtual clock;
  *   sim_kzalloc()    kernel allocations from the fixed-address arena;
- *   sim_bug/warn()   BUG()/WARN(): a failure report and exit status 3.
+ *   sim_bug/warn()   BUG()/WARN(): a failure report and exit status 3;
+ *   sim_trace_*()    the kernel's lock tracepoints and the shim's
+ *                    spinlock word transitions, for --trace.
  *
  * Machine -> kernel side: the globals below, kept current by the machine
  * at every switch, and the few ksim_*() entry points declared at the end.
@@ -130,6 +132,51 @@ void sim_bug(const char *what, const char *file, int line)
 	__attribute__((noreturn));
 void sim_warn(const char *what, const char *file, int line)
 	__attribute__((noreturn));
+
+/* ---- tracing (sim/trace.c; sim/trace.h has the host side) ---- */
+
+/*
+ * The events of --trace.  sim_trace_mask has bit SIM_TRACE_BIT(ev) set for
+ * every event being written and is 0 when no trace is open, so that an
+ * emission point costs one load and one predictable branch when tracing is
+ * off.  Emitting never changes the simulation: no hook, no charge, no
+ * PRNG draw.
+ */
+enum sim_trace_event {
+	SIM_TEV_SCHED_SWITCH,		/* sched/core.c			*/
+	SIM_TEV_SCHED_WAKING,
+	SIM_TEV_SCHED_WAKEUP,
+	SIM_TEV_SCHED_WAKEUP_NEW,
+	SIM_TEV_FUTEX_ENTER,		/* sim/syscall.c		*/
+	SIM_TEV_FUTEX_EXIT,
+	SIM_TEV_NANOSLEEP_ENTER,
+	SIM_TEV_NANOSLEEP_EXIT,
+	SIM_TEV_CONTENTION_BEGIN,	/* trace/events/lock.h (shim)	*/
+	SIM_TEV_CONTENTION_END,
+	SIM_TEV_QSPINLOCK,		/* linux/spinlock.h (shim)	*/
+	SIM_TEV_NR
+};
+#define SIM_TRACE_BIT(ev)	(1U << (ev))
+extern unsigned int sim_trace_mask;
+
+/* What a qspinlock event reports (linux/spinlock.h of the shim). */
+enum sim_qspin_op {
+	SIM_QS_SLOWPATH,	/* the fast path's cmpxchg found @old: waits	*/
+	SIM_QS_LOCK,		/* acquired (old: what the cmpxchg found)	*/
+	SIM_QS_TRYLOCK,		/* trylock succeeded				*/
+	SIM_QS_TRYFAIL,		/* trylock failed				*/
+	SIM_QS_UNLOCK,		/* released (old: the word before)		*/
+	SIM_QS_NR_OPS
+};
+
+/* sim_trace_contention_begin/end - the kernel's lock:contention_begin
+ * (@flags: LCB_F_*) and lock:contention_end (@ret: 0 acquired). */
+void sim_trace_contention_begin(const void *lock, unsigned int flags);
+void sim_trace_contention_end(const void *lock, int ret);
+/* sim_trace_qspinlock - @op on the qspinlock at @lock moved its word from
+ * @old to @new (read without a hook: plain values of simulated memory). */
+void sim_trace_qspinlock(const void *lock, enum sim_qspin_op op,
+			 unsigned int old, unsigned int new);
 
 /* ---- kernel side entry points the machine calls (sched/kapi.c) ---- */
 /* ksim_task_new - allocate and initialise a task_struct for @t with TID

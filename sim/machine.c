@@ -20,7 +20,9 @@
  * returned) or deadlocked (some did not).  Calls the scheduler (sched/)
  * for ticks and idle exits, sim/failure.c for failures, and sim/cache.c
  * for the price of each access (the cache-line model; with the preset's
- * cache-model = off, the flat per-kind costs instead).
+ * cache-model = off, the flat per-kind costs instead).  Every decision
+ * (the task a dispatch switches to, each PRNG draw) goes through
+ * sim_decision()/sim_draw() (sim/replay.h), so replay files see it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,7 @@
 #include "sim/failure.h"
 #include "sim/machine.h"
 #include "sim/prng.h"
+#include "sim/replay.h"
 #include "sim/runheap.h"
 
 #define likely(x)	__builtin_expect(!!(x), 1)
@@ -154,7 +157,7 @@ uint64_t sim_jitter_ps(uint64_t ps)
 
 	if (!span)
 		return ps;
-	return ps - span / 2 + sim_prng_below(&sim_rng, span + 1);
+	return ps - span / 2 + sim_draw(SIM_DEC_JITTER, span + 1);
 }
 
 void sim_progress(void)
@@ -188,7 +191,7 @@ void sim_timer_start_ns(struct sim_event *ev, unsigned long long expires_ns,
 	uint64_t slack_ps = 0;
 
 	if (range_ns)
-		slack_ps = sim_prng_below(&sim_rng, range_ns * 1000 + 1);
+		slack_ps = sim_draw(SIM_DEC_SLACK, range_ns * 1000 + 1);
 	sim_event_start(ev, expires_ns * 1000 + slack_ps,
 			sim_cur ? sim_cur->k.cpu : 0);
 }
@@ -364,6 +367,7 @@ static void resume(struct sim_cpu *c)
 	sim_current_kt = t->kt;
 	if (&t->coro == from)
 		return;
+	sim_decision(SIM_DEC_SWITCH, c->now_ps, c->k.cpu, t->tid);
 	running_coro = &t->coro;
 	sim.counters.switches++;
 	sim_coro_switch(from, &t->coro);

@@ -56,6 +56,7 @@ struct sim_task {
 	enum sim_task_state state;
 	int cpu;			/* CPU it runs or last ran on		*/
 	bool in_kernel;			/* in a syscall: time counts as sys	*/
+	int uerrno;			/* its errno (sim/syscall.h)		*/
 	void *kt;			/* struct task_struct *			*/
 	struct sim_coro coro;		/* its coroutine and stack		*/
 	void (*fn)(void *arg);		/* body, run on the coroutine		*/

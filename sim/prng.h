@@ -5,7 +5,9 @@
  * Stage: machine.  Every random choice of a run (timed-mode tie-breaks,
  * timer slack, cost jitter, workload choices) draws from the machine's
  * generator, so a run is a function of (scenario, seed).  Nothing may use
- * rand(), the host clock or host addresses instead.
+ * rand(), the host clock or host addresses instead.  The simulation draws
+ * through sim_draw() (sim/replay.h), never sim_prng_below(&sim_rng, ...)
+ * directly, so that replay files record and check every draw.
  *
  * Algorithm: xoshiro256** seeded through splitmix64 (public domain
  * algorithms by Blackman and Vigna), written here from their description.

@@ -5,10 +5,11 @@
  *
  * Stage: machine.  Called by sim/machine.c at every dispatch, so it is on
  * the simulator's hot path: O(log n) per insertion and removal, and
- * O(ties) to find the CPUs that share the smallest clock.
+ * O(ties) to find the CPUs that share the smallest clock.  A tie-break
+ * is a decision of replay files (sim_draw(), sim/replay.h).
  */
 #include "sim/machine.h"
-#include "sim/prng.h"
+#include "sim/replay.h"
 #include "sim/runheap.h"
 
 static struct sim_cpu *heap[SIM_MAX_CPUS];
@@ -119,7 +120,7 @@ struct sim_cpu *sim_runheap_pop_earliest(void)
 	n = collect_ties(0, heap[0]->now_ps, ties, 0);
 	if (n > 1) {
 		/* the k-th smallest CPU number among the tied ones */
-		uint64_t k = sim_prng_below(&sim_rng, n);
+		uint64_t k = sim_draw(SIM_DEC_TIE, n);
 
 		for (int i = 0; i < n; i++) {
 			int rank = 0;

@@ -11,7 +11,8 @@
  * (workloads/ulock) and kernel locks (a workload's ->klocks) are separate
  * namespaces, and sim_scenario_resolve() holds the lock list to the
  * chosen workload's.  The machine key is checked later, by
- * loading the preset (sim_preset_load_at(), in the CLI).
+ * loading the preset (sim_preset_load_at(), in the CLI).  The trace keys'
+ * values (file extension, event names) are checked with sim/trace.c.
  *
  * One table below holds every key with its setter and its help text, so
  * the parser and `futexsim --help` cannot disagree; the echo follows the
@@ -23,6 +24,7 @@
 
 #include "sim/machine.h"
 #include "sim/scenario.h"
+#include "sim/trace.h"
 #include "workloads/workload.h"
 
 struct key {
@@ -308,6 +310,65 @@ static void set_placement(struct sim_scenario *s, const struct key *k,
 	s->placement_at = *at;
 }
 
+static void set_trace(struct sim_scenario *s, const struct key *k,
+		      const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "none")) {
+		s->trace[0] = '\0';
+		s->trace_at = (struct sim_origin){ 0 };
+		return;
+	}
+	if (sim_trace_format_of(v) == SIM_TRACE_NONE)
+		sim_config_fail(at, k->name,
+				"a file name ending in .txt (ftrace text) or .json (Chrome trace events), or none",
+				v);
+	set_str(s->trace, sizeof(s->trace), k, v, at);
+	s->trace_at = *at;
+}
+
+/* A window bound: a duration (0 allowed for trace-from); "none" for
+ * trace-to means the end of the run. */
+static void set_trace_window(struct sim_scenario *s, const struct key *k,
+			     const char *v, const struct sim_origin *at)
+{
+	int to = !strcmp(k->name, "trace-to");
+	uint64_t ps = 0;
+
+	if (!(to && !strcmp(v, "none")) &&
+	    (sim_parse_duration_ps(v, &ps) || (to && !ps)))
+		sim_config_fail(at, k->name, to ?
+				"a positive duration with a unit (ns, us, ms or s), or none" :
+				"a duration with a unit (ns, us, ms or s), like 0ns or 20us",
+				v);
+	*(to ? &s->trace_to_ps : &s->trace_from_ps) = ps;
+	*(to ? &s->trace_to_at : &s->trace_from_at) = *at;
+}
+
+static void set_trace_events(struct sim_scenario *s, const struct key *k,
+			     const char *v, const struct sim_origin *at)
+{
+	char expected[400];
+
+	if (sim_trace_parse_events(v, &s->trace_events)) {
+		snprintf(expected, sizeof(expected),
+			 "a comma-separated list of trace events and groups among %s",
+			 sim_trace_event_help());
+		sim_config_fail(at, k->name, expected, v);
+	}
+}
+
+static void set_record(struct sim_scenario *s, const struct key *k,
+		       const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "none")) {
+		s->record[0] = '\0';
+		s->record_at = (struct sim_origin){ 0 };
+		return;
+	}
+	set_str(s->record, sizeof(s->record), k, v, at);
+	s->record_at = *at;
+}
+
 static const struct key keys[] = {
 	{ "machine", "NAME|PATH", "machine preset ('futexsim list machines'); default tiny4", set_machine },
 	{ "cpus", "N|all", "CPUs used, at most the machine's; default all", set_cpus },
@@ -324,6 +385,11 @@ static const struct key keys[] = {
 	{ "ops-per-thread", "N|none", "operations of each thread (ops = N x threads); excludes ops and duration", set_ops_per_thread },
 	{ "data", "standalone|embedded", "spin: the data in its own cache line or in the lock's; default standalone", set_data },
 	{ "placement", "pack|nodes", "spin: fill one socket, or one task per socket in turn; default pack", set_placement },
+	{ "trace", "PATH.txt|PATH.json|none", "write a trace of each lock's run: ftrace text (.txt) or Chrome trace-event JSON (.json); PATH.LOCK.txt with several locks; default none", set_trace },
+	{ "trace-from", "DURATION", "trace from this simulated time on; default 0ns", set_trace_window },
+	{ "trace-to", "DURATION|none", "trace up to this simulated time; default the end", set_trace_window },
+	{ "trace-events", "LIST", "comma-separated trace events or groups (sched, futex, nanosleep, lock, qspinlock, all); default all", set_trace_events },
+	{ "record", "PATH|none", "write each lock's run as a replay file ('futexsim replay PATH' re-runs it); PATH.LOCK.replay with several locks; default none", set_record },
 };
 static const int nr_keys = sizeof(keys) / sizeof(keys[0]);
 
@@ -339,6 +405,7 @@ void sim_scenario_defaults(struct sim_scenario *s)
 	s->between = (struct sim_work){ .kind = SIM_WORK_PAUSE, .n = 1 };
 	s->seed = 1;
 	s->livelock_ps = 10 * 1000000000000ULL;
+	s->trace_events = SIM_TRACE_ALL;
 }
 
 void sim_scenario_set(struct sim_scenario *s, const char *key,
@@ -495,6 +562,12 @@ void sim_scenario_resolve(struct sim_scenario *s, int machine_cpus)
 	resolve_ops(s);
 	resolve_locks(s, w);
 	resolve_spin(s, w);
+	if (s->trace_to_ps && s->trace_to_ps <= s->trace_from_ps) {
+		snprintf(expected, sizeof(expected), "a time after trace-from (%s)",
+			 sim_format_duration_ps(s->trace_from_ps, got, sizeof(got)));
+		sim_config_fail(&s->trace_to_at, "trace-to", expected,
+				sim_format_duration_ps(s->trace_to_ps, got, sizeof(got)));
+	}
 }
 
 void sim_scenario_usage(FILE *out)

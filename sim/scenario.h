@@ -30,6 +30,13 @@
  *             or in the lock's)			default standalone
  *   placement spin: pack | nodes (fill a socket, or one task per socket
  *             round-robin)				default pack
+ *   trace     PATH.txt | PATH.json | none: a trace of each lock's run
+ *             (sim/trace.h); PATH.LOCK.txt with several locks	default none
+ *   trace-from, trace-to  the simulated time window traced	default all
+ *   trace-events  comma-separated events and groups	default all
+ *   record    PATH | none: write each lock's run as a replay file
+ *             (sim/replay.h); PATH with ".LOCK" before its extension
+ *             when there are several locks		default none
  * ops, ops-per-thread and duration are exclusive; giving duration selects
  * fixed-time mode.  data and placement are keys of workload=spin only;
  * spin also needs threads <= cpus and no sleep in cs or between.
@@ -84,6 +91,11 @@ struct sim_scenario {
 	uint64_t ops_per_thread;	/* ops-per-thread given; 0: not	*/
 	enum sim_spin_data data;	/* workload=spin			*/
 	enum sim_placement placement;	/* workload=spin			*/
+	char trace[256];		/* trace file, "" when not wanted	*/
+	uint64_t trace_from_ps;		/* trace window: start (0: the start)	*/
+	uint64_t trace_to_ps;		/* trace window: end (0: the end)	*/
+	unsigned int trace_events;	/* SIM_TRACE_BIT()s of sim/hooks.h	*/
+	char record[256];		/* replay file to write, "" if none	*/
 	char file[256];			/* scenario file, "" if none		*/
 	/* Where some keys were given, for errors found after sim_scenario_set()
 	 * (the machine preset, cross-key checks, the JSON file); .file is NULL
@@ -92,6 +104,8 @@ struct sim_scenario {
 	struct sim_origin machine_at, cpus_at, ops_at, duration_at, json_at;
 	struct sim_origin threads_at, workload_at, lock_at, cs_at, between_at;
 	struct sim_origin ops_per_thread_at, data_at, placement_at;
+	struct sim_origin trace_at, trace_from_at, trace_to_at;
+	struct sim_origin record_at;
 };
 
 /* sim_scenario_defaults - fill @s with the documented defaults. */
@@ -123,9 +137,9 @@ const char *sim_work_format(const struct sim_work *w, char *buf, int len);
  * scenario file or --key=value would spell it, in the order of
  * sim_scenario_print() (which is this with "key = value\n"); the CLI
  * builds the replay command line with it.  Keys at their "unset" value
- * (threads 0, json "") are left out; cpus 0 is "all"; ops-per-thread,
- * when given, stands instead of ops; data and placement are given for
- * workload spin only. */
+ * (threads 0, json "", record "", the trace keys at their defaults) are
+ * left out; cpus 0 is "all"; ops-per-thread, when given, stands instead
+ * of ops; data and placement are given for workload spin only. */
 void sim_scenario_each(const struct sim_scenario *s,
 		       void (*fn)(void *ctx, const char *key, const char *value),
 		       void *ctx);

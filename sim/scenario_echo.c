@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "sim/scenario.h"
+#include "sim/trace.h"
 #include "workloads/workload.h"
 
 const char *sim_data_name(enum sim_spin_data d)
@@ -85,6 +86,19 @@ void sim_scenario_each(const struct sim_scenario *s,
 	fn(ctx, "livelock", sim_format_duration_ps(s->livelock_ps, v, sizeof(v)));
 	if (s->json[0])
 		fn(ctx, "json", s->json);
+	if (s->trace[0])
+		fn(ctx, "trace", s->trace);
+	if (s->trace_from_ps)
+		fn(ctx, "trace-from",
+		   sim_format_duration_ps(s->trace_from_ps, v, sizeof(v)));
+	if (s->trace_to_ps)
+		fn(ctx, "trace-to",
+		   sim_format_duration_ps(s->trace_to_ps, v, sizeof(v)));
+	if (s->trace_events != SIM_TRACE_ALL)
+		fn(ctx, "trace-events",
+		   sim_trace_format_events(s->trace_events, v, sizeof(v)));
+	if (s->record[0])
+		fn(ctx, "record", s->record);
 }
 
 static void print_one(void *ctx, const char *key, const char *value)
@@ -119,11 +133,11 @@ static void json_str(FILE *out, const char *v)
  * list for lock, strings in file syntax for durations and work, null for
  * what is unset (threads before resolve, ops in fixed-time mode, json,
  * ops-per-thread when not given, data and placement outside workload
- * spin).
+ * spin, trace and trace-to when not given).
  */
 void sim_scenario_json(const struct sim_scenario *s, FILE *out)
 {
-	char v[64];
+	char v[256];
 	int i;
 
 	fputs("{\"machine\":", out);
@@ -168,6 +182,25 @@ void sim_scenario_json(const struct sim_scenario *s, FILE *out)
 	fputs(",\"json\":", out);
 	if (s->json[0])
 		json_str(out, s->json);
+	else
+		fputs("null", out);
+	fputs(",\"trace\":", out);
+	if (s->trace[0])
+		json_str(out, s->trace);
+	else
+		fputs("null", out);
+	fprintf(out, ",\"trace-from\":\"%s\"",
+		sim_format_duration_ps(s->trace_from_ps, v, sizeof(v)));
+	if (s->trace_to_ps)
+		fprintf(out, ",\"trace-to\":\"%s\"",
+			sim_format_duration_ps(s->trace_to_ps, v, sizeof(v)));
+	else
+		fputs(",\"trace-to\":null", out);
+	fprintf(out, ",\"trace-events\":\"%s\"",
+		sim_trace_format_events(s->trace_events, v, sizeof(v)));
+	fputs(",\"record\":", out);
+	if (s->record[0])
+		json_str(out, s->record);
 	else
 		fputs("null", out);
 	fputc('}', out);

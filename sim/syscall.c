@@ -8,9 +8,13 @@
  * syscall cost (with the machine's seeded jitter) is charged on entry and
  * half on exit, both as system time;
  * each is a scheduling point, as a real entry is a preemption point.
+ * futex(2) and nanosleep(2) emit their trace events (sim/trace.h) at
+ * entry, before the entry cost, and at exit, after the exit cost: the
+ * span the task's time counts as system time.
  */
 #include "sim/machine.h"
 #include "sim/syscall.h"
+#include "sim/trace.h"
 
 /* The real kernel/futex/syscalls.c entry point (a kernel TU; declared
  * here with ABI-compatible types: struct __kernel_timespec is two 64-bit
@@ -50,9 +54,12 @@ long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 {
 	long ret;
 
+	sim_trace_futex_enter(uaddr, op, val, timeout ?
+			      timeout->tv_sec * 1000000000LL + timeout->tv_nsec : -1);
 	syscall_enter();
 	ret = sys_futex(uaddr, op, val, timeout, uaddr2, val3);
 	syscall_exit();
+	sim_trace_futex_exit(uaddr, op, ret);
 	return ret;
 }
 
@@ -60,9 +67,11 @@ long sim_sys_nanosleep(uint64_t ns)
 {
 	long ret;
 
+	sim_trace_nanosleep_enter(ns);
 	syscall_enter();
 	ret = ksim_nanosleep(ns);
 	syscall_exit();
+	sim_trace_nanosleep_exit(ret);
 	return ret;
 }
 
@@ -74,4 +83,17 @@ long sim_sys_gettid(void)
 	tid = sim_current()->tid;
 	syscall_exit();
 	return tid;
+}
+
+long sim_syscall_errno(long ret)
+{
+	if (ret >= 0)
+		return ret;
+	sim_current()->uerrno = (int)-ret;
+	return -1;
+}
+
+int sim_errno(void)
+{
+	return sim_current()->uerrno;
 }

@@ -7,7 +7,8 @@
  * system time for the duration, and calls the real sys_futex() (kernel/
  * futex/syscalls.c) or the shim's sleep.  Return values are the kernel's:
  * >= 0, or -errno (as glibc's INTERNAL_SYSCALL sees them); sim_errno()
- * converts to the user ABI's errno when a caller wants -1/errno.
+ * and sim_syscall_errno() give the user ABI of syscall(2): -1 with the
+ * calling task's own errno.
  */
 #ifndef SIM_SYSCALL_H
 #define SIM_SYSCALL_H
@@ -24,6 +25,13 @@ long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 long sim_sys_nanosleep(uint64_t ns);
 /* gettid(2). */
 long sim_sys_gettid(void);
+
+/* sim_syscall_errno - the libc convention for a raw result @ret: @ret if
+ * it is >= 0, else -1 with the current task's errno set to -@ret. */
+long sim_syscall_errno(long ret);
+/* sim_errno - the current task's errno (what the last failing
+ * sim_syscall_errno() set). */
+int sim_errno(void);
 
 /* Counters of the boundary for the current run. */
 struct sim_syscall_counters {

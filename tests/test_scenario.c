@@ -246,6 +246,11 @@ static void round_trip(const char *text, int machine_cpus)
 	ck_assert_uint_eq(a.seed, b.seed);
 	ck_assert_str_eq(a.json, b.json);
 	ck_assert_uint_eq(a.livelock_ps, b.livelock_ps);
+	ck_assert_str_eq(a.trace, b.trace);
+	ck_assert_uint_eq(a.trace_from_ps, b.trace_from_ps);
+	ck_assert_uint_eq(a.trace_to_ps, b.trace_to_ps);
+	ck_assert_uint_eq(a.trace_events, b.trace_events);
+	ck_assert_str_eq(a.record, b.record);
 	assert_same_echo(&a, &b);
 }
 
@@ -260,6 +265,9 @@ START_TEST(test_print_reads_back_as_the_same_scenario)
 	round_trip("cpus = 3\nduration = 1.7us\ncs = sleep:1us\n"
 		   "between = sleep:0.5ns\nlivelock = 1.25s\njson = /tmp/x y.json\n"
 		   "seed = 18446744073709551615\n", 4);
+	round_trip("trace = /tmp/t.json\ntrace-from = 1.5us\ntrace-to = 2ms\n"
+		   "trace-events = qspinlock,sched,futex_exit\n", 4);
+	round_trip("record = /tmp/r.replay\n", 4);
 	write_scn(locks);
 	sim_scenario_defaults(&scn);
 	sim_scenario_load(&scn, path);
@@ -293,7 +301,9 @@ START_TEST(test_json_holds_every_key)
 		"\"workload\":\"mutex\"", "\"lock\":[\"ww\"]", "\"ops\":null",
 		"\"duration\":\"5ms\"", "\"cs\":\"sleep:1us\"",
 		"\"between\":\"none\"", "\"seed\":9", "\"livelock\":\"10s\"",
-		"\"json\":\"a\\\"b\\\\c\"}",
+		"\"json\":\"a\\\"b\\\\c\"", "\"trace\":null",
+		"\"trace-from\":\"0ns\"", "\"trace-to\":null",
+		"\"trace-events\":\"all\"", "\"record\":null",
 	};
 	char *t = NULL;
 	size_t len = 0;

@@ -12,6 +12,7 @@
 const struct ulock_ops *const ulock_registry[] = {
 	&ulock_ww_ops,
 	&ulock_ww_timed_ops,
+	&ulock_pi_ops,
 	&ulock_ww_busted_ops,
 	&ulock_racy_ops,
 	NULL,

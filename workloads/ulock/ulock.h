@@ -48,6 +48,7 @@ extern const struct ulock_ops *const ulock_registry[];
 /* The locks (one file each). */
 extern const struct ulock_ops ulock_ww_ops;		/* ww.c		*/
 extern const struct ulock_ops ulock_ww_timed_ops;	/* ww.c		*/
+extern const struct ulock_ops ulock_pi_ops;		/* pi.c		*/
 extern const struct ulock_ops ulock_ww_busted_ops;	/* busted.c	*/
 extern const struct ulock_ops ulock_racy_ops;		/* busted.c	*/
 

@@ -31,13 +31,16 @@
 #define CONFIG_ARCH_USE_QUEUED_SPINLOCKS 1
 #define CONFIG_QUEUED_SPINLOCKS 1
 #define CONFIG_RT_MUTEXES 1
+/* Sleeping locks spin while the owner runs: struct mutex gets its OSQ
+ * (kernel/locking/osq_lock.c) and mutex.c its optimistic spinning. */
+#define CONFIG_MUTEX_SPIN_ON_OWNER 1
 /* The real lock_events.h counts qspinlock.c's lockevent_inc() calls
  * (lock_pending, lock_slowpath ...) in the per-CPU array lockevents,
  * defined by futex/kspin.c (lock_events.c, with its debugfs files, is not
  * compiled); workload=spin reports where each acquisition went. */
 #define CONFIG_LOCK_EVENT_COUNTS 1
 
-/* Futexes, with PI compiled in (the rt_mutex side is stubbed for now). */
+/* Futexes, with PI: kernel/futex/pi.c over the real rtmutex. */
 #define CONFIG_FUTEX 1
 #define CONFIG_FUTEX_PI 1
 
@@ -55,8 +58,6 @@
  *   CONFIG_PREEMPTION          preemption is the machine's business: it
  *                              preempts at hook points while preempt_count
  *                              is 0 (linux/preempt.h, ours)
- *   CONFIG_MUTEX_SPIN_ON_OWNER struct mutex is not simulated yet
- *                              (sim/arch/locking.c): no OSQ in it
  *   CONFIG_FAIL_FUTEX          no fault injection
  *   CONFIG_TRACING             tracepoints come from trace/events/lock.h
  *   CONFIG_PRINTK              kernel log output is discarded (printk() is

@@ -10,10 +10,16 @@
  * ksim_task_new() when the machine creates a task.
  *
  * A task_struct carries exactly the fields the simulated kernel code uses
- * (kernel/futex/ and kernel/locking/rtmutex_common.h), with the kernel's
- * names and types, plus ->sim, the machine's side of the task.  What the
- * machine owns (which CPU a task runs on, whether it is running) is asked
- * of the machine, not mirrored here.
+ * (kernel/futex/, kernel/locking/mutex.c and the rtmutex), with the
+ * kernel's names and types, plus ->sim, the machine's side of the task.
+ * What the machine owns (which CPU a task runs on, whether it is running)
+ * is asked of the machine, not mirrored here.
+ *
+ * Scheduling classes: every task is SCHED_NORMAL at nice 0 (prio 120) and
+ * stays so; there is no sched_setscheduler().  The PI fields (pi_waiters,
+ * pi_blocked_on, pi_top_task, prio) are maintained by the real rtmutex and
+ * rt_mutex_setprio() (sched/kapi.c), but with equal priorities no task is
+ * ever boosted, and the machine's scheduler ignores ->prio anyway.
  *
  * Contract of the state protocol (the kernel's):
  *  - set_current_state(s) stores s into current->__state with a full
@@ -48,6 +54,7 @@
 #include <linux/smp.h>
 #include <asm/current.h>
 #include <asm/processor.h>
+#include <uapi/linux/sched.h>
 #include <sim/hooks.h>
 
 /* Task states (->__state), the kernel's values. */
@@ -77,6 +84,17 @@ struct wake_q_node {
 	struct wake_q_node *next;
 };
 
+struct rt_mutex_waiter;
+
+/**
+ * struct sched_dl_entity - SCHED_DEADLINE parameters; no task has them
+ * @deadline:	absolute deadline, compared by the rtmutex's waiter order
+ *		only between two deadline tasks (dl_prio()), so never here
+ */
+struct sched_dl_entity {
+	u64				deadline;
+};
+
 /**
  * struct task_struct - a simulated task, kernel side
  * @__state:		TASK_* state; see the protocol above
@@ -93,8 +111,14 @@ struct wake_q_node {
  *			nanosleep); 50 us by default, as in Linux
  * @restart_block:	syscall restart data (futex_wait_restart())
  * @wake_q:		link in one wake_q at a time (sched/kapi.c)
+ * @policy:		scheduling policy: SCHED_NORMAL, always
+ * @dl:			deadline entity; only ->dl.deadline exists (0: the
+ *			rtmutex reads it for SCHED_DEADLINE waiters only)
  * @pi_lock:		protects the PI state of the task
- * @pi_waiters:		rt_mutex waiters boosting this task (PI: unused yet)
+ * @pi_waiters:		rtmutex waiters blocked on locks this task owns,
+ *			by priority (the real rtmutex keeps it)
+ * @pi_top_task:	top waiter boosting this task (rt_mutex_setprio())
+ * @pi_blocked_on:	the rtmutex waiter this task is blocked in, if any
  * @robust_list:	user address of the robust futex list head
  * @pi_state_list:	PI states owned by the task
  * @pi_state_cache:	one preallocated PI state (refill_pi_state_cache())
@@ -110,6 +134,8 @@ struct task_struct {
 	refcount_t			usage;
 	int				prio;
 	int				normal_prio;
+	unsigned int			policy;
+	struct sched_dl_entity		dl;
 	pid_t				pid;
 	char				comm[TASK_COMM_LEN];
 	struct mm_struct		*mm;
@@ -119,6 +145,8 @@ struct task_struct {
 	struct wake_q_node		wake_q;
 	raw_spinlock_t			pi_lock;
 	struct rb_root_cached		pi_waiters;
+	struct task_struct		*pi_top_task;
+	struct rt_mutex_waiter		*pi_blocked_on;
 	struct robust_list_head __user	*robust_list;
 	struct list_head		pi_state_list;
 	struct futex_pi_state		*pi_state_cache;
@@ -135,11 +163,27 @@ struct task_struct {
 
 /* Scheduler entry points (sched/kapi.c). */
 void schedule(void);
+/* schedule_preempt_disabled - schedule() from a preempt_disable()d region
+ * (preempt_count 1): drop to 0 around it, as the kernel does. */
+void schedule_preempt_disabled(void);
 int wake_up_process(struct task_struct *p);
 int wake_up_state(struct task_struct *p, unsigned int state);
 int try_to_wake_up(struct task_struct *p, unsigned int state, int wake_flags);
 int _cond_resched(void);
 #define cond_resched()		_cond_resched()
+
+/*
+ * io_schedule_prepare/finish - bracket a sleep that counts as iowait
+ * (mutex_lock_io()).  The machine keeps no iowait statistics: no-ops.
+ */
+static inline int io_schedule_prepare(void)
+{
+	return 0;
+}
+
+static inline void io_schedule_finish(int token)
+{
+}
 
 /* TID lookup (sched/kapi.c): NULL if no live task has @nr. */
 struct task_struct *find_task_by_vpid(pid_t nr);
@@ -166,6 +210,12 @@ static __always_inline bool need_resched(void)
 static inline unsigned int task_cpu(const struct task_struct *p)
 {
 	return sched_task_cpu(p->sim);
+}
+
+/* vcpu_is_preempted - never: the simulated CPUs are not virtual CPUs. */
+static inline bool vcpu_is_preempted(int cpu)
+{
+	return false;
 }
 
 /*

@@ -4,7 +4,8 @@
  * the real queued spinlock.
  *
  * Stage: kernel (locking).  Used by the futex code (hash-bucket locks,
- * pi_lock, pi_mutex.wait_lock) and any kernel TU.  Calls the real
+ * pi_lock, pi_mutex.wait_lock) and any kernel TU.  Calls the machine's
+ * trace (sim/hooks.h) when --trace asks for qspinlock events, and the real
  * asm-generic/qspinlock.h fast paths (asm/qspinlock.h), whose slow path is
  * the real queued_spin_lock_slowpath() in kernel/locking/qspinlock.c.
  *
@@ -26,6 +27,10 @@
  *  - Every access to the lock word is a hooked atomic or READ/WRITE_ONCE
  *    of the real qspinlock code, so contention is simulated access by
  *    access.
+ *  - With --trace's qspinlock event selected, the lock, trylock and unlock
+ *    operations report the word before and after (sim_trace_qspinlock()):
+ *    what the operation found and what it left, not every intermediate
+ *    transition inside the slow path (those are the real code's atomics).
  */
 #ifndef _SIM_LINUX_SPINLOCK_H
 #define _SIM_LINUX_SPINLOCK_H
@@ -39,6 +44,7 @@
 #include <linux/bug.h>
 #include <linux/cleanup.h>
 #include <asm/qspinlock.h>
+#include <sim/hooks.h>
 
 /* Acquiring an x86 spinlock is a full barrier already. */
 #define smp_mb__after_spinlock()	barrier()
@@ -50,24 +56,93 @@ do {									\
 	*(lock) = __RAW_SPIN_LOCK_UNLOCKED(lock);			\
 } while (0)
 
+/*
+ * --trace's qspinlock events: the lock word, in (tail,pending,locked), at
+ * each end of an operation.  The word is read with plain loads, not
+ * READ_ONCE(): no hook, so tracing does not change the run.  Out of line
+ * (the hot path keeps one branch on sim_trace_mask) but static, so that
+ * each build of the real qspinlock (generic, x86) traces its own
+ * arch_spin_lock().
+ */
+#define KSIM_TRACE_QSPIN	SIM_TRACE_BIT(SIM_TEV_QSPINLOCK)
+
+static inline u32 ksim_spin_word(const raw_spinlock_t *lock)
+{
+	return (u32)lock->raw_lock.val.counter;
+}
+
+/*
+ * queued_spin_lock() of asm-generic/qspinlock.h (which arch_spin_lock()
+ * is, in both builds), spelled out so that the trace sees whether the
+ * fast path's cmpxchg failed and what it found: the same accesses in the
+ * same order, so the run is the one an untraced run makes.
+ */
+#ifdef queued_spin_lock
+#error "ksim_traced_spin_lock() spells out the generic queued_spin_lock()"
+#endif
+static noinline void ksim_traced_spin_lock(raw_spinlock_t *lock)
+{
+	struct qspinlock *q = &lock->raw_lock;
+	int val = 0;
+
+	/* the layout sim/trace_text.c decodes (NR_CPUS < 16K) */
+	BUILD_BUG_ON(_Q_PENDING_OFFSET != 8 || _Q_TAIL_IDX_OFFSET != 16 ||
+		     _Q_TAIL_CPU_OFFSET != 18);
+	if (likely(atomic_try_cmpxchg_acquire(&q->val, &val, _Q_LOCKED_VAL))) {
+		sim_trace_qspinlock(lock, SIM_QS_LOCK, 0, ksim_spin_word(lock));
+		return;
+	}
+	sim_trace_qspinlock(lock, SIM_QS_SLOWPATH, val, val);
+	queued_spin_lock_slowpath(q, val);
+	sim_trace_qspinlock(lock, SIM_QS_LOCK, val, ksim_spin_word(lock));
+}
+
+static noinline int ksim_traced_spin_trylock(raw_spinlock_t *lock)
+{
+	u32 old = ksim_spin_word(lock);
+	int ok = arch_spin_trylock(&lock->raw_lock);
+
+	sim_trace_qspinlock(lock, ok ? SIM_QS_TRYLOCK : SIM_QS_TRYFAIL, old,
+			    ksim_spin_word(lock));
+	return ok;
+}
+
+static noinline void ksim_traced_spin_unlock(raw_spinlock_t *lock)
+{
+	u32 old = ksim_spin_word(lock);
+
+	arch_spin_unlock(&lock->raw_lock);
+	sim_trace_qspinlock(lock, SIM_QS_UNLOCK, old, ksim_spin_word(lock));
+}
+
 static __always_inline void raw_spin_lock(raw_spinlock_t *lock)
 {
 	preempt_disable();
-	arch_spin_lock(&lock->raw_lock);
+	if (unlikely(sim_trace_mask & KSIM_TRACE_QSPIN))
+		ksim_traced_spin_lock(lock);
+	else
+		arch_spin_lock(&lock->raw_lock);
 }
 
 static __always_inline int raw_spin_trylock(raw_spinlock_t *lock)
 {
 	preempt_disable();
-	if (arch_spin_trylock(&lock->raw_lock))
+	if (unlikely(sim_trace_mask & KSIM_TRACE_QSPIN)) {
+		if (ksim_traced_spin_trylock(lock))
+			return 1;
+	} else if (arch_spin_trylock(&lock->raw_lock)) {
 		return 1;
+	}
 	preempt_enable();
 	return 0;
 }
 
 static __always_inline void raw_spin_unlock(raw_spinlock_t *lock)
 {
-	arch_spin_unlock(&lock->raw_lock);
+	if (unlikely(sim_trace_mask & KSIM_TRACE_QSPIN))
+		ksim_traced_spin_unlock(lock);
+	else
+		arch_spin_unlock(&lock->raw_lock);
 	preempt_enable();
 }
 

@@ -5,15 +5,18 @@
  * Stage: kernel -> sched.  Used by the futex wait paths (a pending signal
  * ends a wait with -ERESTARTSYS/-EINTR) and sys_get_robust_list().
  *
- * Contract: simulated tasks receive no signals, so signal_pending() and
- * fatal_signal_pending() are always 0; every wait ends by wakeup or
- * timeout.  The simulated process has one signal_struct (sim/arch/mm.c),
- * shared by all its tasks, for the one field the futex code uses.
+ * Contract: simulated tasks receive no signals, so signal_pending(),
+ * fatal_signal_pending() and signal_pending_state() are always 0; every
+ * wait ends by wakeup or timeout (the mutex and rtmutex wait loops check
+ * signal_pending_state() and never leave through it).  The simulated
+ * process has one signal_struct (sim/arch/mm.c), shared by all its tasks,
+ * for the one field the futex code uses.
  */
 #ifndef _SIM_LINUX_SCHED_SIGNAL_H
 #define _SIM_LINUX_SCHED_SIGNAL_H
 
 #include <linux/sched.h>
+#include <linux/sched/task.h>	/* as the real header: get_task_struct() */
 #include <linux/rwsem.h>
 
 /**
@@ -31,6 +34,13 @@ static inline int signal_pending(struct task_struct *p)
 }
 
 static inline int fatal_signal_pending(struct task_struct *p)
+{
+	return 0;
+}
+
+/* signal_pending_state - a signal would end a sleep in @state: never. */
+static inline int signal_pending_state(unsigned int state,
+				       struct task_struct *p)
 {
 	return 0;
 }

@@ -3,17 +3,24 @@
  * trace/events/lock.h (shadow) - the kernel's lock contention tracepoints.
  *
  * Stage: kernel -> trace.  Called by kernel/locking/qspinlock.c (and later
- * the real mutex and rtmutex code) around a contended acquisition.
+ * the real mutex and rtmutex code) around a contended acquisition; calls
+ * the machine's trace (sim_trace_contention_*() of sim/hooks.h), where
+ * they become the lock:contention_begin/end events of --trace.
  *
  * Contract: trace_contention_begin(lock, flags) is called when a task
  * starts waiting for @lock (flags: LCB_F_*, the kernel's values, e.g.
  * LCB_F_SPIN for a spinlock); trace_contention_end(lock, ret) when it
- * stops (ret 0: acquired).  For now both are no-ops; a later issue routes
- * them to the machine's trace, where they become the kernel's own
- * lock:contention_begin/end events.
+ * stops (ret 0: acquired).  With no trace open (or the event not
+ * selected), each costs one predictable branch on sim_trace_mask.  The
+ * real qspinlock.c calls them on its MCS queue path only: a CPU that
+ * takes the lock through the pending bit is not "contended" for this
+ * tracepoint, on Linux as here.
  */
 #ifndef _SIM_TRACE_EVENTS_LOCK_H
 #define _SIM_TRACE_EVENTS_LOCK_H
+
+#include <linux/compiler.h>
+#include <sim/hooks.h>
 
 /* Flags for lock:contention_begin (the kernel's values). */
 #define LCB_F_SPIN	(1U << 0)
@@ -25,10 +32,14 @@
 
 static inline void trace_contention_begin(void *lock, unsigned int flags)
 {
+	if (unlikely(sim_trace_mask & SIM_TRACE_BIT(SIM_TEV_CONTENTION_BEGIN)))
+		sim_trace_contention_begin(lock, flags);
 }
 
 static inline void trace_contention_end(void *lock, int ret)
 {
+	if (unlikely(sim_trace_mask & SIM_TRACE_BIT(SIM_TEV_CONTENTION_END)))
+		sim_trace_contention_end(lock, ret);
 }
 
 #endif /* _SIM_TRACE_EVENTS_LOCK_H */

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/trace.h - --trace: one stream of typed events from every layer,
+ * written as ftrace text (FILE.txt) or Chrome trace-event JSON (FILE.json).
+ *
+ * Stage: trace/report, beside the flow.  The layers call the emitters
+ * below (the scheduler: switches and wakeups; the futex(2) boundary:
+ * syscall entry and exit) or, from kernel TUs, the sim_trace_*() hooks of
+ * sim/hooks.h (the kernel's lock:contention_begin/end tracepoints and the
+ * shim's qspinlock word transitions).  The CLI opens one trace per lock
+ * run (sim/cli.c) and the scenario keys select it (sim/scenario.c).
+ * Implemented in sim/trace.c (records, ordering, window, event names),
+ * sim/trace_text.c and sim/trace_json.c (the two writers).
+ *
+ * Contract:
+ *  - Tracing never changes the simulation: emitters read the machine's
+ *    state and simulated memory with plain loads; they make no hook, no
+ *    charge and no PRNG draw.  With no trace open each emitter is one
+ *    load and one predictable branch (sim_trace_mask is 0).
+ *  - The trace is a pure function of scenario and seed: timestamps are
+ *    simulated time, addresses are the arena's fixed addresses (anything
+ *    outside the arena, a host stack for instance, is printed as 0), and
+ *    equal timestamps keep emission order.
+ *  - Timestamps are per-CPU clocks, so records arrive slightly out of
+ *    global order; a fixed-size reorder buffer (SIM_TRACE_REORDER records)
+ *    writes them sorted.  A record later than that window would allow is
+ *    written with the last timestamp written (never backwards).
+ *  - Memory is fixed: the reorder buffer, a write buffer and per-task,
+ *    per-CPU and per-lock state of bounded size; nothing grows with the
+ *    length of the run.
+ */
+#ifndef SIM_TRACE_H
+#define SIM_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sim/hooks.h"
+
+struct sim_task;
+struct sim_scenario;
+
+#define SIM_TRACE_REORDER	8192	/* records held for ordering	*/
+#define SIM_TRACE_ALL		((1U << SIM_TEV_NR) - 1)
+
+/* What the trace file is, from its name. */
+enum sim_trace_format {
+	SIM_TRACE_NONE,
+	SIM_TRACE_TEXT,		/* *.txt: ftrace text		*/
+	SIM_TRACE_JSON,		/* *.json: Chrome trace events	*/
+};
+
+/* sim_trace_format_of - the format @path asks for by its extension.
+ * Return: SIM_TRACE_TEXT, SIM_TRACE_JSON, or SIM_TRACE_NONE if neither. */
+enum sim_trace_format sim_trace_format_of(const char *path);
+
+/*
+ * sim_trace_lock_path - the trace file of lock @lock: @path itself when
+ * @nr_locks is 1, else @path with ".LOCK" before its extension
+ * (out.txt -> out.ww.txt).  Return: 0, or -1 if it does not fit in @len.
+ */
+int sim_trace_lock_path(const char *path, const char *lock, int nr_locks,
+			char *out, size_t len);
+
+/*
+ * sim_trace_parse_events - @list is a comma-separated list of event names
+ * and groups (sim_trace_event_help() lists them); sets *@mask.
+ * Return: 0, or -1 if a name is unknown or the list is empty or malformed.
+ */
+int sim_trace_parse_events(const char *list, unsigned int *mask);
+/* sim_trace_format_events - @mask as the shortest list that
+ * sim_trace_parse_events() reads back ("all", "sched,futex_exit").
+ * Return: @buf. */
+const char *sim_trace_format_events(unsigned int mask, char *buf, size_t len);
+/* sim_trace_event_help - the names and groups, for --help. */
+const char *sim_trace_event_help(void);
+
+/*
+ * sim_trace_open - start writing the trace of the run of scenario @s
+ * (one lock: s->locks[0]) to @path: its format by extension, its events
+ * s->trace_events, its window [s->trace_from_ps, s->trace_to_ps] (to 0:
+ * to the end).  Call after sim_machine_init(), before the workload runs.
+ * Return: 0, or -1 with errno if the file cannot be created.
+ */
+int sim_trace_open(const char *path, const struct sim_scenario *s);
+/*
+ * sim_trace_close - write what is buffered, end the file and close it.
+ * Also run at exit(), so a simulated failure (exit 3) leaves a complete
+ * trace up to the failure.  Return: 0, or -1 with errno on a write error.
+ */
+int sim_trace_close(void);
+
+/* ---- emitters (the layers call these; each is one branch when off) ---- */
+
+void sim__trace_switch(int cpu, uint64_t ts_ps, const struct sim_task *prev,
+		       const struct sim_task *next);
+void sim__trace_wake(enum sim_trace_event ev, const struct sim_task *t,
+		     int target_cpu);
+void sim__trace_futex_enter(const uint32_t *uaddr, int op, uint32_t val,
+			    int64_t utime_ns);
+void sim__trace_futex_exit(const uint32_t *uaddr, int op, long ret);
+void sim__trace_nanosleep(enum sim_trace_event ev, int64_t arg);
+
+#define sim_tracing(ev)	__builtin_expect(!!(sim_trace_mask & SIM_TRACE_BIT(ev)), 0)
+
+/* sim_trace_sched_switch - @cpu switches from @prev to @next (NULL: the
+ * idle task) at @ts_ps; @prev's state (S, R+ preempted, X dead) is read
+ * from the task now. */
+static inline void sim_trace_sched_switch(int cpu, uint64_t ts_ps,
+					  const struct sim_task *prev,
+					  const struct sim_task *next)
+{
+	if (sim_tracing(SIM_TEV_SCHED_SWITCH))
+		sim__trace_switch(cpu, ts_ps, prev, next);
+}
+
+/* sim_trace_waking, _wakeup, _wakeup_new - @t is being woken (its last
+ * CPU), was made runnable on @target_cpu, or started there. */
+static inline void sim_trace_waking(const struct sim_task *t, int target_cpu)
+{
+	if (sim_tracing(SIM_TEV_SCHED_WAKING))
+		sim__trace_wake(SIM_TEV_SCHED_WAKING, t, target_cpu);
+}
+
+static inline void sim_trace_wakeup(const struct sim_task *t, int target_cpu)
+{
+	if (sim_tracing(SIM_TEV_SCHED_WAKEUP))
+		sim__trace_wake(SIM_TEV_SCHED_WAKEUP, t, target_cpu);
+}
+
+static inline void sim_trace_wakeup_new(const struct sim_task *t,
+					int target_cpu)
+{
+	if (sim_tracing(SIM_TEV_SCHED_WAKEUP_NEW))
+		sim__trace_wake(SIM_TEV_SCHED_WAKEUP_NEW, t, target_cpu);
+}
+
+/* sim_trace_futex_enter/exit - the current task enters futex(2) with
+ * (@uaddr, @op, @val, utime: @utime_ns, -1 for none; relative or absolute
+ * as the op takes it), and leaves it with @ret. */
+static inline void sim_trace_futex_enter(const uint32_t *uaddr, int op,
+					 uint32_t val, int64_t utime_ns)
+{
+	if (sim_tracing(SIM_TEV_FUTEX_ENTER))
+		sim__trace_futex_enter(uaddr, op, val, utime_ns);
+}
+
+static inline void sim_trace_futex_exit(const uint32_t *uaddr, int op,
+					long ret)
+{
+	if (sim_tracing(SIM_TEV_FUTEX_EXIT))
+		sim__trace_futex_exit(uaddr, op, ret);
+}
+
+/* sim_trace_nanosleep_enter/exit - nanosleep(2) of @ns; its result. */
+static inline void sim_trace_nanosleep_enter(uint64_t ns)
+{
+	if (sim_tracing(SIM_TEV_NANOSLEEP_ENTER))
+		sim__trace_nanosleep(SIM_TEV_NANOSLEEP_ENTER, (int64_t)ns);
+}
+
+static inline void sim_trace_nanosleep_exit(long ret)
+{
+	if (sim_tracing(SIM_TEV_NANOSLEEP_EXIT))
+		sim__trace_nanosleep(SIM_TEV_NANOSLEEP_EXIT, ret);
+}
+
+#endif /* SIM_TRACE_H */

@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tests/test_kmutex.c - the real kernel mutex (kernel/locking/mutex.c and
+ * osq_lock.c, through tests/k_kmutex.c) on a simulated machine.
+ *
+ * Stage: tests.  Drives the machine (sim/machine.h) with tasks that call
+ * the kernel glue of tests/k_kmutex.h.
+ *
+ *  - Mutual exclusion with more tasks than CPUs: 16 tasks on 4 CPUs
+ *    increment a counter that is NOT atomic, with scheduling points
+ *    between the read and the write, and are preempted by the tick while
+ *    they hold the mutex or spin for it.  The same harness runs a
+ *    deliberately broken mutex (check-then-set), which must fail it.
+ *  - Optimistic spinning: while the owner runs on its CPU, a contender
+ *    spins (an observer task sees the OSQ occupied), never sleeps and
+ *    never joins the wait list (no MUTEX_FLAG_WAITERS at unlock).
+ *  - Sleeping: while the owner sleeps holding the mutex, a contender does
+ *    not spin (the OSQ stays empty), sleeps, and is on the wait list.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/arena.h"
+#include "sim/machine.h"
+#include "sim/preset.h"
+#include "tests/k_kmutex.h"
+#include "workloads/ulock/uatomic.h"
+
+#define FLAG_WAITERS	1UL	/* mutex.c's MUTEX_FLAG_* */
+#define FLAG_HANDOFF	2UL
+
+struct kmutex_ops {
+	void (*lock)(void *);
+	void (*unlock)(void *);
+};
+
+static const struct kmutex_ops real_ops = {
+	ksim_test_mutex_lock, ksim_test_mutex_unlock
+};
+static const struct kmutex_ops busted_ops = {
+	ksim_test_busted_mutex_lock, ksim_test_busted_mutex_unlock
+};
+
+static struct {
+	const struct kmutex_ops *ops;
+	void *m;			/* the mutex, simulated memory	*/
+	uint32_t *counter;		/* simulated memory		*/
+	uint32_t *phase;		/* simulated memory: 1 = held	*/
+	int iters;
+	int inside, violations;
+	int waiters_seen, handoffs_seen;	/* flags found at unlock*/
+	unsigned long flags_at_unlock;
+	int osq_seen;			/* observer samples, OSQ busy	*/
+	uint64_t contender_sleeps;	/* its switches in mutex_lock	*/
+	int done;
+} h;
+
+static void machine(int cpus, uint64_t seed)
+{
+	static struct sim_preset p;
+
+	memset(&h, 0, sizeof(h));
+	sim_preset_defaults(&p);
+	p.sockets = 1;
+	p.threads_per_core = 1;
+	p.cores_per_socket = cpus;
+	setenv("FUTEXSIM_CHECK_STATE", "1", 1);	/* sched_assert_state() */
+	sim_machine_init(&p, cpus, seed);
+	h.m = sim_arena_alloc(ksim_test_mutex_size(), 64);
+	h.counter = sim_arena_alloc(4, 64);
+	h.phase = sim_arena_alloc(4, 64);
+	ksim_test_mutex_init(h.m);
+}
+
+static void pauses(int n)
+{
+	while (n--)
+		uatomic_pause();
+}
+
+/* ---- mutual exclusion, 16 tasks on 4 CPUs ---- */
+
+static void incrementer(void *arg)
+{
+	for (int i = 0; i < h.iters; i++) {
+		h.ops->lock(h.m);
+		if (h.inside++)
+			h.violations++;
+		uint32_t v = uatomic_load(h.counter);	/* scheduling point */
+
+		pauses(20);				/* more of them	   */
+		uatomic_store(h.counter, v + 1);
+		h.inside--;
+		if (h.ops == &real_ops) {
+			unsigned long f = ksim_test_mutex_flags(h.m);
+
+			h.waiters_seen += !!(f & FLAG_WAITERS);
+			h.handoffs_seen += !!(f & FLAG_HANDOFF);
+		}
+		h.ops->unlock(h.m);
+		sim_progress();
+		pauses(10);
+	}
+}
+
+static void run_incrementers(const struct kmutex_ops *ops, int tasks,
+			     int iters, uint64_t seed)
+{
+	machine(4, seed);
+	h.ops = ops;
+	h.iters = iters;
+	for (int i = 0; i < tasks; i++)
+		sim_task_create("incr", incrementer, NULL, i % 4);
+	sim_run();
+}
+
+/* Switches away other than the one each task makes when it exits. */
+static uint64_t switches_before_exit(void)
+{
+	uint64_t n = 0;
+
+	for (int i = 0; i < sim.nr_tasks; i++)
+		n += sim.tasks[i]->stats.switches - 1;
+	return n;
+}
+
+START_TEST(test_kernel_mutex_gives_mutual_exclusion_16_tasks_4_cpus)
+{
+	run_incrementers(&real_ops, 16, 2000, (uint64_t)_i + 1);
+	ck_assert_int_eq(h.violations, 0);
+	ck_assert_uint_eq(*h.counter, 16 * 2000);
+	ck_assert(ksim_test_mutex_at_rest(h.m));
+	/* Oversubscribed: waiters did queue, sleep and ask for handoff. */
+	ck_assert_int_gt(h.waiters_seen, 0);
+	ck_assert_int_gt(h.handoffs_seen, 0);
+	ck_assert_uint_gt(switches_before_exit(), 0);
+}
+END_TEST
+
+START_TEST(test_busted_mutex_fails_the_same_harness)
+{
+	run_incrementers(&busted_ops, 16, 2000, 1);
+	ck_assert_int_gt(h.violations, 0);
+	ck_assert_uint_lt(*h.counter, 16 * 2000);
+}
+END_TEST
+
+/* ---- spinning vs sleeping: owner, contender, observer ---- */
+
+/* The owner holds the mutex for @arg: 0 = running (pauses on its CPU),
+ * 1 = asleep in the kernel (ksim_nanosleep(), 50 us). */
+static void owner(void *arg)
+{
+	ksim_test_mutex_lock(h.m);
+	uatomic_store(h.phase, 1);
+	if (arg)
+		ksim_nanosleep(50000);
+	else
+		pauses(5000);
+	h.flags_at_unlock = ksim_test_mutex_flags(h.m);
+	uatomic_store(h.phase, 2);
+	ksim_test_mutex_unlock(h.m);
+}
+
+static void contender(void *arg)
+{
+	struct sim_task *me = sim_current();
+	uint64_t before;
+
+	while (uatomic_load(h.phase) != 1)
+		uatomic_pause();
+	before = me->stats.switches;
+	ksim_test_mutex_lock(h.m);
+	h.contender_sleeps = me->stats.switches - before;
+	ck_assert(ksim_test_mutex_owner_is_current(h.m));
+	ksim_test_mutex_unlock(h.m);
+	h.done = 1;
+}
+
+/* Samples the OSQ while the owner holds the mutex. */
+static void observer(void *arg)
+{
+	while (uatomic_load(h.phase) != 2) {
+		h.osq_seen += ksim_test_mutex_osq_busy(h.m);
+		pauses(10);
+	}
+}
+
+static void run_owner(int owner_sleeps)
+{
+	machine(3, 1);
+	sim_task_create("owner", owner, owner_sleeps ? (void *)1 : NULL, 0);
+	sim_task_create("contender", contender, NULL, 1);
+	sim_task_create("observer", observer, NULL, 2);
+	sim_run();
+	ck_assert_int_eq(h.done, 1);
+	ck_assert(ksim_test_mutex_at_rest(h.m));
+}
+
+START_TEST(test_contender_spins_while_the_owner_runs)
+{
+	run_owner(0);
+	ck_assert_int_gt(h.osq_seen, 10);		/* spun in the OSQ */
+	ck_assert_uint_eq(h.contender_sleeps, 0);	/* never slept	    */
+	ck_assert_uint_eq(h.flags_at_unlock, 0);	/* never queued	    */
+}
+END_TEST
+
+START_TEST(test_contender_sleeps_while_the_owner_sleeps)
+{
+	run_owner(1);
+	ck_assert_int_eq(h.osq_seen, 0);		/* did not spin	    */
+	ck_assert_uint_ge(h.contender_sleeps, 1);	/* slept	    */
+	ck_assert_uint_eq(h.flags_at_unlock & FLAG_WAITERS, FLAG_WAITERS);
+}
+END_TEST
+
+Suite *kmutex_suite(void)
+{
+	Suite *s = suite_create("kmutex");
+	TCase *tc = tcase_create("kmutex");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_kernel_mutex_gives_mutual_exclusion_16_tasks_4_cpus, 0, 3);
+	tcase_add_test(tc, test_busted_mutex_fails_the_same_harness);
+	tcase_add_test(tc, test_contender_spins_while_the_owner_runs);
+	tcase_add_test(tc, test_contender_sleeps_while_the_owner_sleeps);
+	suite_add_tcase(s, tc);
+	return s;
+}
