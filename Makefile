@@ -54,7 +54,7 @@ KCFLAGS	 = -std=gnu11 -O$(O) -g -MMD -MP $(KWARN) \
 KFUTEX	 = -I$(KSRC)/kernel/futex -I$(KSRC)/kernel/locking
 
 HCFLAGS	 = -std=gnu11 -O$(O) -g -MMD -MP -Wall -Wextra -Wno-unused-parameter \
-	   -Wno-missing-field-initializers \
+	   -Wno-missing-field-initializers -Werror=implicit-function-declaration \
 	   -fno-PIE -fno-pie -fno-omit-frame-pointer -I. -I$(B) \
 	   -DSIM_CORO_$(CORO) \
 	   $(shell pkg-config --cflags libunwind 2>/dev/null) $(HEXTRA)

@@ -15,7 +15,10 @@
  * -> kernel -> sched -> machine) and sends its struct sim_result back
  * through a pipe.  Last, the report (sim/report.c).  With --trace, each
  * child writes its own trace file (sim/trace.h): FILE itself for one
- * lock, FILE with ".LOCK" before the extension for several.
+ * lock, FILE with ".LOCK" before the extension for several.  With
+ * --lock-stat, each child sends its table after its result and the parent
+ * prints the tables after the report (sim/lockstat.h); --narrate goes
+ * from each child to stderr (sim/trace.h).
  *
  * `replay` takes the scenario from a replay file's header
  * (sim_replay_load()), then the command line, and runs its one lock while
@@ -42,6 +45,7 @@
 #include <unistd.h>
 
 #include "sim/failure.h"
+#include "sim/lockstat.h"
 #include "sim/machine.h"
 #include "sim/preset.h"
 #include "sim/replay.h"
@@ -147,17 +151,22 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 		sim_replay_start(src);
 	sim_machine_init(preset, one->cpus, one->seed);
 	sim_set_livelock_ps(one->livelock_ps);
-	if (trace && sim_trace_open(trace, one))
+	/* the event stream: --trace, --narrate, --lock-stat */
+	if ((trace || one->narrate || one->lock_stat[0]) &&
+	    sim_trace_open(trace, one))
 		die_errno(trace);
 	memset(&r, 0, sizeof(r));
 	wl->run(one, lock, &r);
-	if (trace && sim_trace_close())
-		die_errno(trace);
+	if (sim_trace_close())
+		die_errno(trace ? trace : "narration");
 	status = sim_replay_finish();
 	if (!r.lock[0])
 		memcpy(r.lock, one->locks[0],
 		       strnlen(one->locks[0], sizeof(r.lock) - 1));
 	write_full(fd, &r, sizeof(r));
+	if (one->lock_stat[0] &&
+	    sim_lockstat_send(fd, one->locks[0], one->seed))
+		die_errno("sending the lock-stat table");
 	fflush(NULL);
 	_exit(status);
 }
@@ -216,7 +225,8 @@ static double seconds_since(const struct timespec *t0)
  */
 static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 		    const struct sim_preset *preset,
-		    const struct sim_replay_src *src, struct sim_result *r)
+		    const struct sim_replay_src *src, struct sim_result *r,
+		    char **lockstat)
 {
 	struct sim_scenario one = *s;	/* the scenario with this lock only */
 	struct timespec t0;
@@ -257,6 +267,7 @@ static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 	}
 	close(fd[1]);
 	got = read_full(fd[0], r, sizeof(*r));
+	*lockstat = got == sizeof(*r) ? sim_lockstat_recv(fd[0]) : NULL;
 	close(fd[0]);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
@@ -387,41 +398,71 @@ static void apply_options(struct sim_scenario *s, int argc, char **argv)
 			i++;
 }
 
+/* --lock-stat: the tables of the locks, on stdout after the report or in
+ * the file given. */
+static void write_lockstats(const struct sim_scenario *s, char **text)
+{
+	int to_file = strcmp(s->lock_stat, "-") != 0;
+	FILE *f = to_file ? fopen(s->lock_stat, "w") : stdout;
+
+	if (!f)
+		die_errno(s->lock_stat);
+	for (int i = 0; i < s->nr_locks; i++) {
+		if (f == stdout || i)
+			fputc('\n', f);
+		if (text[i])
+			fputs(text[i], f);
+		free(text[i]);
+	}
+	if (f != stdout && fclose(f))
+		die_errno(s->lock_stat);
+}
+
+/* A file that cannot be written is bad input: say so before a long run,
+ * not after it. */
+static void check_writable(const char *path, const struct sim_origin *at,
+			   const char *key)
+{
+	char expected[320];
+	FILE *f = fopen(path, "a");
+
+	if (!f) {
+		snprintf(expected, sizeof(expected), "a writable file (%s)",
+			 strerror(errno));
+		sim_config_fail(at, key, expected, path);
+	}
+	fclose(f);
+}
+
 /* Resolve @s, run each lock (checked against @src in a replay) and print
  * the report.  Return: the exit status, 0 or SIM_EXIT_DIVERGED. */
 static int run_scenario(const char *self, struct sim_scenario *s,
 			const struct sim_replay_src *src)
 {
 	struct sim_result r[SIM_MAX_LOCKS];
+	char *lockstat[SIM_MAX_LOCKS];
 	struct sim_preset preset;
-	char expected[320];
 	int i, status = 0;
-	FILE *f;
 
 	sim_preset_load_at(&preset, s->machine, &s->machine_at);
 	sim_scenario_resolve(s, sim_preset_nr_cpus(&preset));
 
-	/* A JSON file that cannot be written is bad input: say so before a
-	 * long run, not after it. */
-	if (s->json[0]) {
-		f = fopen(s->json, "a");
-		if (!f) {
-			snprintf(expected, sizeof(expected),
-				 "a writable file (%s)", strerror(errno));
-			sim_config_fail(&s->json_at, "json", expected, s->json);
-		}
-		fclose(f);
-	}
+	if (s->json[0])
+		check_writable(s->json, &s->json_at, "json");
 	for (i = 0; s->trace[0] && i < s->nr_locks; i++)
 		check_trace_file(s, i);
+	if (s->lock_stat[0] && strcmp(s->lock_stat, "-") != 0)
+		check_writable(s->lock_stat, &s->lock_stat_at, "lock-stat");
 	sim_replay_check(s, src);
 
 	memset(r, 0, sizeof(r));
 	for (i = 0; i < s->nr_locks; i++)
-		if (run_lock(self, s, i, &preset, src, &r[i]))
+		if (run_lock(self, s, i, &preset, src, &r[i], &lockstat[i]))
 			status = SIM_EXIT_DIVERGED;
 
 	sim_report_text(stdout, s, r, s->nr_locks);
+	if (s->lock_stat[0])
+		write_lockstats(s, lockstat);
 	if (s->json[0] && sim_report_json(s->json, s, r, s->nr_locks))
 		die_errno(s->json);
 	if (fflush(stdout))

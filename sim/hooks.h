@@ -177,6 +177,11 @@ void sim_trace_contention_end(const void *lock, int ret);
  * @old to @new (read without a hook: plain values of simulated memory). */
 void sim_trace_qspinlock(const void *lock, enum sim_qspin_op op,
 			 unsigned int old, unsigned int new);
+/* sim_lockstat_hash_table - the kernel allocated hash table @name ("futex":
+ * futex_queues) at @base: @nr buckets of @bucketsize bytes; --lock-stat
+ * and --narrate name its locks by bucket index (sim/lockstat.c). */
+void sim_lockstat_hash_table(const char *name, const void *base,
+			     unsigned long bucketsize, unsigned long nr);
 
 /* ---- kernel side entry points the machine calls (sched/kapi.c) ---- */
 /* ksim_task_new - allocate and initialise a task_struct for @t with TID

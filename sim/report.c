@@ -413,7 +413,7 @@ void sim_report_text(FILE *out, const struct sim_scenario *s,
 
 /* A JSON string: quote, backslash and control characters escaped; other
  * bytes (UTF-8 included) pass through. At most @max bytes of @str. */
-static void json_string(FILE *f, const char *str, size_t max)
+void sim_json_string(FILE *f, const char *str, size_t max)
 {
 	size_t i;
 
@@ -459,7 +459,7 @@ static void json_spin(FILE *f, const struct sim_result *r)
 static void json_result(FILE *f, const struct sim_result *r, int spin)
 {
 	fputs("{\"lock\":", f);
-	json_string(f, r->lock, sizeof(r->lock));
+	sim_json_string(f, r->lock, sizeof(r->lock));
 	fprintf(f, ",\"ops\":%" PRIu64 ",\"elapsed_ns\":%" PRIu64
 		",\"thread_ns\":{\"min\":%" PRIu64 ",\"max\":%" PRIu64
 		",\"avg\":%" PRIu64 "},\"sys_ns\":%" PRIu64

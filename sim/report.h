@@ -29,4 +29,9 @@ void sim_report_text(FILE *out, const struct sim_scenario *s,
 int sim_report_json(const char *path, const struct sim_scenario *s,
 		    const struct sim_result *r, int nr);
 
+/* sim_json_string - write @str (at most @max bytes) as a JSON string:
+ * quotes, backslashes and control characters escaped, other bytes (UTF-8
+ * included) as they are.  Every JSON writer of futexsim uses it. */
+void sim_json_string(FILE *f, const char *str, size_t max);
+
 #endif /* SIM_REPORT_H */

@@ -357,6 +357,33 @@ static void set_trace_events(struct sim_scenario *s, const struct key *k,
 	}
 }
 
+static void set_narrate(struct sim_scenario *s, const struct key *k,
+			const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "yes"))
+		s->narrate = 1;
+	else if (!strcmp(v, "no"))
+		s->narrate = 0;
+	else
+		sim_config_fail(at, k->name, "yes or no", v);
+}
+
+/* yes: stdout ("-"); no or none: off; anything else: a file. */
+static void set_lock_stat(struct sim_scenario *s, const struct key *k,
+			  const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "no") || !strcmp(v, "none")) {
+		s->lock_stat[0] = '\0';
+		s->lock_stat_at = (struct sim_origin){ 0 };
+		return;
+	}
+	if (!*v || !strcmp(v, "-"))
+		sim_config_fail(at, k->name, "yes, no or a file name", v);
+	set_str(s->lock_stat, sizeof(s->lock_stat), k, strcmp(v, "yes") ? v : "-",
+		at);
+	s->lock_stat_at = *at;
+}
+
 static void set_record(struct sim_scenario *s, const struct key *k,
 		       const char *v, const struct sim_origin *at)
 {
@@ -389,6 +416,8 @@ static const struct key keys[] = {
 	{ "trace-from", "DURATION", "trace from this simulated time on; default 0ns", set_trace_window },
 	{ "trace-to", "DURATION|none", "trace up to this simulated time; default the end", set_trace_window },
 	{ "trace-events", "LIST", "comma-separated trace events or groups (sched, futex, nanosleep, lock, qspinlock, all); default all", set_trace_events },
+	{ "narrate", "yes|no", "one plain-English line per interesting event of each lock's run, on stderr (within trace-from/trace-to); default no", set_narrate },
+	{ "lock-stat", "yes|no|PATH", "a /proc/lock_stat table of each lock's run (futex hash-bucket spinlocks, the user lock word): on stdout after the report, or in PATH; default no", set_lock_stat },
 	{ "record", "PATH|none", "write each lock's run as a replay file ('futexsim replay PATH' re-runs it); PATH.LOCK.replay with several locks; default none", set_record },
 };
 static const int nr_keys = sizeof(keys) / sizeof(keys[0]);

@@ -34,6 +34,11 @@
  *             (sim/trace.h); PATH.LOCK.txt with several locks	default none
  *   trace-from, trace-to  the simulated time window traced	default all
  *   trace-events  comma-separated events and groups	default all
+ *   narrate   yes | no: one plain-English line per interesting event on
+ *             stderr (sim/trace_narrate.c)		default no
+ *   lock-stat yes | no | PATH: a /proc/lock_stat table of each lock's run
+ *             (sim/lockstat.h), on stdout after the report or in PATH
+ *             							default no
  *   record    PATH | none: write each lock's run as a replay file
  *             (sim/replay.h); PATH with ".LOCK" before its extension
  *             when there are several locks		default none
@@ -95,6 +100,8 @@ struct sim_scenario {
 	uint64_t trace_from_ps;		/* trace window: start (0: the start)	*/
 	uint64_t trace_to_ps;		/* trace window: end (0: the end)	*/
 	unsigned int trace_events;	/* SIM_TRACE_BIT()s of sim/hooks.h	*/
+	int narrate;			/* narrate: 1 yes, 0 no		*/
+	char lock_stat[256];		/* "" none, "-" stdout, else a file	*/
 	char record[256];		/* replay file to write, "" if none	*/
 	char file[256];			/* scenario file, "" if none		*/
 	/* Where some keys were given, for errors found after sim_scenario_set()
@@ -105,7 +112,7 @@ struct sim_scenario {
 	struct sim_origin threads_at, workload_at, lock_at, cs_at, between_at;
 	struct sim_origin ops_per_thread_at, data_at, placement_at;
 	struct sim_origin trace_at, trace_from_at, trace_to_at;
-	struct sim_origin record_at;
+	struct sim_origin record_at, lock_stat_at;
 };
 
 /* sim_scenario_defaults - fill @s with the documented defaults. */

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/trace.h"
 #include "workloads/workload.h"
@@ -97,6 +98,11 @@ void sim_scenario_each(const struct sim_scenario *s,
 	if (s->trace_events != SIM_TRACE_ALL)
 		fn(ctx, "trace-events",
 		   sim_trace_format_events(s->trace_events, v, sizeof(v)));
+	if (s->narrate)
+		fn(ctx, "narrate", "yes");
+	if (s->lock_stat[0])
+		fn(ctx, "lock-stat",
+		   strcmp(s->lock_stat, "-") != 0 ? s->lock_stat : "yes");
 	if (s->record[0])
 		fn(ctx, "record", s->record);
 }
@@ -111,21 +117,10 @@ void sim_scenario_print(const struct sim_scenario *s, FILE *out)
 	sim_scenario_each(s, print_one, out);
 }
 
-/* A JSON string: quote, backslash and control characters escaped. */
+/* A JSON string (sim/report.h). */
 static void json_str(FILE *out, const char *v)
 {
-	fputc('"', out);
-	for (; *v; v++) {
-		unsigned char c = (unsigned char)*v;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+	sim_json_string(out, v, (size_t)-1);
 }
 
 /*

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "sim/arena.h"
+#include "sim/lockstat.h"
 #include "sim/machine.h"
 #include "sim/scenario.h"
 #include "sim/trace_writer.h"
@@ -66,6 +67,9 @@ static const struct {
 static struct {
 	struct sim_trace_ctx c;
 	int open;
+	int file;		/* a trace file is written (c.f)	*/
+	int narrate;		/* --narrate: sim/trace_narrate.c	*/
+	int lockstat;		/* --lock-stat: sim/lockstat.c		*/
 	int done;		/* window over, or closed: nothing more	*/
 	unsigned int head;	/* the ring's earliest record		*/
 	unsigned int nr;	/* records in the ring			*/
@@ -293,14 +297,15 @@ static void ring_insert(const struct sim_trace_rec *r)
 	tr.nr++;
 }
 
-/* The window is over at @end_ps: close what the writer has open. */
+/* The window is over at @end_ps: close what the writer has open.  Only
+ * --lock-stat, which counts the whole run, still takes events. */
 static void finish(uint64_t end_ps)
 {
-	if (tr.c.format == SIM_TRACE_JSON)
+	if (tr.file && tr.c.format == SIM_TRACE_JSON)
 		sim__trace_json_end(&tr.c, end_ps);
 	tr.done = 1;
 	tr.nr = 0;
-	sim_trace_mask = 0;	/* nothing more to record */
+	sim_trace_mask = tr.lockstat ? SIM_LOCKSTAT_MASK : 0;
 }
 
 /* Write the earliest record; never backwards in time. */
@@ -317,14 +322,22 @@ static void write_one(void)
 		return;
 	}
 	tr.last_ps = r.ts_ps;
+	if (tr.narrate)
+		sim__narrate_rec(&r);	/* tells only what is in the window */
+	if (!tr.file || !(tr.c.mask & SIM_TRACE_BIT(r.type)))
+		return;
 	if (tr.c.format == SIM_TRACE_JSON)
 		sim__trace_json_rec(&tr.c, &r);
 	else if (r.ts_ps >= tr.c.from_ps)
 		sim__trace_text_rec(&tr.c, &r);
 }
 
+/* A record goes to --lock-stat as it comes, and through the ring, in
+ * order, to the trace file and the narration. */
 static void emit(struct sim_trace_rec *r)
 {
+	if (tr.lockstat && r->type == SIM_TEV_QSPINLOCK)
+		sim__lockstat_rec(r);
 	if (tr.done)
 		return;
 	r->seq = tr.seq++;
@@ -460,14 +473,17 @@ static void close_at_exit(void)
 	sim_trace_close();
 }
 
-int sim_trace_open(const char *path, const struct sim_scenario *s)
+/* The trace file @path, if any: its format and buffering. */
+static int open_file(const char *path)
 {
-	static int registered;
-	FILE *f = fopen(path, "w");
+	FILE *f;
 
+	if (!path)
+		return 0;
+	f = fopen(path, "w");
 	if (!f)
 		return -1;
-	memset(&tr, 0, sizeof(tr));
+	tr.file = 1;
 	tr.c.f = f;
 	tr.c.format = sim_trace_format_of(path);
 	/* the text writer buffers whole blocks itself */
@@ -475,6 +491,18 @@ int sim_trace_open(const char *path, const struct sim_scenario *s)
 		setvbuf(f, NULL, _IONBF, 0);
 	else
 		setvbuf(f, iobuf, _IOFBF, sizeof(iobuf));
+	return 0;
+}
+
+int sim_trace_open(const char *path, const struct sim_scenario *s)
+{
+	static int registered;
+
+	memset(&tr, 0, sizeof(tr));
+	if (open_file(path))
+		return -1;
+	tr.narrate = s->narrate;
+	tr.lockstat = !!s->lock_stat[0];
 	tr.c.from_ps = s->trace_from_ps;
 	tr.c.to_ps = s->trace_to_ps ? s->trace_to_ps : UINT64_MAX;
 	tr.c.mask = s->trace_events;
@@ -487,11 +515,19 @@ int sim_trace_open(const char *path, const struct sim_scenario *s)
 	tr.open = 1;
 	if (!registered && !atexit(close_at_exit))
 		registered = 1;
-	if (tr.c.format == SIM_TRACE_JSON)
+	if (tr.file && tr.c.format == SIM_TRACE_JSON)
 		sim__trace_json_begin(&tr.c);
-	else
+	else if (tr.file)
 		sim__trace_text_begin(&tr.c);
-	sim_trace_mask = s->trace_events;
+	if (tr.narrate)
+		sim__narrate_begin(&tr.c);
+	if (tr.lockstat)
+		sim_lockstat_start();
+	/* no file, no narration: only --lock-stat takes events */
+	tr.done = !tr.file && !tr.narrate;
+	sim_trace_mask = (tr.file ? s->trace_events : 0) |
+			 (tr.narrate ? SIM_NARRATE_MASK : 0) |
+			 (tr.lockstat ? SIM_LOCKSTAT_MASK : 0);
 	return 0;
 }
 
@@ -505,9 +541,16 @@ int sim_trace_close(void)
 		write_one();
 	if (!tr.done)
 		finish(tr.last_ps);
+	sim_trace_mask = 0;
+	tr.open = 0;
+	if (tr.lockstat)
+		sim_lockstat_stop();
+	if (tr.narrate)
+		sim__narrate_end();
+	if (!tr.file)
+		return 0;
 	if (tr.c.format == SIM_TRACE_TEXT)
 		sim__trace_text_end(&tr.c);
-	tr.open = 0;
 	err = ferror(tr.c.f);
 	if (fclose(tr.c.f) || err) {
 		if (!errno)

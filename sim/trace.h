@@ -10,7 +10,9 @@
  * shim's qspinlock word transitions).  The CLI opens one trace per lock
  * run (sim/cli.c) and the scenario keys select it (sim/scenario.c).
  * Implemented in sim/trace.c (records, ordering, window, event names),
- * sim/trace_text.c and sim/trace_json.c (the two writers).
+ * sim/trace_text.c and sim/trace_json.c (the two writers); the same
+ * stream feeds --narrate (sim/trace_narrate.c) and --lock-stat
+ * (sim/lockstat.c).
  *
  * Contract:
  *  - Tracing never changes the simulation: emitters read the machine's
@@ -76,15 +78,20 @@ const char *sim_trace_format_events(unsigned int mask, char *buf, size_t len);
 const char *sim_trace_event_help(void);
 
 /*
- * sim_trace_open - start writing the trace of the run of scenario @s
- * (one lock: s->locks[0]) to @path: its format by extension, its events
- * s->trace_events, its window [s->trace_from_ps, s->trace_to_ps] (to 0:
+ * sim_trace_open - start the event stream of the run of scenario @s
+ * (one lock: s->locks[0]): the trace file @path (NULL: none) in the
+ * format of its extension, with events s->trace_events; the narration
+ * on stderr if s->narrate (sim/trace_narrate.c); the --lock-stat table
+ * if s->lock_stat[0] (sim/lockstat.h; the whole run).  The file and the
+ * narration keep to the window [s->trace_from_ps, s->trace_to_ps] (to 0:
  * to the end).  Call after sim_machine_init(), before the workload runs.
  * Return: 0, or -1 with errno if the file cannot be created.
  */
 int sim_trace_open(const char *path, const struct sim_scenario *s);
 /*
- * sim_trace_close - write what is buffered, end the file and close it.
+ * sim_trace_close - write what is buffered, end the file and close it,
+ * end the narration, stop the lock-stat collection (its table stays for
+ * sim_lockstat_write()); nothing if no stream is open.
  * Also run at exit(), so a simulated failure (exit 3) leaves a complete
  * trace up to the failure.  Return: 0, or -1 with errno on a write error.
  */

@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include "sim/machine.h"
+#include "sim/report.h"
 #include "sim/trace_writer.h"
 
 #define PID_CPUS	1
@@ -109,18 +110,7 @@ static void put_ts(const char *key, uint64_t ps)
 
 static void put_str(const char *v)
 {
-	fputc('"', out);
-	for (; *v; v++) {
-		unsigned char c = (unsigned char)*v;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
+	sim_json_string(out, v, (size_t)-1);	/* sim/report.h */
 }
 
 static void meta(int pid, int tid, const char *what, const char *name,

@@ -74,6 +74,22 @@ void sim__trace_json_rec(const struct sim_trace_ctx *c,
 			 const struct sim_trace_rec *r);
 void sim__trace_json_end(const struct sim_trace_ctx *c, uint64_t end_ps);
 
+/* The narration (sim/trace_narrate.c, --narrate): each record in time
+ * order up to the window's end (it keeps state from before the window,
+ * and tells only what is inside it); lines go to stderr. */
+#define SIM_NARRATE_MASK						\
+	(SIM_TRACE_BIT(SIM_TEV_SCHED_SWITCH) |				\
+	 SIM_TRACE_BIT(SIM_TEV_SCHED_WAKEUP) |				\
+	 SIM_TRACE_BIT(SIM_TEV_SCHED_WAKEUP_NEW) |			\
+	 SIM_TRACE_BIT(SIM_TEV_FUTEX_ENTER) |				\
+	 SIM_TRACE_BIT(SIM_TEV_FUTEX_EXIT) |				\
+	 SIM_TRACE_BIT(SIM_TEV_NANOSLEEP_ENTER) |			\
+	 SIM_TRACE_BIT(SIM_TEV_NANOSLEEP_EXIT) |			\
+	 SIM_TRACE_BIT(SIM_TEV_QSPINLOCK))
+void sim__narrate_begin(const struct sim_trace_ctx *c);
+void sim__narrate_rec(const struct sim_trace_rec *r);
+void sim__narrate_end(void);
+
 /* Shared helpers of sim/trace.c. */
 /* sim__trace_comm - the comm of task @tid ("<idle>" for 0). */
 const char *sim__trace_comm(int tid);

@@ -24,6 +24,7 @@
 #include "sim/arena.h"
 #include "sim/event.h"
 #include "sim/failure.h"
+#include "sim/lockstat.h"
 #include "sim/machine.h"
 #include "sim/syscall.h"
 #include "workloads/ulock/uatomic.h"
@@ -94,11 +95,18 @@ static void worker(void *arg)
 
 	th->start_ps = sim_now_ps();
 	while (keep_going(th)) {
-		uint64_t t0 = sim_now_ps();
+		uint64_t t0 = sim_now_ps(), sys0 = th->st.lock_syscalls;
+		/* --lock-stat: not free when called (a plain read) */
+		int busy = sim_lockstat_on && *(const uint32_t *)wl.word;
 
 		lock->lock(wl.word, &th->st);
 		sim_hist_add(&th->acquire_ns, (sim_now_ps() - t0) / 1000);
+		if (sim_lockstat_on)
+			sim_lockstat_user_acquired(wl.word, lock->name, t0,
+				busy || th->st.lock_syscalls != sys0);
 		critical_section(th);
+		if (sim_lockstat_on)
+			sim_lockstat_user_release(wl.word);
 		lock->unlock(wl.word, &th->st);
 		th->ops++;
 		sim_progress();

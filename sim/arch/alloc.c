@@ -56,6 +56,7 @@ void *alloc_large_system_hash(const char *tablename, unsigned long bucketsize,
 			      unsigned long high_limit)
 {
 	unsigned long nr;
+	void *table;
 
 	if (!numentries)
 		sim_bug("unsupported: alloc_large_system_hash sized by memory",
@@ -71,5 +72,7 @@ void *alloc_large_system_hash(const char *tablename, unsigned long bucketsize,
 		*_hash_shift = ilog2(nr);
 	if (_hash_mask)
 		*_hash_mask = nr - 1;
-	return ksim_alloc_lines(nr * bucketsize);
+	table = ksim_alloc_lines(nr * bucketsize);
+	sim_lockstat_hash_table(tablename, table, bucketsize, nr);
+	return table;
 }
