@@ -7,24 +7,37 @@
  * and WARN()), by the CLI (sim_failure_set_replay(), sim_failure_install())
  * and, for a stack overflow, by the kernel through the SIGSEGV handler
  * installed here.  Calls libunwind (the only file that does), the
- * coroutine layer for saved contexts and guard pages (sim/coro.h), and
- * reads the machine's tasks and clocks (sim/machine.h); a stack overflow
- * ends the replay file being written or checked (sim/replay.h) itself.
+ * coroutine layer for saved contexts and guard pages (sim/coro.h),
+ * sim/failure_lines.c for the file:line of frames, sim_trace_last_events()
+ * for the end of the narration (sim/trace.h), and reads the machine's
+ * tasks and clocks (sim/machine.h); a stack overflow ends the replay file
+ * being written or checked (sim/replay.h) itself.
  *
  * Report (stderr):
  *
  *	futexsim: DEADLOCK: every task is blocked and no timer is pending
  *	seed: 42
  *	time: 1200345 ns (CPU 2 at 1199870 ns)
+ *	last events:
+ *	    0.049757 ms  worker5 (cpu 2): FUTEX_WAKE returned 1: woke 1 waiter
+ *	    ...
  *	task 100 "worker0" SLEEPING on CPU 0
- *	    futex_wait_queue
+ *	    futex_wait_queue (kernel/futex/waitwake.c:355)
+ *	    ulock_futex_wait (workloads/ulock/futex.h:27, inlined)
+ *	    busted_lock (workloads/ulock/busted.c:35)
  *	    ...
  *	replay: futexsim run --seed=42 ...
  *
  * "time" is the largest CPU clock; the parenthesis names the CPU that was
- * executing when the failure was found ("main loop" if none was).  Stacks
- * are function names only, never addresses or offsets, so a report is
- * byte-identical between runs of one binary.  The task executing here is
+ * executing when the failure was found ("main loop" if none was).  "last
+ * events" are the last SIM_NARRATE_LAST lines of --narrate (only a
+ * narrated run keeps them; else one line says so), taken before the
+ * headline so that the narration's own output ends before the report.
+ * Stacks are function names, with file:line (and the functions inlined
+ * into a frame) when sim/failure_lines.c resolves them, never addresses
+ * or offsets, so a report is byte-identical between runs of one binary:
+ * the frames of all tasks are collected first, resolved at once, then
+ * printed (each stack is unwound twice).  The task executing here is
  * unwound from here (this file's own frames skipped); a suspended task
  * from the context its coroutine saved (sim_coro_context()); the task that
  * overflowed its stack from the signal's context.  A stack is printed
@@ -50,6 +63,7 @@
 #include "sim/failure.h"
 #include "sim/machine.h"
 #include "sim/replay.h"
+#include "sim/trace.h"
 
 #define FAILURE_MAX_FRAMES	32	/* frames printed per stack	  */
 #define FAILURE_MAX_COUNT	100000	/* frames counted beyond those	  */
@@ -136,20 +150,29 @@ static bool failure_skipped_frame(const char *name)
 	       !strcmp(name, "sim_warn");
 }
 
+/* The frames of one stack, innermost first. */
+static struct failure_frames {
+	int nr;			/* frames kept			*/
+	int more;		/* frames beyond those		*/
+	struct {
+		char name[128];
+		uintptr_t pc;	/* inside the call (or the fault)	*/
+	} f[FAILURE_MAX_FRAMES];
+} failure_st;
+
 /*
  * failure_walk - unwind from @ctx (@flags: 0, or UNW_INIT_SIGNAL_FRAME for
- * a signal's context) into @out, one function name per line.
+ * a signal's context) into @st.
  */
-static void failure_walk(unw_context_t *ctx, int flags, char *out, size_t len)
+static void failure_walk(unw_context_t *ctx, int flags,
+			 struct failure_frames *st)
 {
 	unw_cursor_t cur;
-	unw_word_t off;
+	unw_word_t off, ip;
 	char name[128];
-	size_t used = 0;
-	int frames = 0, more = 0, n;
-	bool top = true;
+	bool top = true, first = true;
 
-	out[0] = 0;
+	st->nr = st->more = 0;
 	if (unw_init_local2(&cur, ctx, flags) < 0)
 		return;
 	do {
@@ -157,6 +180,12 @@ static void failure_walk(unw_context_t *ctx, int flags, char *out, size_t len)
 		if (unw_get_proc_name(&cur, name, sizeof(name), &off) < 0 &&
 		    !name[0])
 			snprintf(name, sizeof(name), "??");
+		if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0)
+			ip = 0;
+		/* a return address: the call is the byte before it */
+		if (ip && !(first && flags))
+			ip--;
+		first = false;
 		/* "f.isra.0", "f.constprop.0", "f.cold": a part of f */
 		name[strcspn(name, ".")] = 0;
 		if (!strncmp(name, "sim__coro_", 10))
@@ -164,29 +193,37 @@ static void failure_walk(unw_context_t *ctx, int flags, char *out, size_t len)
 		if (top && failure_skipped_frame(name))
 			continue;
 		top = false;
-		if (frames >= FAILURE_MAX_FRAMES) {
-			if (++more >= FAILURE_MAX_COUNT)
+		if (st->nr >= FAILURE_MAX_FRAMES) {
+			if (++st->more >= FAILURE_MAX_COUNT)
 				break;
 			continue;
 		}
-		frames++;
-		n = snprintf(out + used, len - used, "%s\n", name);
-		if (n < 0 || (size_t)n >= len - used)
-			break;
-		used += (size_t)n;
+		memcpy(st->f[st->nr].name, name, sizeof(name));
+		st->f[st->nr++].pc = (uintptr_t)ip;
 	} while (unw_step(&cur) > 0);
-	if (more)
-		snprintf(out + used, len - used, "... %d more frames\n", more);
 }
 
 void sim_failure_stack_here(char *out, int len)
 {
 	unw_context_t ctx;
+	size_t used = 0;
+	int i, n;
 
 	if (len <= 0)
 		return;
+	out[0] = 0;
 	unw_getcontext(&ctx);
-	failure_walk(&ctx, 0, out, (size_t)len);
+	failure_walk(&ctx, 0, &failure_st);
+	for (i = 0; i < failure_st.nr; i++) {
+		n = snprintf(out + used, (size_t)len - used, "%s\n",
+			     failure_st.f[i].name);
+		if (n < 0 || (size_t)n >= (size_t)len - used)
+			return;
+		used += (size_t)n;
+	}
+	if (failure_st.more)
+		snprintf(out + used, (size_t)len - used, "... %d more frames\n",
+			 failure_st.more);
 }
 
 /* ---- the report ------------------------------------------------------- */
@@ -211,51 +248,110 @@ static const struct sim_task *failure_stack_owner(const void *addr)
 }
 
 /*
- * failure_task - one task's line and stack.  @here (@here_flags for
- * unw_init_local2()) is the context of the code executing now, on the
- * stack of @here_task (NULL: on no task's stack); NULL if that context
- * cannot be unwound.
+ * failure_stack - the stack of task @t into failure_st.  @here
+ * (@here_flags for unw_init_local2()) is the context of the code
+ * executing now, on the stack of @here_task (NULL: on no task's stack);
+ * NULL if that context cannot be unwound.
+ * Return: NULL, or the line to print instead of frames.
  */
+static const char *failure_stack(const struct sim_task *t, unw_context_t *here,
+				 int here_flags, const struct sim_task *here_task)
+{
+	ucontext_t saved;
+	int rc;
+
+	failure_st.nr = failure_st.more = 0;
+	if (t == here_task && here)
+		failure_walk(here, here_flags, &failure_st);
+	else if (t == here_task)
+		return "(a signal context is not unwound on this host)";
+	else if (t->state == SIM_TASK_NEW || t->state == SIM_TASK_DEAD)
+		return t->state == SIM_TASK_NEW ? "(not started)" : "(exited)";
+	else if ((rc = sim_coro_context(&t->coro, &saved)) != 0)
+		return rc > 0 ? "(not started)" : "(no saved context)";
+	else
+#ifdef __x86_64__
+		/* libunwind's context on x86-64 is the ucontext_t itself */
+		failure_walk(&saved, 0, &failure_st);
+#else
+		return "(suspended stacks are not unwound on this host)";
+#endif
+	return failure_st.nr ? NULL : "(no frames)";
+}
+
+/* One frame: "name (file:line)", the functions inlined into it first. */
+static void failure_frame(const char *name, uintptr_t pc)
+{
+	const char *p = sim__failure_lines_of(pc), *tab, *nl;
+
+	if (!p) {
+		failure_printf("    %s\n", name);
+		return;
+	}
+	for (; (tab = strchr(p, '\t')) && (nl = strchr(tab, '\n')); p = nl + 1) {
+		bool last = !nl[1];
+		int fn_len = last ? (int)strlen(name) : (int)(tab - p);
+		const char *fn = last ? name : p;
+
+		if (nl == tab + 1)	/* no location */
+			failure_printf("    %.*s%s\n", fn_len, fn,
+				       last ? "" : " (inlined)");
+		else
+			failure_printf("    %.*s (%.*s%s)\n", fn_len, fn,
+				       (int)(nl - tab - 1), tab + 1,
+				       last ? "" : ", inlined");
+	}
+}
+
+/* One task's line and stack (failure_stack() for the arguments). */
 static void failure_task(const struct sim_task *t, unw_context_t *here,
 			 int here_flags, const struct sim_task *here_task)
 {
-	static char frames[8192];
-	const char *state = "?", *p, *nl;
-	ucontext_t saved;
-	int rc;
+	const char *state = "?", *msg;
+	int i;
 
 	if ((unsigned int)t->state < sizeof(failure_states) / sizeof(char *))
 		state = failure_states[t->state];
 	failure_printf("task %d \"%.16s\" %s on CPU %d\n",
 		       t->tid, t->name, state, t->cpu);
-	if (t == here_task && here) {
-		failure_walk(here, here_flags, frames, sizeof(frames));
-	} else if (t == here_task) {
-		snprintf(frames, sizeof(frames),
-			 "(a signal context is not unwound on this host)\n");
-	} else if (t->state == SIM_TASK_NEW || t->state == SIM_TASK_DEAD) {
-		snprintf(frames, sizeof(frames), "%s\n",
-			 t->state == SIM_TASK_NEW ? "(not started)" : "(exited)");
-	} else if ((rc = sim_coro_context(&t->coro, &saved)) != 0) {
-		snprintf(frames, sizeof(frames), "%s\n",
-			 rc > 0 ? "(not started)" : "(no saved context)");
-	} else {
-#ifdef __x86_64__
-		/* libunwind's context on x86-64 is the ucontext_t itself */
-		failure_walk(&saved, 0, frames, sizeof(frames));
-#else
-		snprintf(frames, sizeof(frames),
-			 "(suspended stacks are not unwound on this host)\n");
-#endif
+	msg = failure_stack(t, here, here_flags, here_task);
+	if (msg) {
+		failure_printf("    %s\n", msg);
+		return;
 	}
-	if (!frames[0])
-		snprintf(frames, sizeof(frames), "(no frames)\n");
-	for (p = frames; *p; p = nl + 1) {
-		nl = strchr(p, '\n');
-		if (!nl)
-			break;
-		failure_printf("    %.*s\n", (int)(nl - p), p);
+	for (i = 0; i < failure_st.nr; i++)
+		failure_frame(failure_st.f[i].name, failure_st.f[i].pc);
+	if (failure_st.more)
+		failure_printf("    ... %d more frames\n", failure_st.more);
+}
+
+/* Every frame of every task's stack, to resolve file:line at once. */
+static void failure_collect(unw_context_t *here, int here_flags,
+			    const struct sim_task *here_task)
+{
+	int i, j;
+
+	for (i = 0; i < sim.nr_tasks && i < SIM_MAX_TASKS; i++) {
+		if (!sim.tasks[i] ||
+		    failure_stack(sim.tasks[i], here, here_flags, here_task))
+			continue;
+		for (j = 0; j < failure_st.nr; j++)
+			sim__failure_lines_add(failure_st.f[j].pc);
 	}
+	sim__failure_lines_resolve();
+}
+
+/* The last narrated lines, taken before the report starts. */
+static struct {
+	char line[SIM_NARRATE_LAST][256];
+	int nr;			/* -1: no narration kept	*/
+} failure_ev;
+
+static void failure_event(const char *line, void *arg)
+{
+	if (failure_ev.nr < SIM_NARRATE_LAST)
+		snprintf(failure_ev.line[failure_ev.nr++],
+			 sizeof(failure_ev.line[0]), "%s", line);
 }
 
 static void failure_report(enum sim_failure kind, const char *what,
@@ -267,6 +363,9 @@ static void failure_report(enum sim_failure kind, const char *what,
 
 	if ((unsigned int)kind >= sizeof(failure_kinds) / sizeof(failure_kinds[0]))
 		kind = SIM_FAIL_INVARIANT;
+	/* the narration's end goes out first: the report stays in one piece */
+	if (sim_trace_last_events(failure_event, NULL) < 0)
+		failure_ev.nr = -1;
 	failure_printf("futexsim: %s: %s\n", failure_kinds[kind].name,
 		       what && *what ? what : failure_kinds[kind].dflt);
 	failure_flush();	/* the headline first, whatever happens next */
@@ -283,6 +382,14 @@ static void failure_report(enum sim_failure kind, const char *what,
 	else
 		failure_printf("time: %llu ns (main loop)\n",
 			       (unsigned long long)(max_ps / 1000));
+	failure_printf("last events:\n");
+	if (failure_ev.nr < 0)
+		failure_printf("    (run with --narrate=yes to keep them)\n");
+	else if (!failure_ev.nr)
+		failure_printf("    (none)\n");
+	for (i = 0; i < failure_ev.nr; i++)
+		failure_printf("    %s\n", failure_ev.line[i]);
+	failure_collect(here, here_flags, here_task);
 	for (i = 0; i < sim.nr_tasks && i < SIM_MAX_TASKS; i++)
 		if (sim.tasks[i])
 			failure_task(sim.tasks[i], here, here_flags, here_task);

@@ -6,14 +6,19 @@
  * Stage: trace/report.  Called by the machine when it detects a failure,
  * and by the arch shim through sim_bug()/sim_warn() (sim/hooks.h).
  *
- * A report gives the kind of failure, the seed, the simulated time, every
- * task's state and its stack (function names, through libunwind: the only
- * file that uses it), and the command that reproduces the run.  Then the
- * process exits with status 3.  Nothing in a report depends on host
- * addresses, so a failure reproduces byte for byte.
+ * A report gives the kind of failure, the seed, the simulated time, the
+ * last events before the failure in narrated form (with --narrate=yes;
+ * sim_trace_last_events()), every task's state and its stack (function
+ * names through libunwind, the only file that uses it, and file:line
+ * from the binary's line tables through addr2line, sim/failure_lines.c),
+ * and the command that reproduces the run.  Then the process exits with
+ * status 3.  Nothing in a report depends on host addresses, so a failure
+ * reproduces byte for byte.
  */
 #ifndef SIM_FAILURE_H
 #define SIM_FAILURE_H
+
+#include <stdint.h>
 
 enum sim_failure {
 	SIM_FAIL_DEADLOCK,	/* every task blocked, no event pending	*/
@@ -37,5 +42,17 @@ void sim_fail(enum sim_failure kind, const char *what)
 /* sim_failure_stack_here - the calling task's stack, one function name per
  * line into @out (used by the machine to collect each task's stack). */
 void sim_failure_stack_here(char *out, int len);
+
+/* Internal to sim/failure.c: file:line of code addresses, resolved by
+ * sim/failure_lines.c.  sim__failure_lines_add - remember @pc (an address
+ * inside a call or faulting instruction, not a return address); at most
+ * a fixed number are kept, the rest stay unresolved.
+ * sim__failure_lines_resolve - resolve all those remembered, at once.
+ * sim__failure_lines_of - Return: @pc's frames, one "function\tfile:line"
+ * line each (the location may be empty), innermost inlined function
+ * first and the function that holds @pc last; NULL if unresolved. */
+void sim__failure_lines_add(uintptr_t pc);
+void sim__failure_lines_resolve(void);
+const char *sim__failure_lines_of(uintptr_t pc);
 
 #endif /* SIM_FAILURE_H */

@@ -531,6 +531,15 @@ int sim_trace_open(const char *path, const struct sim_scenario *s)
 	return 0;
 }
 
+int sim_trace_last_events(void (*fn)(const char *line, void *arg), void *arg)
+{
+	if (!tr.open || !tr.narrate)
+		return -1;
+	while (tr.nr && !tr.done)
+		write_one();
+	return sim__narrate_last(fn, arg);
+}
+
 int sim_trace_close(void)
 {
 	int err;

@@ -97,6 +97,19 @@ int sim_trace_open(const char *path, const struct sim_scenario *s);
  */
 int sim_trace_close(void);
 
+/*
+ * sim_trace_last_events - for a failure report (sim/failure.c): write out
+ * what the reorder buffer still holds, so that the narration is complete
+ * up to now, then call @fn with each of the last SIM_NARRATE_LAST lines
+ * of the narration (oldest first, without the newline).  Only a run with
+ * --narrate=yes keeps them: keeping them always would cost the stream of
+ * events that tracing off avoids.  Lines are those of the narration:
+ * inside the --trace-from/--trace-to window.
+ * Return: the number of lines, or -1 if no narration is on.
+ */
+#define SIM_NARRATE_LAST	16
+int sim_trace_last_events(void (*fn)(const char *line, void *arg), void *arg);
+
 /* ---- emitters (the layers call these; each is one branch when off) ---- */
 
 void sim__trace_switch(int cpu, uint64_t ts_ps, const struct sim_task *prev,

@@ -8,7 +8,9 @@
  * window (the third consumer of the stream, beside the trace file and
  * --lock-stat); it keeps state from the start and tells what happens
  * inside the window;
- * names locks with sim/lockstat.c; writes to stderr.
+ * names locks with sim/lockstat.c; writes to stderr, and keeps the last
+ * SIM_NARRATE_LAST lines in a ring for the failure report
+ * (sim__narrate_last(), through sim_trace_last_events(); sim/failure.c).
  *
  *   0.012345 ms  worker3 (cpu 2): FUTEX_WAIT returned EAGAIN: the futex
  *   word changed between its user-space read and the bucket lock
@@ -47,6 +49,10 @@ static struct {
 	int in_futex[MAX_TASKS];	/* futex cmd + 1; 0: not in one	*/
 	uint32_t val[MAX_TASKS];	/* ... its val argument		*/
 	char in_sleep[MAX_TASKS];	/* in nanosleep()		*/
+	/* the last lines told, for a failure report: a ring */
+	char last[SIM_NARRATE_LAST][SIM_NARRATE_LINE];
+	unsigned long nr_last;		/* lines told so far		*/
+	int on;				/* begun, not ended		*/
 } nr;
 static char nbuf[64 * 1024];
 
@@ -79,16 +85,24 @@ static void say(const struct sim_trace_rec *r, int tid, const char *fmt, ...)
 static void say(const struct sim_trace_rec *r, int tid, const char *fmt, ...)
 {
 	uint64_t ns = r->ts_ps / 1000;
+	char *line;
 	va_list ap;
+	int n;
 
 	if (r->ts_ps < nr.from_ps)
 		return;		/* before the window: state only */
-	fprintf(nr.f, "%" PRIu64 ".%06" PRIu64 " ms  %s (cpu %d): ",
-		ns / 1000000, ns % 1000000, sim__trace_comm(tid), r->cpu);
+	line = nr.last[nr.nr_last++ % SIM_NARRATE_LAST];
+	n = snprintf(line, SIM_NARRATE_LINE, "%" PRIu64 ".%06" PRIu64 " ms  %s (cpu %d): ",
+		     ns / 1000000, ns % 1000000, sim__trace_comm(tid), r->cpu);
+	if (n < 0 || n >= SIM_NARRATE_LINE)
+		n = 0;
 	va_start(ap, fmt);
-	vfprintf(nr.f, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): va_start above */
+	vsnprintf(line + n, SIM_NARRATE_LINE - (size_t)n, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): va_start above */
 	va_end(ap);
-	fputc('\n', nr.f);
+	if (nr.f) {
+		fputs(line, nr.f);
+		fputc('\n', nr.f);
+	}
 }
 
 /* The word in (tail,pending,locked), as sim/trace_text.c prints it. */
@@ -316,6 +330,23 @@ void sim__narrate_begin(const struct sim_trace_ctx *c)
 	else
 		setvbuf(nr.f, nbuf, _IOFBF, sizeof(nbuf));
 	fprintf(nr.f, "# narration: %s\n", c->title);
+	nr.on = 1;
+}
+
+int sim__narrate_last(void (*fn)(const char *line, void *arg), void *arg)
+{
+	unsigned long i = 0;
+
+	if (!nr.on)
+		return -1;
+	if (nr.f)
+		fflush(nr.f);
+	if (nr.nr_last > SIM_NARRATE_LAST)
+		i = nr.nr_last - SIM_NARRATE_LAST;
+	for (; i < nr.nr_last; i++)
+		fn(nr.last[i % SIM_NARRATE_LAST], arg);
+	return (int)(nr.nr_last < SIM_NARRATE_LAST ? nr.nr_last :
+		     SIM_NARRATE_LAST);
 }
 
 void sim__narrate_end(void)
@@ -325,4 +356,5 @@ void sim__narrate_end(void)
 	else if (nr.f)
 		fflush(nr.f);
 	nr.f = NULL;
+	nr.on = 0;
 }

@@ -89,6 +89,12 @@ void sim__trace_json_end(const struct sim_trace_ctx *c, uint64_t end_ps);
 void sim__narrate_begin(const struct sim_trace_ctx *c);
 void sim__narrate_rec(const struct sim_trace_rec *r);
 void sim__narrate_end(void);
+/* sim__narrate_last - flush the narration, then call @fn with each of the
+ * last SIM_NARRATE_LAST lines told (oldest first, no newline; a line is
+ * cut at SIM_NARRATE_LINE - 1 characters).
+ * Return: the number of lines, or -1 if no narration is on. */
+#define SIM_NARRATE_LINE	256
+int sim__narrate_last(void (*fn)(const char *line, void *arg), void *arg);
 
 /* Shared helpers of sim/trace.c. */
 /* sim__trace_comm - the comm of task @tid ("<idle>" for 0). */

@@ -156,6 +156,69 @@ START_TEST(test_lost_wakeup_lock_is_reported_as_deadlock)
 }
 END_TEST
 
+/* The frame line "    @fn (@file:NN)" or "    @fn (@file:NN, inlined)"
+ * is in @rep. */
+static void assert_frame(const char *rep, const char *fn, const char *file)
+{
+	char want[128];
+	const char *p;
+	int line = 0, n = 0;
+
+	snprintf(want, sizeof(want), "\n    %s (%s:", fn, file);
+	p = strstr(rep, want);
+	ck_assert_msg(p != NULL, "no frame \"%s\" in:\n%s", want + 1, rep);
+	ck_assert_int_eq(sscanf(p + strlen(want), "%d%n", &line, &n), 1);
+	ck_assert_int_gt(line, 0);
+	ck_assert_msg(p[strlen(want) + n] == ')' || p[strlen(want) + n] == ',',
+		      "bad location after \"%s\"", want + 1);
+}
+
+START_TEST(test_deadlock_report_narrates_the_last_events_with_file_lines)
+{
+	static char first[CHILD_OUT_MAX];
+	const char *rep, *p, *nl, *task;
+	char args[256], line[300];
+	unsigned long ms, frac;
+	int nr = 0, tid, cpu;
+
+	for (int run = 0; run < 2; run++) {
+		snprintf(args, sizeof(args),
+			 "run --machine=tiny4 --threads=6 --ops=3000 --cs=pause:5 "
+			 "--lock=ww-busted --seed=6 --narrate=yes");
+		ck_assert_int_eq(futexsim(args), 3);
+		if (!run)
+			memcpy(first, co.err, sizeof(first));
+	}
+	ck_assert_str_eq(co.err, first);	/* byte-identical */
+	rep = strstr(co.err, "futexsim: DEADLOCK");
+	ck_assert_ptr_nonnull(rep);
+	p = strstr(rep, "\nlast events:\n");
+	task = strstr(rep, "\ntask ");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_nonnull(task);
+	ck_assert(p < task);
+	/* each line is narrated, and told by the narration just before the
+	 * report: the last one ends it */
+	for (p = strchr(p + 1, '\n') + 1; p < task; p = nl + 1, nr++) {
+		nl = strchr(p, '\n');
+		ck_assert_int_eq(sscanf(p, "    %lu.%lu ms  worker%d (cpu %d): ",
+					&ms, &frac, &tid, &cpu), 4);
+		snprintf(line, sizeof(line), "%.*s", (int)(nl - p - 4), p + 4);
+		ck_assert_msg(strstr(co.err, line) < rep, "not narrated: %s", line);
+	}
+	ck_assert_int_eq(nr, 16);
+	ck_assert_int_eq(strncmp(rep - strlen(line) - 1, line, strlen(line)), 0);
+	/* stacks: function names with file:line of kernel and project files */
+	assert_frame(task, "futex_wait_queue", "kernel/futex/waitwake.c");
+	assert_frame(task, "sim_sys_futex", "sim/syscall.c");
+	assert_frame(task, "busted_lock", "workloads/ulock/busted.c");
+	assert_frame(task, "worker", "workloads/mutex.c");
+	ck_assert_ptr_null(strstr(task, "0x"));		/* no addresses */
+	ck_assert_ptr_null(strstr(task, " (/"));	/* relative paths */
+	ck_assert_ptr_nonnull(strstr(task, "\nreplay: "));
+}
+END_TEST
+
 START_TEST(test_racy_lock_violates_mutual_exclusion)
 {
 	char args[] = "run --machine=tiny4 --threads=4 --ops=4000 --lock=racy";
@@ -188,6 +251,7 @@ Suite *mutex_suite(void)
 	tcase_add_test(tc, test_ww_timed_futex_wait_times_out_and_still_completes);
 	tcase_add_test(tc, test_same_seed_gives_same_results_in_process);
 	tcase_add_test(tc, test_lost_wakeup_lock_is_reported_as_deadlock);
+	tcase_add_test(tc, test_deadlock_report_narrates_the_last_events_with_file_lines);
 	tcase_add_test(tc, test_racy_lock_violates_mutual_exclusion);
 	tcase_add_test(tc, test_spinning_forever_is_reported_as_livelock);
 	suite_add_tcase(s, tc);
