@@ -1,11 +1,11 @@
 #!/bin/sh
 # mk/determinism.sh B - the cross-build determinism test (part of make check).
 #
-# The same scenario and seed must give byte-identical report text and JSON
-# (except the "host" object) from the default build in $B, an -O0 build, a
-# build with the ucontext coroutine fallback and a clang build; a different
-# seed must give a different schedule.  The
-# variant builds reuse $B's extracted kernel tree.
+# The same scenario and seed must give byte-identical report text, text
+# traces and JSON (except the "host" object) from the default build in $B,
+# an -O0 build, a build with the ucontext coroutine fallback and a clang
+# build; a different seed must give a different schedule.  The variant
+# builds reuse $B's extracted kernel tree.
 set -u
 B=$1
 SCN="run --machine=tiny4 --threads=8 --ops=20000 --lock=ww,ww-timed --cs=pause:5"
@@ -27,10 +27,11 @@ runit() {	# binary, output prefix, seed
 	# scenario (which names the file) is the same for all
 	bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 	mkdir -p "$2"
-	(cd "$2" && "$bin" $SCN --seed="$3" --json=r.json >r.txt 2>&1) || {
+	(cd "$2" && "$bin" $SCN --seed="$3" --json=r.json --trace=t.txt \
+		>r.txt 2>&1) || {
 		echo "determinism: FAIL: $1 exited with an error (see $2/r.txt)"
 		return 1; }
-	cp "$2/r.txt" "$2.txt"
+	cat "$2/r.txt" "$2"/t.*.txt >"$2.txt"	# report, then the traces
 	sed 's/"host":{[^}]*}//g' "$2/r.json" >"$2.cmp"
 }
 
