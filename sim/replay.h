@@ -47,10 +47,10 @@
  *	task 101
  *
  * then the run goes on unchecked to its end, and the CLI exits with
- * SIM_EXIT_DIVERGED.  A bad header, or a decision line that is complete
- * but malformed, is bad input (one line, exit 2); a file cut short is a
- * divergence ("recorded nothing (the file ends)"), and so is a run that
- * ends before the file does ("got the end of the run").
+ * SIM_EXIT_DIVERGED.  A bad header, a decision line that is complete but
+ * malformed, or a file without its final "end N" line (cut short) is bad
+ * input (one line, exit 2); a run that ends before the file does is a
+ * divergence ("got the end of the run").
  */
 #ifndef SIM_REPLAY_H
 #define SIM_REPLAY_H
@@ -121,9 +121,10 @@ struct sim_replay_src {
 /*
  * sim_replay_load - apply the header of replay file @path to @s (fresh
  * from sim_scenario_defaults()) and fill @src.  A missing file, an
- * unknown format, a malformed or truncated header, an unknown key or a
- * missing futexsim, kernel or seed key: one line naming the file, the
- * line and what was expected, exit 2.
+ * unknown format, a malformed or truncated header, an unknown key, a
+ * missing futexsim, kernel or seed key, or no final "end N" line (the
+ * file was cut short): one line naming the file, the line and what was
+ * expected, exit 2.
  */
 void sim_replay_load(const char *path, struct sim_scenario *s,
 		     struct sim_replay_src *src);

@@ -159,6 +159,36 @@ static int header_line(char *p, struct sim_scenario *s,
 	return !strcmp(key, "seed") ? SEEN_SEED : 0;
 }
 
+/*
+ * check_complete - a record ends with its "end N" line (written even when
+ * the run failed): without it the file was cut short, which is bad input
+ * (one line, exit 2), not a divergence.
+ */
+static void check_complete(FILE *f, const char *path)
+{
+	struct sim_origin at = { .file = path };
+	char tail[64];
+	long size, from;
+	size_t n;
+	char *last;
+
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0)
+		return;
+	from = size > (long)sizeof(tail) - 1 ? size - (long)sizeof(tail) + 1 : 0;
+	fseek(f, from, SEEK_SET);
+	n = fread(tail, 1, sizeof(tail) - 1, f);
+	tail[n] = '\0';
+	if (n && tail[n - 1] == '\n')
+		tail[--n] = '\0';
+	last = strrchr(tail, '\n');
+	last = last ? last + 1 : tail;
+	if (strncmp(last, "end ", 4) || !last[4] ||
+	    strspn(last + 4, "0123456789") != strlen(last + 4))
+		sim_config_fail(&at, NULL,
+				"a complete record ending with its 'end N' line (the file is truncated)",
+				NULL);
+}
+
 void sim_replay_load(const char *path, struct sim_scenario *s,
 		     struct sim_replay_src *src)
 {
@@ -203,6 +233,7 @@ void sim_replay_load(const char *path, struct sim_scenario *s,
 	}
 	src->offset = ftell(f);
 	src->line = at.line + 1;
+	check_complete(f, path);
 	fclose(f);
 }
 

@@ -270,7 +270,7 @@ START_TEST(test_changed_scenario_or_seed_reports_the_divergence)
 }
 END_TEST
 
-START_TEST(test_truncated_decisions_are_a_divergence)
+START_TEST(test_truncated_file_is_one_line_and_status_2)
 {
 	char *text, *cut;
 	int head;
@@ -279,19 +279,18 @@ START_TEST(test_truncated_decisions_are_a_divergence)
 		return;
 	text = record();
 	head = decisions_line(text);
-	/* 500 whole decision lines */
+	/* 500 whole decision lines, no "end" line */
 	cut = text;
 	for (int i = 0; i < head + 500; i++)
 		cut = strchr(cut, '\n') + 1;
 	spill("t.replay", text, (size_t)(cut - text));
 	fx(&co, "replay", "t.replay");
-	ck_assert_uint_eq(divergence(&co, text, "recorded nothing (the file ends)"),
-			  501);
-	/* cut inside a line: that line is not a decision */
+	assert_one_line_error(&co, "t.replay", "truncated");
+	/* cut inside a line */
 	spill("u.replay", text, (size_t)(cut - text) + 3);
 	fx(&co, "replay", "u.replay");
-	ck_assert_uint_eq(divergence(&co, text, "the file ends"), 501);
-	/* the other way round: the run ends before its file */
+	assert_one_line_error(&co, "u.replay", "truncated");
+	/* a complete file whose run ends before its decisions: a divergence */
 	spill_edited("v.replay", text, "\nend ", "\nJ 5 1\nend ");
 	fx(&co, "replay", "v.replay");
 	divergence(&co, text, "recorded jitter draw 1 below 5, got the end of the run");
@@ -446,7 +445,7 @@ Suite *replay_suite(void)
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_recorded_run_replays_byte_identically);
 	tcase_add_test(tc, test_changed_scenario_or_seed_reports_the_divergence);
-	tcase_add_test(tc, test_truncated_decisions_are_a_divergence);
+	tcase_add_test(tc, test_truncated_file_is_one_line_and_status_2);
 	tcase_add_test(tc, test_broken_header_is_one_line_and_status_2);
 	tcase_add_test(tc, test_failed_run_saves_a_replay_file_that_fails_alike);
 	tcase_add_test(tc, test_several_locks_record_one_file_each);
