@@ -17,38 +17,20 @@
  * broken lock is caught (simulated failure, exit 3).
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sim/arena.h"
-#include "sim/event.h"
-#include "sim/failure.h"
 #include "sim/lockstat.h"
-#include "sim/machine.h"
 #include "sim/syscall.h"
+#include "workloads/driver.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/workload.h"
 
-struct wl_thread {
-	int idx;
-	uint64_t quota;			/* fixed-ops: operations to do	*/
-	uint64_t ops;
-	uint64_t start_ps, end_ps;
-	struct ulock_stats st;
-	struct sim_hist acquire_ns;
-	struct sim_task *task;
-};
-
 static struct {
-	const struct sim_scenario *s;
+	struct wl_run run;
 	const struct ulock_ops *lock;
 	void *word;			/* the lock, in simulated memory  */
 	uint32_t *data;			/* the protected data (own line)  */
-	int holder;			/* the driver's own check	  */
-	int stop;			/* fixed-time: set at duration	  */
-	struct sim_event stop_ev;
-	struct wl_thread *threads;
 } wl;
 
 static void do_work(const struct sim_work *w)
@@ -66,144 +48,60 @@ static void do_work(const struct sim_work *w)
 	}
 }
 
-static void critical_section(struct wl_thread *th)
+static void critical_section(struct wl_worker *w)
 {
-	if (wl.holder)
-		goto broken;
-	wl.holder = th->idx + 1;
+	wl_cs_enter(&wl.run, w);
 	uatomic_fetch_add(wl.data, 1);	/* touch the protected line */
-	do_work(&wl.s->cs);
-	if (wl.holder != th->idx + 1)
-		goto broken;
-	wl.holder = 0;
-	return;
-broken:
-	sim_fail(SIM_FAIL_INVARIANT, "mutual exclusion violated: two tasks in the critical section");
-}
-
-static int keep_going(const struct wl_thread *th)
-{
-	if (wl.s->duration_ps)
-		return !wl.stop;
-	return th->ops < th->quota;
+	do_work(&wl.run.s->cs);
+	wl_cs_exit(&wl.run, w);
 }
 
 static void worker(void *arg)
 {
-	struct wl_thread *th = arg;
+	struct wl_worker *w = arg;
 	const struct ulock_ops *lock = wl.lock;
 
-	th->start_ps = sim_now_ps();
-	while (keep_going(th)) {
-		uint64_t t0 = sim_now_ps(), sys0 = th->st.lock_syscalls;
+	w->start_ps = sim_now_ps();
+	while (wl_keep_going(&wl.run, w)) {
+		uint64_t t0 = sim_now_ps(), sys0 = w->st.lock_syscalls;
 		/* --lock-stat: not free when called (a plain read) */
 		int busy = sim_lockstat_on && *(const uint32_t *)wl.word;
 
-		lock->lock(wl.word, &th->st);
-		sim_hist_add(&th->acquire_ns, (sim_now_ps() - t0) / 1000);
+		lock->lock(wl.word, &w->st);
+		sim_hist_add(&w->acquire_ns, (sim_now_ps() - t0) / 1000);
 		if (sim_lockstat_on)
 			sim_lockstat_user_acquired(wl.word, lock->name, t0,
-				busy || th->st.lock_syscalls != sys0);
-		critical_section(th);
+				busy || w->st.lock_syscalls != sys0);
+		critical_section(w);
 		if (sim_lockstat_on)
 			sim_lockstat_user_release(wl.word);
-		lock->unlock(wl.word, &th->st);
-		th->ops++;
+		lock->unlock(wl.word, &w->st);
+		w->ops++;
 		sim_progress();
-		do_work(&wl.s->between);
+		do_work(&wl.run.s->between);
 	}
-	th->end_ps = sim_now_ps();
-}
-
-static void stop_fire(struct sim_event *ev)
-{
-	wl.stop = 1;
-}
-
-static void collect(struct sim_result *r, int n)
-{
-	uint64_t *ops = calloc(n, sizeof(*ops));
-	struct sim_hist *all = calloc(1, sizeof(*all));
-	uint64_t tsum = 0, end = 0;
-
-	r->thread_min_ns = UINT64_MAX;
-	r->ops_thread_min = UINT64_MAX;
-	for (int i = 0; i < n; i++) {
-		const struct wl_thread *th = &wl.threads[i];
-		uint64_t t_ns = (th->end_ps - th->start_ps) / 1000;
-
-		ops[i] = th->ops;
-		r->ops += th->ops;
-		tsum += t_ns;
-		if (t_ns < r->thread_min_ns)
-			r->thread_min_ns = t_ns;
-		if (t_ns > r->thread_max_ns)
-			r->thread_max_ns = t_ns;
-		if (th->ops < r->ops_thread_min)
-			r->ops_thread_min = th->ops;
-		if (th->ops > r->ops_thread_max)
-			r->ops_thread_max = th->ops;
-		if (th->end_ps > end)
-			end = th->end_ps;
-		r->sys_ns += th->task->stats.sys_ps / 1000;
-		r->user_ns += th->task->stats.user_ps / 1000;
-		r->lock_syscalls += th->st.lock_syscalls;
-		r->unlock_syscalls += th->st.unlock_syscalls;
-		r->eagain += th->st.eagain;
-		r->timeouts += th->st.timeouts;
-		r->wakeups += th->st.wakeups;
-		sim_hist_merge(all, &th->acquire_ns);
-	}
-	r->thread_avg_ns = tsum / n;
-	r->elapsed_ns = end / 1000;
-	r->acquire_p50_ns = sim_hist_percentile(all, 50);
-	r->acquire_p99_ns = sim_hist_percentile(all, 99);
-	r->acquire_max_ns = all->max;
-	r->jain = sim_jain(ops, n);
-	free(ops);
-	free(all);
+	w->end_ps = sim_now_ps();
 }
 
 static void mutex_run(const struct sim_scenario *s, const struct ulock_ops *lock,
 		      struct sim_result *r)
 {
-	int n = s->threads;
-	struct timespec h0, h1;
+	uint64_t start_ps, end_ps;
 
 	memset(&wl, 0, sizeof(wl));
-	wl.s = s;
 	wl.lock = lock;
 	wl.word = sim_arena_alloc(lock->size, 64);
 	wl.data = sim_arena_alloc(sizeof(uint32_t), 64);
-	wl.threads = calloc(n, sizeof(*wl.threads));
 	lock->init(wl.word);
-	sim_set_livelock_ps(s->livelock_ps);
-
-	for (int i = 0; i < n; i++) {
-		struct wl_thread *th = &wl.threads[i];
-		char name[24];
-
-		th->idx = i;
-		th->quota = s->ops / n + ((uint64_t)i < s->ops % n);
-		snprintf(name, sizeof(name), "worker%d", i);
-		th->task = sim_task_create(name, worker, th, i % sim.nr_cpus);
-	}
-	if (s->duration_ps) {
-		sim_event_init(&wl.stop_ev, stop_fire);
-		sim_event_start(&wl.stop_ev, s->duration_ps, 0);
-	}
-
-	clock_gettime(CLOCK_MONOTONIC, &h0);	/* host effort only */
-	sim_run();
-	clock_gettime(CLOCK_MONOTONIC, &h1);
+	wl_run_begin(&wl.run, s);
+	wl_run_tasks(&wl.run, "worker", worker, NULL);
 
 	memset(r, 0, sizeof(*r));
+	wl_run_sim(r);
 	snprintf(r->lock, sizeof(r->lock), "%s", lock->name);
-	collect(r, n);
-	r->host_hooks = sim.counters.hooks;
-	r->host_switches = sim.counters.switches;
-	r->host_seconds = (h1.tv_sec - h0.tv_sec) + (h1.tv_nsec - h0.tv_nsec) / 1e9;
-	free(wl.threads);
+	wl_collect(&wl.run, r, &start_ps, &end_ps);
+	r->elapsed_ns = end_ps / 1000;	/* from the start of the run */
+	wl_run_end(&wl.run);
 }
 
 const struct wl_workload wl_mutex = {

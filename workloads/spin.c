@@ -26,13 +26,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "futex/kspin.h"
 #include "sim/arena.h"
-#include "sim/event.h"
 #include "sim/failure.h"
-#include "sim/machine.h"
+#include "workloads/driver.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/workload.h"
 
@@ -69,24 +67,11 @@ static const struct wl_klock *const spin_klocks[] = {
 	NULL,
 };
 
-struct spin_task {
-	int idx;
-	uint64_t quota;			/* fixed-ops: operations to do	*/
-	uint64_t ops;
-	uint64_t start_ps, end_ps;
-	struct sim_hist acquire_ns;
-	struct sim_task *task;
-};
-
 static struct {
-	const struct sim_scenario *s;
+	struct wl_run run;
 	const struct wl_klock *lock;
 	void *word;			/* the lock, in simulated memory  */
 	uint32_t *data;			/* the data the section writes	  */
-	int holder;			/* the driver's own check	  */
-	int stop;			/* fixed-time: set at duration	  */
-	struct sim_event stop_ev;
-	struct spin_task *tasks;
 } sp;
 
 static void pauses(const struct sim_work *w)
@@ -96,57 +81,38 @@ static void pauses(const struct sim_work *w)
 			uatomic_pause();
 }
 
-static void critical_section(const struct spin_task *t)
+static void critical_section(struct wl_worker *w)
 {
 	uint32_t v;
 
-	if (sp.holder)
-		goto broken;
-	sp.holder = t->idx + 1;
+	wl_cs_enter(&sp.run, w);
 	v = uatomic_load(sp.data);
-	pauses(&sp.s->cs);
+	pauses(&sp.run.s->cs);
 	uatomic_store(sp.data, v + 1);
-	if (sp.holder != t->idx + 1)
-		goto broken;
-	sp.holder = 0;
-	return;
-broken:
-	sim_fail(SIM_FAIL_INVARIANT, "mutual exclusion violated: two tasks in the critical section");
-}
-
-static int keep_going(const struct spin_task *t)
-{
-	if (sp.s->duration_ps)
-		return !sp.stop;
-	return t->ops < t->quota;
+	wl_cs_exit(&sp.run, w);
 }
 
 static void worker(void *arg)
 {
-	struct spin_task *t = arg;
+	struct wl_worker *w = arg;
 	struct sim_task *me = sim_current();
 
 	sim_account(me, sim_now_ps());
 	me->in_kernel = true;		/* a kernel thread: all system time */
-	t->start_ps = sim_now_ps();
-	while (keep_going(t)) {
+	w->start_ps = sim_now_ps();
+	while (wl_keep_going(&sp.run, w)) {
 		uint64_t t0 = sim_now_ps();
 
 		sp.lock->lock(sp.word);
-		sim_hist_add(&t->acquire_ns, (sim_now_ps() - t0) / 1000);
-		critical_section(t);
+		sim_hist_add(&w->acquire_ns, (sim_now_ps() - t0) / 1000);
+		critical_section(w);
 		sp.lock->unlock(sp.word);
-		t->ops++;
+		w->ops++;
 		sim_progress();
-		pauses(&sp.s->between);
+		pauses(&sp.run.s->between);
 	}
-	t->end_ps = sim_now_ps();
-	sim_account(me, t->end_ps);
-}
-
-static void stop_fire(struct sim_event *ev)
-{
-	sp.stop = 1;
+	w->end_ps = sim_now_ps();
+	sim_account(me, w->end_ps);
 }
 
 /*
@@ -178,50 +144,6 @@ static void place(enum sim_placement how, int n, int *cpu_of)
 				cpu_of[k++] = by_socket[s][rank];
 }
 
-static void collect(struct sim_result *r, int n)
-{
-	uint64_t *ops = calloc(n, sizeof(*ops));
-	struct sim_hist *all = calloc(1, sizeof(*all));
-	uint64_t tsum = 0, start = UINT64_MAX, end = 0;
-
-	r->thread_min_ns = UINT64_MAX;
-	r->ops_thread_min = UINT64_MAX;
-	for (int i = 0; i < n; i++) {
-		const struct spin_task *t = &sp.tasks[i];
-		uint64_t t_ns = (t->end_ps - t->start_ps) / 1000;
-
-		ops[i] = t->ops;
-		r->ops += t->ops;
-		tsum += t_ns;
-		if (t_ns < r->thread_min_ns)
-			r->thread_min_ns = t_ns;
-		if (t_ns > r->thread_max_ns)
-			r->thread_max_ns = t_ns;
-		if (t->ops < r->ops_thread_min)
-			r->ops_thread_min = t->ops;
-		if (t->ops > r->ops_thread_max)
-			r->ops_thread_max = t->ops;
-		if (t->start_ps < start)
-			start = t->start_ps;
-		if (t->end_ps > end)
-			end = t->end_ps;
-		r->sys_ns += t->task->stats.sys_ps / 1000;
-		r->user_ns += t->task->stats.user_ps / 1000;
-		sim_hist_merge(all, &t->acquire_ns);
-	}
-	r->thread_avg_ns = tsum / n;
-	r->elapsed_ns = (end - start) / 1000;
-	/* the published figure: the run's time over one task's share */
-	if (r->ops)
-		r->ns_per_op = (double)(end - start) / 1000.0 * n / (double)r->ops;
-	r->acquire_p50_ns = sim_hist_percentile(all, 50);
-	r->acquire_p99_ns = sim_hist_percentile(all, 99);
-	r->acquire_max_ns = all->max;
-	r->jain = sim_jain(ops, n);
-	free(ops);
-	free(all);
-}
-
 /* Fast, pending and queue acquisitions from the real file's counters. */
 static void collect_paths(struct sim_result *r)
 {
@@ -242,11 +164,10 @@ static void collect_paths(struct sim_result *r)
  * placement. */
 static void setup(const struct sim_scenario *s, const struct wl_klock *k)
 {
-	int n = s->threads, *cpu_of = calloc(n, sizeof(*cpu_of));
+	int *cpu_of = calloc(s->threads, sizeof(*cpu_of));
 	char *line;
 
 	memset(&sp, 0, sizeof(sp));
-	sp.s = s;
 	sp.lock = k;
 	line = sim_arena_alloc(64, 64);
 	sp.word = line;
@@ -254,47 +175,32 @@ static void setup(const struct sim_scenario *s, const struct wl_klock *k)
 		sp.data = (uint32_t *)(line + EMBEDDED_DATA_OFFSET);
 	else
 		sp.data = sim_arena_alloc(64, 64);
-	sp.tasks = calloc(n, sizeof(*sp.tasks));
 	ksim_spin_paths_reset();
-	sim_set_livelock_ps(s->livelock_ps);
-
-	place(s->placement, n, cpu_of);
-	for (int i = 0; i < n; i++) {
-		struct spin_task *t = &sp.tasks[i];
-		char name[24];
-
-		t->idx = i;
-		t->quota = s->ops / n + ((uint64_t)i < s->ops % n);
-		snprintf(name, sizeof(name), "spin%d", i);
-		t->task = sim_task_create(name, worker, t, cpu_of[i]);
-	}
+	wl_run_begin(&sp.run, s);
+	place(s->placement, s->threads, cpu_of);
+	wl_run_tasks(&sp.run, "spin", worker, cpu_of);
 	free(cpu_of);
-	if (s->duration_ps) {
-		sim_event_init(&sp.stop_ev, stop_fire);
-		sim_event_start(&sp.stop_ev, s->duration_ps, 0);
-	}
 }
 
 void wl_spin_run_lock(const struct sim_scenario *s, const struct wl_klock *k,
 		      struct sim_result *r)
 {
-	struct timespec h0, h1;
+	uint64_t start_ps, end_ps;
 
 	setup(s, k);
-	clock_gettime(CLOCK_MONOTONIC, &h0);	/* host effort only */
-	sim_run();
-	clock_gettime(CLOCK_MONOTONIC, &h1);
-
 	memset(r, 0, sizeof(*r));
+	wl_run_sim(r);
 	snprintf(r->lock, sizeof(r->lock), "%s", k->name);
-	collect(r, s->threads);
+	wl_collect(&sp.run, r, &start_ps, &end_ps);
+	r->elapsed_ns = (end_ps - start_ps) / 1000;
+	/* the published figure: the run's time over one task's share */
+	if (r->ops)
+		r->ns_per_op = (double)(end_ps - start_ps) / 1000.0 *
+			       s->threads / (double)r->ops;
 	if (*sp.data != (uint32_t)r->ops)
 		sim_fail(SIM_FAIL_INVARIANT, "mutual exclusion violated: updates of the data were lost");
 	collect_paths(r);
-	r->host_hooks = sim.counters.hooks;
-	r->host_switches = sim.counters.switches;
-	r->host_seconds = (h1.tv_sec - h0.tv_sec) + (h1.tv_nsec - h0.tv_nsec) / 1e9;
-	free(sp.tasks);
+	wl_run_end(&sp.run);
 }
 
 static void spin_run(const struct sim_scenario *s, const struct ulock_ops *unused,

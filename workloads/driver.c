@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * workloads/driver.c - the parts every benchmark driver shares (see
+ * workloads/driver.h).
+ *
+ * Stage: workload.  Called by workloads/mutex.c and workloads/spin.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "sim/failure.h"
+#include "workloads/driver.h"
+
+void wl_run_begin(struct wl_run *run, const struct sim_scenario *s)
+{
+	int n = s->threads;
+
+	run->s = s;
+	run->n = n;
+	run->holder = 0;
+	run->stop = 0;
+	run->w = calloc(n, sizeof(*run->w));
+	if (!run->w) {
+		fprintf(stderr, "futexsim: out of memory for %d workers\n", n);
+		exit(2);
+	}
+	for (int i = 0; i < n; i++) {
+		run->w[i].idx = i;
+		run->w[i].quota = s->ops / n + ((uint64_t)i < s->ops % n);
+	}
+	sim_set_livelock_ps(s->livelock_ps);
+}
+
+static struct wl_run *stopping;	/* the run the stop event ends */
+
+static void stop_fire(struct sim_event *ev)
+{
+	stopping->stop = 1;
+}
+
+void wl_run_tasks(struct wl_run *run, const char *prefix,
+		  void (*fn)(void *), const int *cpu_of)
+{
+	for (int i = 0; i < run->n; i++) {
+		char name[24];
+
+		snprintf(name, sizeof(name), "%s%d", prefix, i);
+		run->w[i].task = sim_task_create(name, fn, &run->w[i],
+						 cpu_of ? cpu_of[i] : i % sim.nr_cpus);
+	}
+	if (run->s->duration_ps) {
+		stopping = run;
+		sim_event_init(&run->stop_ev, stop_fire);
+		sim_event_start(&run->stop_ev, run->s->duration_ps, 0);
+	}
+}
+
+int wl_keep_going(const struct wl_run *run, const struct wl_worker *w)
+{
+	if (run->s->duration_ps)
+		return !run->stop;
+	return w->ops < w->quota;
+}
+
+static void cs_broken(void)
+{
+	sim_fail(SIM_FAIL_INVARIANT,
+		 "mutual exclusion violated: two tasks in the critical section");
+}
+
+void wl_cs_enter(struct wl_run *run, const struct wl_worker *w)
+{
+	if (run->holder)
+		cs_broken();
+	run->holder = w->idx + 1;
+}
+
+void wl_cs_exit(struct wl_run *run, const struct wl_worker *w)
+{
+	if (run->holder != w->idx + 1)
+		cs_broken();
+	run->holder = 0;
+}
+
+void wl_run_sim(struct sim_result *r)
+{
+	struct timespec h0, h1;
+
+	clock_gettime(CLOCK_MONOTONIC, &h0);	/* host effort only */
+	sim_run();
+	clock_gettime(CLOCK_MONOTONIC, &h1);
+	r->host_seconds = (h1.tv_sec - h0.tv_sec) + (h1.tv_nsec - h0.tv_nsec) / 1e9;
+}
+
+static void add_worker(struct sim_result *r, const struct wl_worker *w,
+		       uint64_t *tsum)
+{
+	uint64_t t_ns = (w->end_ps - w->start_ps) / 1000;
+
+	r->ops += w->ops;
+	*tsum += t_ns;
+	if (t_ns < r->thread_min_ns)
+		r->thread_min_ns = t_ns;
+	if (t_ns > r->thread_max_ns)
+		r->thread_max_ns = t_ns;
+	if (w->ops < r->ops_thread_min)
+		r->ops_thread_min = w->ops;
+	if (w->ops > r->ops_thread_max)
+		r->ops_thread_max = w->ops;
+	r->sys_ns += w->task->stats.sys_ps / 1000;
+	r->user_ns += w->task->stats.user_ps / 1000;
+	r->lock_syscalls += w->st.lock_syscalls;
+	r->unlock_syscalls += w->st.unlock_syscalls;
+	r->eagain += w->st.eagain;
+	r->timeouts += w->st.timeouts;
+	r->wakeups += w->st.wakeups;
+}
+
+void wl_collect(const struct wl_run *run, struct sim_result *r,
+		uint64_t *start_ps, uint64_t *end_ps)
+{
+	uint64_t *ops = calloc(run->n, sizeof(*ops));
+	struct sim_hist *all = calloc(1, sizeof(*all));
+	uint64_t tsum = 0;
+
+	*start_ps = UINT64_MAX;
+	*end_ps = 0;
+	r->thread_min_ns = UINT64_MAX;
+	r->ops_thread_min = UINT64_MAX;
+	for (int i = 0; i < run->n; i++) {
+		const struct wl_worker *w = &run->w[i];
+
+		ops[i] = w->ops;
+		add_worker(r, w, &tsum);
+		if (w->start_ps < *start_ps)
+			*start_ps = w->start_ps;
+		if (w->end_ps > *end_ps)
+			*end_ps = w->end_ps;
+		sim_hist_merge(all, &w->acquire_ns);
+	}
+	r->thread_avg_ns = tsum / run->n;
+	r->acquire_p50_ns = sim_hist_percentile(all, 50);
+	r->acquire_p99_ns = sim_hist_percentile(all, 99);
+	r->acquire_max_ns = all->max;
+	r->jain = sim_jain(ops, run->n);
+	r->host_hooks = sim.counters.hooks;
+	r->host_switches = sim.counters.switches;
+	free(ops);
+	free(all);
+}
+
+void wl_run_end(struct wl_run *run)
+{
+	free(run->w);
+	run->w = NULL;
+}

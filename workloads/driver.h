@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * workloads/driver.h - what every benchmark driver shares: its worker
+ * tasks and their share of the operations, fixed-ops or fixed-time
+ * termination, the driver's own mutual-exclusion check, and the figures
+ * every result has.
+ *
+ * Stage: workload.  Used by workloads/mutex.c and workloads/spin.c; calls
+ * the machine (tasks, events, clock) and sim/stats.c.
+ */
+#ifndef WL_DRIVER_H
+#define WL_DRIVER_H
+
+#include <stdint.h>
+
+#include "sim/event.h"
+#include "sim/machine.h"
+#include "sim/scenario.h"
+#include "sim/stats.h"
+#include "workloads/ulock/ulock.h"
+
+/* One worker task of a run. */
+struct wl_worker {
+	int idx;
+	uint64_t quota;			/* fixed-ops: operations to do	*/
+	uint64_t ops;			/* operations done		*/
+	uint64_t start_ps, end_ps;	/* its first and last moment	*/
+	struct ulock_stats st;		/* user locks' slow paths	*/
+	struct sim_hist acquire_ns;	/* lock call to lock held	*/
+	struct sim_task *task;
+};
+
+/* A run of one lock. */
+struct wl_run {
+	const struct sim_scenario *s;
+	int n;				/* workers			*/
+	struct wl_worker *w;
+	int holder;			/* worker in the section, + 1	*/
+	int stop;			/* fixed-time: set at duration	*/
+	struct sim_event stop_ev;
+};
+
+/* wl_run_begin - allocate @s->threads workers with their share of the
+ * operations; wl_run_end() frees them. */
+void wl_run_begin(struct wl_run *run, const struct sim_scenario *s);
+/* wl_run_tasks - create the workers' tasks, named PREFIX<idx>, running
+ * @fn(worker) on @cpu_of[idx] (NULL: idx modulo the CPUs), then arm the
+ * fixed-time stop. */
+void wl_run_tasks(struct wl_run *run, const char *prefix,
+		  void (*fn)(void *), const int *cpu_of);
+/* wl_keep_going - should @w start another operation? */
+int wl_keep_going(const struct wl_run *run, const struct wl_worker *w);
+/* wl_cs_enter/exit - the driver's mutual-exclusion check around a
+ * critical section; a second worker inside is a simulated failure
+ * (report, exit 3). */
+void wl_cs_enter(struct wl_run *run, const struct wl_worker *w);
+void wl_cs_exit(struct wl_run *run, const struct wl_worker *w);
+/* wl_run_sim - sim_run(), with the host time it took into @r. */
+void wl_run_sim(struct sim_result *r);
+/* wl_collect - the figures every result has (ops, thread times, sys and
+ * user time, the lock's slow-path counts, acquisition latency, Jain's
+ * index, host effort) into @r; @start_ps/@end_ps: the first start and the
+ * last end. */
+void wl_collect(const struct wl_run *run, struct sim_result *r,
+		uint64_t *start_ps, uint64_t *end_ps);
+void wl_run_end(struct wl_run *run);
+
+#endif /* WL_DRIVER_H */
