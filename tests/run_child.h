@@ -85,6 +85,48 @@ static __attribute__((unused)) struct child_out *run_program(const char *path, c
 }
 
 /*
+ * run_futexsim - run the futexsim binary named by $FUTEXSIM (make check
+ * sets it) with the NULL-terminated @argv (argv[0] "futexsim") into @o.
+ * Return: 1, or 0 with a note on stderr (the test is skipped) when
+ * FUTEXSIM is not set.
+ */
+static __attribute__((unused)) int run_futexsim(struct child_out *o,
+						const char *const *argv)
+{
+	const char *bin = getenv("FUTEXSIM");
+
+	if (!bin || !*bin) {
+		fprintf(stderr, "FUTEXSIM is not set (make check sets it to the "
+			"built binary): test skipped\n");
+		return 0;
+	}
+	run_program(bin, (char *const *)argv, o);
+	return 1;
+}
+
+/* slurp - the whole file @path, NUL-terminated (free() it); its length
+ * into *@len unless @len is NULL. */
+static __attribute__((unused)) char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
+	buf[n] = '\0';
+	fclose(f);
+	if (len)
+		*len = (size_t)n;
+	return buf;
+}
+
+/*
  * assert_one_line_error - @o exited with status 2 and its stderr is one
  * line "futexsim: ..." that contains each of the NULL-terminated @parts.
  */

@@ -25,19 +25,6 @@ static struct child_out co, co2;
 	run_futexsim((o), (const char *const[]){ "futexsim", __VA_ARGS__, NULL })
 #define futexsim0(o) run_futexsim((o), (const char *const[]){ "futexsim", NULL })
 
-static int run_futexsim(struct child_out *o, const char *const *argv)
-{
-	const char *bin = getenv("FUTEXSIM");
-
-	if (!bin || !*bin) {
-		fprintf(stderr, "cli: FUTEXSIM is not set (make check sets it to "
-			"the built binary): test skipped\n");
-		return 0;
-	}
-	run_program(bin, (char *const *)argv, o);
-	return 1;
-}
-
 START_TEST(test_version_prints_the_version_and_the_kernel)
 {
 	if (!futexsim(&co, "--version"))

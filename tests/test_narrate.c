@@ -24,19 +24,6 @@ static struct child_out co, co2;
 #define futexsim(o, ...) \
 	run_futexsim((o), (const char *const[]){ "futexsim", "run", __VA_ARGS__, NULL })
 
-static int run_futexsim(struct child_out *o, const char *const *argv)
-{
-	const char *bin = getenv("FUTEXSIM");
-
-	if (!bin || !*bin) {
-		fprintf(stderr, "narrate: FUTEXSIM is not set (make check sets it to "
-			"the built binary): test skipped\n");
-		return 0;
-	}
-	run_program(bin, (char *const *)argv, o);
-	return 1;
-}
-
 /* Contended ww on 4 CPUs; a window that keeps stderr small. */
 #define SMALL	"--threads=8", "--ops=2000", "--seed=3"
 

@@ -48,25 +48,6 @@ static void use_shipped_dir(void)
 	unsetenv("FUTEXSIM_MACHINES");
 }
 
-/* The whole of @path, NUL-terminated (malloc'd). */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	ck_assert_msg(f != NULL, "cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc(n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(fread(buf, 1, n, f), n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 static char *machines_file(const char *name)
 {
 	static char path[512];
@@ -182,7 +163,7 @@ END_TEST
 /* The keys of the "## Keys" table of machines/README.md, one per line. */
 static char *readme_keys(void)
 {
-	char *readme = slurp(machines_file("README.md"));
+	char *readme = slurp(machines_file("README.md"), NULL);
 	char *s = strstr(readme, "\n## Keys"), *end, *keys, *out;
 
 	ck_assert_ptr_nonnull(s);
@@ -208,7 +189,7 @@ static void check_preset_text(const char *name, const char *keys)
 	int commented = 0, nr = 0;
 
 	snprintf(file, sizeof(file), "%s.machine", name);
-	text = slurp(machines_file(file));
+	text = slurp(machines_file(file), NULL);
 	ck_assert_msg(text[0] == '#', "%s: no head comment", file);
 	for (const char *k = keys; *k; k = strchr(k, '\n') + 1) {
 		char want[64];
@@ -252,7 +233,7 @@ END_TEST
  * has a row "| `NAME` | S x C x T = N CPUs |" in machines/README.md. */
 START_TEST(test_readme_lists_every_preset_with_its_topology)
 {
-	char *readme = slurp(machines_file("README.md")), row[128];
+	char *readme = slurp(machines_file("README.md"), NULL), row[128];
 	DIR *d = opendir(FUTEXSIM_MACHINES_DIR);
 	struct dirent *e;
 	int files = 0;
@@ -285,19 +266,6 @@ END_TEST
 
 #define futexsim(o, ...) \
 	run_futexsim((o), (const char *const[]){ "futexsim", __VA_ARGS__, NULL })
-
-static int run_futexsim(struct child_out *o, const char *const *argv)
-{
-	const char *bin = getenv("FUTEXSIM");
-
-	if (!bin || !*bin) {
-		fprintf(stderr, "presets: FUTEXSIM is not set (make check sets "
-			"it to the built binary): test skipped\n");
-		return 0;
-	}
-	run_program(bin, (char *const *)argv, o);
-	return 1;
-}
 
 START_TEST(test_list_machines_shows_all_six_with_their_topology)
 {
@@ -393,7 +361,7 @@ static void remove_tmpdir(void)
 
 START_TEST(test_an_edited_copy_loads_by_path)
 {
-	char *text = slurp(machines_file("westmere-ex-4s.machine"));
+	char *text = slurp(machines_file("westmere-ex-4s.machine"), NULL);
 	char *s = strstr(text, "\nsockets = 4\n");
 	struct sim_preset copy, orig;
 	const size_t from = offsetof(struct sim_preset, access_ps);

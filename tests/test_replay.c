@@ -90,26 +90,12 @@ static void remove_dir(void)
 }
 
 /* The file @name of the test's directory, NUL-terminated (free it). */
-static char *slurp(const char *name, size_t *len)
+static char *slurp_in(const char *name, size_t *len)
 {
-	char p[PATH_MAX], *buf;
-	FILE *f;
-	long n;
+	char p[PATH_MAX];
 
 	snprintf(p, sizeof(p), "%s/%s", dir, name);
-	f = fopen(p, "r");
-	ck_assert_msg(f != NULL, "%s is missing", p);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
-	buf[n] = '\0';
-	fclose(f);
-	if (len)
-		*len = (size_t)n;
-	return buf;
+	return slurp(p, len);
 }
 
 static void spill(const char *name, const char *text, size_t len)
@@ -159,7 +145,7 @@ static char *record(void)
 {
 	fx(&co, "run", SCN, "--record=a.replay");
 	ck_assert_msg(co.status == 0, "status %d: %s", co.status, co.err);
-	return slurp("a.replay", NULL);
+	return slurp_in("a.replay", NULL);
 }
 
 START_TEST(test_recorded_run_replays_byte_identically)
@@ -206,7 +192,7 @@ START_TEST(test_recorded_run_replays_byte_identically)
 	/* recording a replay gives the same file */
 	fx(&co3, "replay", "a.replay", "--record=b.replay");
 	ck_assert_int_eq(co3.status, 0);
-	report = slurp("b.replay", NULL);
+	report = slurp_in("b.replay", NULL);
 	ck_assert_str_eq(report, text);
 	free(report);
 	free(text);
@@ -373,7 +359,7 @@ START_TEST(test_failed_run_saves_a_replay_file_that_fails_alike)
 	snprintf(want, sizeof(want), "\nreplay file: %s (%s replay %s)\n", name,
 		 "futexsim", name);
 	ck_assert_msg(strstr(co.err, want), "'%s' missing from %s", want, co.err);
-	text = slurp(name, NULL);
+	text = slurp_in(name, NULL);
 	ck_assert(!strncmp(text, SIM_REPLAY_FORMAT "\n", strlen(SIM_REPLAY_FORMAT) + 1));
 	ck_assert_ptr_nonnull(strstr(text, "\nlock = ww-busted\n"));
 	ck_assert_ptr_nonnull(strstr(text, "\nend "));
@@ -394,8 +380,8 @@ START_TEST(test_several_locks_record_one_file_each)
 	fx(&co, "run", "--threads=3", "--ops=300", "--lock=ww,ww-timed",
 	   "--record=m.replay");
 	ck_assert_msg(co.status == 0, "status %d: %s", co.status, co.err);
-	a = slurp("m.ww.replay", NULL);
-	b = slurp("m.ww-timed.replay", NULL);
+	a = slurp_in("m.ww.replay", NULL);
+	b = slurp_in("m.ww-timed.replay", NULL);
 	ck_assert_ptr_nonnull(strstr(a, "\nlock = ww\n"));
 	ck_assert_ptr_nonnull(strstr(b, "\nlock = ww-timed\n"));
 	fx(&co2, "replay", "m.ww-timed.replay");

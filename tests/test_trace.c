@@ -32,19 +32,6 @@ static char dir[64];		/* this test's temporary directory	*/
 #define futexsim(o, ...) \
 	run_futexsim((o), (const char *const[]){ "futexsim", "run", __VA_ARGS__, NULL })
 
-static int run_futexsim(struct child_out *o, const char *const *argv)
-{
-	const char *bin = getenv("FUTEXSIM");
-
-	if (!bin || !*bin) {
-		fprintf(stderr, "trace: FUTEXSIM is not set (make check sets it to "
-			"the built binary): test skipped\n");
-		return 0;
-	}
-	run_program(bin, (char *const *)argv, o);
-	return 1;
-}
-
 /* "DIR/NAME" in @buf (DIR: this test's, made on first use). Return: @buf. */
 static const char *in_dir(const char *name, char *buf, size_t len)
 {
@@ -73,26 +60,6 @@ static void remove_dir(void)
 	closedir(d);
 	rmdir(dir);
 	dir[0] = '\0';
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	ck_assert_msg(f != NULL, "%s was not written", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_int_eq(fread(buf, 1, (size_t)n, f), n);
-	buf[n] = '\0';
-	fclose(f);
-	if (len)
-		*len = (size_t)n;
-	return buf;
 }
 
 /* The small run every test traces: contended ww on 4 CPUs. */
