@@ -24,6 +24,7 @@
 #include "sim/arena.h"
 #include "sim/cache.h"
 #include "sim/machine.h"
+#include "sim/replay.h"
 
 static void cache_oom(void)
 {
@@ -62,6 +63,22 @@ static uint64_t sharer_penalty_ps;
 static bool two_hop;
 static bool store_buffer;
 static enum tier tier_min, tier_max;	/* between two CPUs of the machine */
+static unsigned int jitter_pct;		/* sim_cache_set_jitter()	*/
+
+void sim_cache_set_jitter(unsigned int pct)
+{
+	jitter_pct = pct;
+}
+
+/* @ps varied by jitter_pct, centred (see sim_cache_set_jitter()). */
+static uint64_t jitter(uint64_t ps)
+{
+	uint64_t span = ps * jitter_pct / 100;
+
+	if (!span)
+		return ps;
+	return ps - span / 2 + sim_draw(SIM_DEC_JITTER, span + 1);
+}
 
 static void memo_clear(void)
 {
@@ -85,6 +102,7 @@ void sim_cache_init(const struct sim_preset *p)
 		stack_lines[i] = NULL;
 	}
 	memo_clear();
+	jitter_pct = 0;
 	memset(sim__cache_sb_done_ps, 0, sizeof(sim__cache_sb_done_ps));
 	next_id = 0;
 	memset(&stats, 0, sizeof(stats));
@@ -361,7 +379,7 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 	if (kind == SIM_LOAD) {
 		enum tier from;
 
-		cost = load_miss(l, c, &from);
+		cost = jitter(load_miss(l, c, &from));
 		/*
 		 * A miss served from another socket occupies the line until
 		 * it is done: the line's home snoops for one request at a
@@ -374,7 +392,7 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 			l->busy_until_ps = now_ps + wait + cost;
 		return wait + cost;
 	}
-	cost = wait + write_miss(l, c) + sim__cache_cost_ps[kind];
+	cost = wait + jitter(write_miss(l, c)) + sim__cache_cost_ps[kind];
 	if (kind == SIM_STORE && store_buffer)
 		return buffer_store(l, cpu, now_ps + cost);
 	l->busy_until_ps = now_ps + cost;

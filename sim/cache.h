@@ -120,6 +120,19 @@ static inline unsigned int sim__cache_slot(uintptr_t raw)
  */
 void sim_cache_init(const struct sim_preset *p);
 
+#define SIM_CACHE_JITTER_MAX	50	/* percent				*/
+
+/*
+ * sim_cache_set_jitter - from now on, the cost of every miss (the line's
+ * transfer, the L3 read, the invalidations; not the wait behind a busy
+ * line, not hits) is drawn uniformly from c +- c * @pct / 200 through
+ * sim_draw(SIM_DEC_JITTER), a decision of replay files.  Identical spin
+ * loops on identical costs can run in lockstep forever; real lines do
+ * not arrive on the same picosecond.  @pct 0, what sim_cache_init()
+ * sets: exact costs, no draw.  Only the cache-line model is jittered.
+ */
+void sim_cache_set_jitter(unsigned int pct);
+
 /*
  * sim_cache_access - price one access by CPU @c at @now_ps and update the
  * line's state (the table above).  @addr is NULL for SIM_RELAX and

@@ -44,6 +44,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/cache.h"
 #include "sim/failure.h"
 #include "sim/lockstat.h"
 #include "sim/machine.h"
@@ -150,6 +151,7 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	if (src)
 		sim_replay_start(src);
 	sim_machine_init(preset, one->cpus, one->seed);
+	sim_cache_set_jitter(one->cost_jitter_pct);
 	sim_set_livelock_ps(one->livelock_ps);
 	/* the event stream: --trace, --narrate, --lock-stat */
 	if ((trace || one->narrate || one->lock_stat[0]) &&

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sim/cache.h"
 #include "sim/machine.h"
 #include "sim/scenario.h"
 #include "sim/trace.h"
@@ -273,6 +274,13 @@ static void set_livelock(struct sim_scenario *s, const struct key *k,
 	s->livelock_ps = get_duration(k, v, at);
 }
 
+static void set_cost_jitter(struct sim_scenario *s, const struct key *k,
+			    const char *v, const struct sim_origin *at)
+{
+	s->cost_jitter_pct = (unsigned int)get_count(k, v, 0,
+						     SIM_CACHE_JITTER_MAX, at);
+}
+
 static void set_ops_per_thread(struct sim_scenario *s, const struct key *k,
 			       const char *v, const struct sim_origin *at)
 {
@@ -409,6 +417,7 @@ static const struct key keys[] = {
 	{ "seed", "N", "PRNG seed; default 1", set_seed },
 	{ "json", "PATH|none", "also write the results as JSON to PATH; default none", set_json },
 	{ "livelock", "DURATION", "virtual time without progress that is a livelock; default 10s", set_livelock },
+	{ "cost-jitter", "PCT", "every cache-miss cost varies over PCT% of itself (0-50), centred, from the seeded PRNG: breaks lockstep, lets seeds explore timings; default 0", set_cost_jitter },
 	{ "ops-per-thread", "N|none", "operations of each thread (ops = N x threads); excludes ops and duration", set_ops_per_thread },
 	{ "data", "standalone|embedded", "spin: the data in its own cache line or in the lock's; default standalone", set_data },
 	{ "placement", "pack|nodes", "spin: fill one socket, or one task per socket in turn; default pack", set_placement },

@@ -25,6 +25,8 @@
  *   json      path of the JSON results file		default none
  *   livelock  virtual time without any completed operation that counts
  *             as a livelock				default 10s
+ *   cost-jitter  PCT: every cache-miss cost varies uniformly over PCT%
+ *             of itself, centred, from the PRNG (sim/cache.h)	default 0
  *   ops-per-thread  operations of each thread: ops = this x threads
  *   data      spin: standalone | embedded (the data in its own cache line
  *             or in the lock's)			default standalone
@@ -93,6 +95,7 @@ struct sim_scenario {
 	uint64_t seed;
 	char json[256];			/* "" when not wanted			*/
 	uint64_t livelock_ps;
+	unsigned int cost_jitter_pct;	/* cache-miss cost jitter, % width	*/
 	uint64_t ops_per_thread;	/* ops-per-thread given; 0: not	*/
 	enum sim_spin_data data;	/* workload=spin			*/
 	enum sim_placement placement;	/* workload=spin			*/

@@ -85,6 +85,10 @@ void sim_scenario_each(const struct sim_scenario *s,
 	snprintf(v, sizeof(v), "%" PRIu64, s->seed);
 	fn(ctx, "seed", v);
 	fn(ctx, "livelock", sim_format_duration_ps(s->livelock_ps, v, sizeof(v)));
+	if (s->cost_jitter_pct) {
+		snprintf(v, sizeof(v), "%u", s->cost_jitter_pct);
+		fn(ctx, "cost-jitter", v);
+	}
 	if (s->json[0])
 		fn(ctx, "json", s->json);
 	if (s->trace[0])
@@ -174,6 +178,7 @@ void sim_scenario_json(const struct sim_scenario *s, FILE *out)
 	fprintf(out, ",\"seed\":%" PRIu64, s->seed);
 	fprintf(out, ",\"livelock\":\"%s\"",
 		sim_format_duration_ps(s->livelock_ps, v, sizeof(v)));
+	fprintf(out, ",\"cost_jitter\":%u", s->cost_jitter_pct);
 	fputs(",\"json\":", out);
 	if (s->json[0])
 		json_str(out, s->json);

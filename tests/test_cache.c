@@ -467,6 +467,49 @@ static void stack_body(void *arg)
 		 sim_cache_line_id(mem) != sim_cache_line_id(mem + 64);
 }
 
+/* cost-jitter: a remote read costs REMOTE_PS +- pct/2 %, spread over
+ * the range (not one value), hits are never jittered, and the same seed
+ * draws the same costs again; 0 gives the exact cost. */
+static uint64_t jittered_reads(unsigned int pct, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t sum = 0;
+	uint32_t *x;
+
+	machine(2, 1, 1, true);
+	sim_cache_set_jitter(pct);
+	x = sim_arena_alloc(64, 64);
+	*lo = UINT64_MAX;
+	*hi = 0;
+	for (int i = 0; i < 200; i++) {
+		uint64_t c;
+
+		acc(0, SIM_STORE, x);
+		c = acc(1, SIM_LOAD, x);
+		ck_assert_uint_eq(acc(1, SIM_LOAD, x), LOAD_PS);
+		*lo = c < *lo ? c : *lo;
+		*hi = c > *hi ? c : *hi;
+		sum += c;
+	}
+	return sum;
+}
+
+START_TEST(test_cost_jitter_spreads_misses_over_its_range_only_and_repeats_per_seed)
+{
+	uint64_t lo, hi, sum, again;
+
+	sum = jittered_reads(20, &lo, &hi);
+	ck_assert_uint_ge(lo, REMOTE_PS - REMOTE_PS / 10);
+	ck_assert_uint_le(hi, REMOTE_PS + REMOTE_PS / 10);
+	ck_assert_uint_lt(lo, REMOTE_PS - REMOTE_PS / 20);	/* spread */
+	ck_assert_uint_gt(hi, REMOTE_PS + REMOTE_PS / 20);
+	ck_assert_uint_ne(sum, 200 * REMOTE_PS);
+	again = jittered_reads(20, &lo, &hi);
+	ck_assert_uint_eq(again, sum);
+	ck_assert_uint_eq(jittered_reads(0, &lo, &hi), 200 * REMOTE_PS);
+	ck_assert_uint_eq(lo, hi);
+}
+END_TEST
+
 START_TEST(test_a_task_stack_is_one_line_and_the_arena_has_64_byte_lines)
 {
 	machine(1, 2, 1, true);
@@ -498,6 +541,7 @@ Suite *cache_suite(void)
 	tcase_add_test(tc, test_hooks_of_a_task_pay_the_transfer_with_the_model_and_flat_costs_without);
 	tcase_add_loop_test(tc, test_a_parked_spinner_sees_the_write_when_the_loop_would_and_pays_the_miss, 0, 40);
 	tcase_add_test(tc, test_a_task_stack_is_one_line_and_the_arena_has_64_byte_lines);
+	tcase_add_test(tc, test_cost_jitter_spreads_misses_over_its_range_only_and_repeats_per_seed);
 	suite_add_tcase(s, tc);
 	return s;
 }

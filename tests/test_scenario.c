@@ -268,6 +268,7 @@ START_TEST(test_print_reads_back_as_the_same_scenario)
 	round_trip("trace = /tmp/t.json\ntrace-from = 1.5us\ntrace-to = 2ms\n"
 		   "trace-events = qspinlock,sched,futex_exit\n", 4);
 	round_trip("record = /tmp/r.replay\n", 4);
+	round_trip("cost-jitter = 12\n", 4);
 	write_scn(locks);
 	sim_scenario_defaults(&scn);
 	sim_scenario_load(&scn, path);
@@ -350,6 +351,7 @@ START_TEST(test_bad_values_name_file_line_and_key)
 	expect_file_error("between = spin:4\n", 1, "between", "'spin:4'");
 	expect_file_error("cs = sleep:0ns\n", 1, "cs", "'sleep:0ns'");
 	expect_file_error("machine =\n", 1, "machine", "characters");
+	expect_file_error("cost-jitter = 51\n", 1, "cost-jitter", "from 0 to 50");
 }
 END_TEST
 

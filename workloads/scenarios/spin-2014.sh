@@ -14,9 +14,10 @@
 # 5,000,000), with the share of acquisitions that went through the
 # pending bit and the MCS queue.  Used by `make bench` (spin_table_s).
 #
-# usage: spin-2014.sh [-f FUTEXSIM] [-n OPS_PER_TASK] [-j JOBS]
+# usage: spin-2014.sh [-f FUTEXSIM] [-n OPS_PER_TASK] [-c PCT] [-j JOBS]
 #   -f  the futexsim binary (default: build/futexsim of this tree)
 #   -n  lock/unlock pairs per task (default: the scenarios', 200000)
+#   -c  cost-jitter of every cell (default: the scenarios')
 #   -j  cells run at once (default: the host's CPUs)
 # Exit status: 0; 1 if a cell failed (its stderr is shown); 2 bad usage.
 set -eu
@@ -28,6 +29,7 @@ if [ "${1:-}" = "--cell" ]; then
 	name=$2 scn=$3 tasks=$4 data=$5
 	if "$SPIN2014_EXE" run "$here/$scn" --threads="$tasks" --data="$data" \
 		${SPIN2014_OPS:+--ops-per-thread="$SPIN2014_OPS"} \
+		${SPIN2014_JITTER:+--cost-jitter="$SPIN2014_JITTER"} \
 		--json="$SPIN2014_TMP/$name.json" >"$SPIN2014_TMP/$name.txt" \
 		2>"$SPIN2014_TMP/$name.err"; then
 		exit 0
@@ -38,17 +40,19 @@ if [ "${1:-}" = "--cell" ]; then
 fi
 
 usage() {
-	echo "usage: $0 [-f FUTEXSIM] [-n OPS_PER_TASK] [-j JOBS]" >&2
+	echo "usage: $0 [-f FUTEXSIM] [-n OPS_PER_TASK] [-c PCT] [-j JOBS]" >&2
 	exit 2
 }
 
 exe=$here/../../build/futexsim
 ops=
+jitter=
 jobs=$(nproc 2>/dev/null || echo 1)
-while getopts f:n:j: c; do
+while getopts f:n:c:j: c; do
 	case $c in
 	f) exe=$OPTARG ;;
 	n) ops=$OPTARG ;;
+	c) jitter=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	*) usage ;;
 	esac
@@ -58,7 +62,8 @@ exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export SPIN2014_EXE="$exe" SPIN2014_OPS="$ops" SPIN2014_TMP="$tmp"
+export SPIN2014_EXE="$exe" SPIN2014_OPS="$ops" SPIN2014_TMP="$tmp" \
+	SPIN2014_JITTER="$jitter"
 
 cells() {
 	for data in standalone embedded; do
