@@ -146,6 +146,9 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	int status;
 
 	sim_failure_set_replay(replay);
+	/* a failure of a run that does not narrate is reported by its
+	 * re-run with the narration kept (report_again()) */
+	sim_failure_defer(!one->narrate);
 	if (rec && sim_record_start(rec, one))
 		die_errno(rec);
 	if (src)
@@ -209,6 +212,58 @@ static void save_failure(const struct sim_scenario *one,
 	unlink(part);
 	fprintf(stderr, "futexsim: %s was not saved: the run did not fail again when recorded\n",
 		path);
+}
+
+/*
+ * A run that did not narrate failed (SIM_EXIT_REPORT_AGAIN, nothing
+ * printed): run it again with the narration kept in memory only, so that
+ * its report shows the last events, recording into @rec (or into @failed
+ * through save_failure()'s .part) if not NULL, checking the decisions of
+ * @src again if not NULL.  The run is a pure
+ * function of scenario and seed, so it fails again, the same way.
+ * Return: the re-run's exit status (3), 1 if it did not fail.
+ */
+static int report_again(const struct sim_scenario *one,
+			const struct sim_preset *preset, const char *replay,
+			const char *rec, const char *failed,
+			const struct sim_replay_src *src)
+{
+	struct sim_scenario again = *one;
+	char part[PATH_MAX];
+	int quiet, status;
+	pid_t pid;
+
+	again.narrate = SIM_NARRATE_QUIET;
+	if (failed && snprintf(part, sizeof(part), "%s.part", failed) >=
+		      (int)sizeof(part))
+		failed = NULL;
+	quiet = open("/dev/null", O_RDWR);
+	if (quiet < 0)
+		die_errno("/dev/null");
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		die_errno("fork");
+	if (pid == 0) {
+		dup2(quiet, STDOUT_FILENO);
+		child_run(&again, preset, replay, NULL,
+			  rec ? rec : failed ? part : NULL, src, quiet);
+	}
+	close(quiet);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die_errno("waitpid");
+	if (WIFSIGNALED(status) || WEXITSTATUS(status) != 3) {
+		if (failed)
+			unlink(part);
+		fprintf(stderr, "futexsim: lock %s failed, but not when run again for its report: the simulation is not deterministic (a futexsim bug: please report it with the command below)\nreplay: %.*s\n",
+			one->locks[0], (int)strcspn(replay, "\n"), replay);
+		return 1;
+	}
+	if (failed && rename(part, failed))
+		fprintf(stderr, "futexsim: %s was not saved: %s\n", failed,
+			strerror(errno));
+	return 3;
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -284,6 +339,10 @@ static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 			replay);
 		exit(3);
 	}
+	if (WEXITSTATUS(status) == SIM_EXIT_REPORT_AGAIN)
+		exit(report_again(&one, preset, replay,
+				  s->record[0] ? rec : NULL,
+				  file == failed ? failed : NULL, src));
 	if (WEXITSTATUS(status) == 3 && file == failed)
 		save_failure(&one, preset, replay, failed);
 	if (WEXITSTATUS(status) && WEXITSTATUS(status) != SIM_EXIT_DIVERGED)

@@ -341,6 +341,9 @@ static void failure_collect(unw_context_t *here, int here_flags,
 	sim__failure_lines_resolve();
 }
 
+/* sim_failure_defer(): report nothing, the CLI runs it again */
+static int failure_defer;
+
 /* The last narrated lines, taken before the report starts. */
 static struct {
 	char line[SIM_NARRATE_LAST][256];
@@ -384,7 +387,7 @@ static void failure_report(enum sim_failure kind, const char *what,
 			       (unsigned long long)(max_ps / 1000));
 	failure_printf("last events:\n");
 	if (failure_ev.nr < 0)
-		failure_printf("    (run with --narrate=yes to keep them)\n");
+		failure_printf("    (not kept: the run was not narrated)\n");
 	else if (!failure_ev.nr)
 		failure_printf("    (none)\n");
 	for (i = 0; i < failure_ev.nr; i++)
@@ -398,10 +401,14 @@ static void failure_report(enum sim_failure kind, const char *what,
 	failure_flush();
 }
 
+void (*sim_fail_hook)(enum sim_failure kind, const char *what);
+
 void sim_fail(enum sim_failure kind, const char *what)
 {
 	unw_context_t here;
 
+	if (sim_fail_hook)
+		sim_fail_hook(kind, what);	/* explore mode: does not return */
 	if (failure_active) {	/* failed while reporting: just stop */
 		failure_printf("futexsim: failure inside the failure report\n");
 		failure_flush();
@@ -409,6 +416,8 @@ void sim_fail(enum sim_failure kind, const char *what)
 	}
 	failure_active = 1;
 	fflush(stdout);
+	if (failure_defer)
+		exit(SIM_EXIT_REPORT_AGAIN);	/* flushes the replay file */
 	unw_getcontext(&here);
 	failure_report(kind, what, &here, 0, failure_stack_owner(&here));
 	exit(3);
@@ -430,6 +439,11 @@ void sim_warn(const char *what, const char *file, int line)
 	snprintf(buf, sizeof(buf), "%s at %s:%d", what ? what : "WARN",
 		 file, line);
 	sim_fail(SIM_FAIL_WARN, buf);
+}
+
+void sim_failure_defer(int on)
+{
+	failure_defer = on;
 }
 
 void sim_failure_set_replay(const char *cmd)
@@ -467,6 +481,10 @@ static void failure_signal(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	failure_active = 1;
+	if (failure_defer) {
+		sim_replay_end_now();
+		_exit(SIM_EXIT_REPORT_AGAIN);
+	}
 	snprintf(what, sizeof(what), "task %d \"%.16s\" overflowed its %zu-byte stack",
 		 t->tid, t->name, t->coro.stack_size);
 #ifdef __x86_64__

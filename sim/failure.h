@@ -32,6 +32,16 @@ enum sim_failure {
 /* sim_failure_set_replay - the command line that reproduces this run
  * (the CLI sets it before the run). */
 void sim_failure_set_replay(const char *cmd);
+/*
+ * sim_failure_defer - @on: a failure prints no report and exits with
+ * SIM_EXIT_REPORT_AGAIN instead of 3.  The CLI sets it in a run that does
+ * not narrate and, on that status, runs the same (deterministic) run
+ * again with the narration kept in memory only, so that the report can
+ * show the last events: runs that do not fail pay nothing for it.
+ */
+void sim_failure_defer(int on);
+#define SIM_EXIT_REPORT_AGAIN	5	/* between the CLI and its child only */
+
 /* sim_failure_install - install the SIGSEGV handler that turns a fault on
  * a task's guard page into a SIM_FAIL_STACK report. */
 void sim_failure_install(void);
@@ -39,6 +49,10 @@ void sim_failure_install(void);
  * NULL: the kind's standard headline) and exit with status 3. */
 void sim_fail(enum sim_failure kind, const char *what)
 	__attribute__((noreturn));
+/* sim_fail_hook - when set, sim_fail() calls it first, with no report;
+ * it must not return (explore mode, sim/explore_run.c: it notes the
+ * failure and ends the run with sim_run_abort()). */
+extern void (*sim_fail_hook)(enum sim_failure kind, const char *what);
 /* sim_failure_stack_here - the calling task's stack, one function name per
  * line into @out (used by the machine to collect each task's stack). */
 void sim_failure_stack_here(char *out, int len);

@@ -57,6 +57,7 @@
 #include "sim/config.h"
 
 #define SIM_MAX_LOCKS	8
+#define SIM_NARRATE_QUIET 2	/* ->narrate: keep the last lines only	*/
 
 enum sim_work_kind {
 	SIM_WORK_NONE,		/* nothing					*/
@@ -103,7 +104,9 @@ struct sim_scenario {
 	uint64_t trace_from_ps;		/* trace window: start (0: the start)	*/
 	uint64_t trace_to_ps;		/* trace window: end (0: the end)	*/
 	unsigned int trace_events;	/* SIM_TRACE_BIT()s of sim/hooks.h	*/
-	int narrate;			/* narrate: 1 yes, 0 no		*/
+	int narrate;			/* narrate: 1 yes, 0 no; or
+					 * SIM_NARRATE_QUIET (the CLI's
+					 * re-run of a failed run)	*/
 	char lock_stat[256];		/* "" none, "-" stdout, else a file	*/
 	char record[256];		/* replay file to write, "" if none	*/
 	char file[256];			/* scenario file, "" if none		*/

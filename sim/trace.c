@@ -502,6 +502,7 @@ int sim_trace_open(const char *path, const struct sim_scenario *s)
 	if (open_file(path))
 		return -1;
 	tr.narrate = s->narrate;
+	tr.c.narrate_quiet = s->narrate == SIM_NARRATE_QUIET;
 	tr.lockstat = !!s->lock_stat[0];
 	tr.c.from_ps = s->trace_from_ps;
 	tr.c.to_ps = s->trace_to_ps ? s->trace_to_ps : UINT64_MAX;

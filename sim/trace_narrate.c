@@ -320,17 +320,20 @@ void sim__narrate_rec(const struct sim_trace_rec *r)
 
 void sim__narrate_begin(const struct sim_trace_ctx *c)
 {
-	int fd = dup(STDERR_FILENO);
+	int fd;
 
 	memset(&nr, 0, sizeof(nr));
 	nr.from_ps = c->from_ps;
+	nr.on = 1;
+	if (c->narrate_quiet)
+		return;			/* the ring only: nr.f stays NULL */
+	fd = dup(STDERR_FILENO);
 	nr.f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (!nr.f)
 		nr.f = stderr;
 	else
 		setvbuf(nr.f, nbuf, _IOFBF, sizeof(nbuf));
 	fprintf(nr.f, "# narration: %s\n", c->title);
-	nr.on = 1;
 }
 
 int sim__narrate_last(void (*fn)(const char *line, void *arg), void *arg)

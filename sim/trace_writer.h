@@ -58,6 +58,8 @@ struct sim_trace_ctx {
 	unsigned int mask;		/* events written			*/
 	int nr_cpus;
 	char title[600];		/* version, machine, lock, seed	*/
+	int narrate_quiet;		/* narration kept for the failure
+					 * report only, not printed	*/
 };
 
 /* The text writer (sim/trace_text.c). */

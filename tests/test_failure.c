@@ -172,7 +172,7 @@ START_TEST(test_failure_deadlock_report_lists_every_task_and_stack)
 		"seed: 1234\n"
 		"time: 7000 ns (main loop)\n"
 		"last events:\n"
-		"    (run with --narrate=yes to keep them)\n"
+		"    (not kept: the run was not narrated)\n"
 		"task 101 \"sleeper\" SLEEPING on CPU 1\n"
 		"    ft_park_deep\n"
 		"    ft_park_mid\n"
@@ -230,7 +230,7 @@ START_TEST(test_failure_bug_in_running_task_skips_the_reporter_frames)
 		"seed: 7\n"
 		"time: 12 ns (CPU 1 at 3 ns)\n"
 		"last events:\n"
-		"    (run with --narrate=yes to keep them)\n"
+		"    (not kept: the run was not narrated)\n"
 		"task 101 \"sleeper\" QUEUED on CPU 0\n"
 		"    ft_park_deep\n"
 		"    ft_park_mid\n"
@@ -257,7 +257,7 @@ START_TEST(test_failure_warn_reports_and_exits_3)
 		"seed: 0\n"
 		"time: 0 ns (main loop)\n"
 		"last events:\n"
-		"    (run with --narrate=yes to keep them)\n"
+		"    (not kept: the run was not narrated)\n"
 		"replay: (not recorded)\n");
 }
 END_TEST

@@ -219,6 +219,34 @@ START_TEST(test_deadlock_report_narrates_the_last_events_with_file_lines)
 }
 END_TEST
 
+/* A run without --narrate reports the same last events: the CLI runs it
+ * again with the narration kept in memory (sim_failure_defer()), and prints
+ * no narration of its own. */
+START_TEST(test_unnarrated_deadlock_report_equals_the_narrated_one)
+{
+	static char narrated[CHILD_OUT_MAX];
+	const char *rep;
+	static const char base[] = "run --machine=tiny4 --threads=6 "
+				   "--ops=3000 --cs=pause:5 --lock=ww-busted --seed=6";
+	char args[256], with[256];
+
+	snprintf(args, sizeof(args), "%s", base);
+	snprintf(with, sizeof(with), "%s --narrate=yes", base);
+	ck_assert_int_eq(futexsim(with), 3);
+	rep = strstr(co.err, "futexsim: DEADLOCK");
+	ck_assert_ptr_nonnull(rep);
+	snprintf(narrated, sizeof(narrated), "%s", rep);
+	snprintf(args, sizeof(args), "%s", base);	/* futexsim() cuts it */
+	ck_assert_int_eq(futexsim(args), 3);
+	ck_assert_ptr_null(strstr(co.err, "# narration"));
+	ck_assert_int_eq(strncmp(co.err, "futexsim: DEADLOCK", 18), 0);
+	ck_assert_ptr_null(strstr(co.err, "not kept"));
+	/* the same report but for the replay command's --narrate=yes */
+	ck_assert_int_eq(strncmp(co.err, narrated,
+				 strstr(narrated, "\nreplay: ") - narrated), 0);
+}
+END_TEST
+
 START_TEST(test_racy_lock_violates_mutual_exclusion)
 {
 	char args[] = "run --machine=tiny4 --threads=4 --ops=4000 --lock=racy";
@@ -252,6 +280,7 @@ Suite *mutex_suite(void)
 	tcase_add_test(tc, test_same_seed_gives_same_results_in_process);
 	tcase_add_test(tc, test_lost_wakeup_lock_is_reported_as_deadlock);
 	tcase_add_test(tc, test_deadlock_report_narrates_the_last_events_with_file_lines);
+	tcase_add_test(tc, test_unnarrated_deadlock_report_equals_the_narrated_one);
 	tcase_add_test(tc, test_racy_lock_violates_mutual_exclusion);
 	tcase_add_test(tc, test_spinning_forever_is_reported_as_livelock);
 	suite_add_tcase(s, tc);
