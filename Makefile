@@ -92,7 +92,8 @@ KX86_OBJS := $(B)/k-x86/kernel/locking/qspinlock.o \
 
 # Host TUs.  sim/cli.c holds main().
 HOST_SRCS  := $(filter-out sched/kapi.c sim/cli.c, \
-		$(wildcard sim/*.c sched/*.c workloads/*.c workloads/ulock/*.c))
+		$(wildcard sim/*.c sched/*.c workloads/*.c workloads/ulock/*.c \
+			   workloads/libsim/*.c))
 HOST_ASM   := $(if $(filter x86_64,$(HOSTARCH)),sim/coro_x86_64.S)
 HOST_OBJS  := $(patsubst %.c,$(B)/h/%.o,$(HOST_SRCS)) \
 	      $(patsubst %.S,$(B)/h/%.o,$(HOST_ASM))
@@ -107,7 +108,7 @@ TEST_OBJS  := $(patsubst %.c,$(B)/h/%.o,$(TEST_SRCS) tests/check_main.c) \
 # ---- top-level targets -----------------------------------------------------
 
 .PHONY: all demo check bench tidy clean deps kernel-audit
-all: $(B)/futexsim
+all: $(B)/futexsim $(B)/libfutexsim.a
 
 deps: $(B)/.deps
 $(B)/.deps: mk/deps.sh
@@ -130,6 +131,18 @@ $(B)/version.h: VERSION Makefile $(KSRC)/.stamp
 $(B)/futexsim: $(B)/h/sim/cli.o $(SIM_OBJS)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# User programs (sim/program.c, workloads/libsim/): `futexsim build` links
+# a program with the whole simulator, this archive, with the compiler and
+# libraries recorded in program_flags.h.
+$(B)/libfutexsim.a: $(B)/h/sim/cli.o $(SIM_OBJS)
+	@echo "  AR      $@"
+	@rm -f $@ && ar rcs $@ $^
+$(B)/program_flags.h: Makefile
+	@mkdir -p $(@D)
+	@printf '#define FUTEXSIM_CC "%s"\n#define FUTEXSIM_LDLIBS "%s"\n' \
+	  "$(CC)" "$(LDLIBS)" > $@
+$(B)/h/sim/program.o: $(B)/program_flags.h
 
 DEMO_ARGS ?= workloads/scenarios/to-futex-demo.scn
 demo: $(B)/futexsim
@@ -182,10 +195,11 @@ $(B)/check: $(TEST_OBJS) $(SIM_OBJS)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) $^ $(CHECKLIBS) $(LDLIBS) -o $@
 
-check: $(B)/futexsim $(B)/check kernel-audit
+check: $(B)/futexsim $(B)/check kernel-audit $(B)/libfutexsim.a
 	@sh mk/deps.sh clang-14
 	+@sh mk/determinism.sh $(B) || exit 1
 	+@sh mk/test-ucontext.sh $(B) || exit 1
+	@sh mk/selftests.sh $(B) || exit 1
 	@# from a scratch folder: failing runs leave replay files where they run
 	@mkdir -p $(B)/checkrun
 	@cd $(B)/checkrun && CK_DEFAULT_TIMEOUT=600 \

@@ -19,17 +19,43 @@
  *	mutex_ops_per_s		`futexsim run --machine=tiny4 --threads=8
  *				--lock=ww --ops=200000`: simulated operations
  *				per host second (results[0].ops/host.seconds)
+ *	program_ops_per_s	the same work as a user program: the example
+ *				workloads/examples/lostwake.c in mode pthread,
+ *				built with `futexsim build` (beside OUT.json)
+ *				(best of 3)
+ *	program_ratio		the built-in run's ops/s over the program's,
+ *				best of 3 each, alternately: what the
+ *				user-space layer costs (target <= 1.5)
  *	trace_on_slowdown	host wall-clock time of that same command with
  *				--trace=FILE.txt (every event, ftrace text, a
  *				~130 MB file) divided by its time without;
  *				best of BENCH_TRACE_ROUNDS alternating runs
  *				of each, whole processes, file closed
+ *	explore_runs_per_s	complete runs per host second of `futexsim
+ *				explore --threads=2 --ops=10 --lock=ww
+ *				--strategy=random` on tiny4 (default oracles),
+ *				in this process (sim/explore_run.h, what the
+ *				explore command runs), per second of CPU
+ *				time of this process; best of BENCH_ROUNDS
+ *				rounds of BENCH_EXPLORE_RUNS runs
  *	spin_table_s		host seconds (wall clock) of
  *				`workloads/scenarios/spin-2014.sh -n 500000`:
  *				the whole 2014 table, same node and different
  *				nodes, 500,000 lock/unlock per task, the three
  *				kernel locks; the table it prints is kept in
  *				spin-2014.txt beside OUT.json
+ *	tp_table_s		{"ww","pi","tp"}: host seconds (wall clock)
+ *				of the full published 2016 TO-futex run of
+ *				each lock (workloads/scenarios/
+ *				to-futex-256{,-pi,-tp}.scn: 256 threads, 10M
+ *				ops, pause:5); the reports are kept in
+ *				to-futex-256*.txt beside OUT.json
+ *	glibc_tables_s		host seconds (wall clock) of
+ *				`workloads/scenarios/glibc-tables.sh -d 100ms
+ *				mutex-2017`: the 2017 RFC mutex table (ww, and
+ *				tp when futexsim has it), threads 10/20/40/80
+ *				x load 10/50, 0.1 s simulated per point; the
+ *				table is kept in glibc-2017-mutex.txt
  *
  * Each figure is printed next to its target.  This program measures: a
  * slow figure is reported, never a failure (exit 0).  Host time is read
@@ -49,6 +75,7 @@
 #include <unistd.h>
 
 #include "sim/coro.h"
+#include "sim/explore_run.h"
 #include "sim/machine.h"
 #include "sim/preset.h"
 #include "version.h"
@@ -57,12 +84,17 @@
 #define BENCH_ASM_TRIPS		1000000	/* round trips per round	*/
 #define BENCH_UC_TRIPS		50000
 #define BENCH_HOOKS		2000000	/* sim_hook() calls per round	*/
+#define BENCH_EXPLORE_RUNS	5000	/* explore runs per round	*/
+#define TARGET_EXPLORE_RUNS	10000	/* issue 7: >= 10,000 runs/s	*/
 
 #define TARGET_SWITCH_NS	20.0
 #define TARGET_HOOK_NS		10.0
 #define TARGET_RATIO		10.0
 #define TARGET_SPIN_TABLE_S	60.0
+#define TARGET_TP_TABLE_S	120.0	/* each lock's full 2016 TO run */
+#define TARGET_GLIBC_TABLES_S	120.0	/* issue 6: the 2017 mutex table */
 #define TARGET_TRACE_SLOWDOWN	3.0
+#define TARGET_PROGRAM_RATIO	1.5	/* issue 8: layer <= 1.5x built-in */
 #define BENCH_TRACE_ROUNDS	3
 #define SPIN_TABLE_OPS		"500000"	/* per task */
 
@@ -165,6 +197,52 @@ static double bench_hook(void)
 }
 
 /* ---- a tiny JSON reader: enough for results[0].ops ---------------------- */
+
+static double cpu_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* explore_runs_per_s: runs of the explore command's loop, in process,
+ * per second of this process's CPU time ("on one core": other processes
+ * on a shared host do not count against it). */
+static double bench_explore(void)
+{
+	static const struct sim_origin at = { .file = "bench" };
+	static const char *const keys[][2] = {
+		{ "machine", "tiny4" }, { "threads", "2" }, { "ops", "10" },
+		{ "lock", "ww" }, { "strategy", "random" },
+	};
+	struct sim_scenario s;
+	struct sim_xctx *x = calloc(1, sizeof(*x));
+	struct sim_xres *res = calloc(1, sizeof(*res));
+	double best = -1;
+
+	if (!x || !res) {
+		free(x);
+		free(res);
+		return -1;
+	}
+	sim_scenario_defaults(&s);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		sim_scenario_set(&s, keys[i][0], keys[i][1], &at);
+	sim_xctx_init(x, &s);
+	for (int round = 0; round < BENCH_ROUNDS; round++) {
+		double t0 = cpu_now(), t;
+
+		for (uint64_t k = 0; k < BENCH_EXPLORE_RUNS; k++)
+			sim_xrun(x, s.seed + k, NULL, 0, NULL, res);
+		t = cpu_now() - t0;
+		if (t > 0 && BENCH_EXPLORE_RUNS / t > best)
+			best = BENCH_EXPLORE_RUNS / t;
+	}
+	free(x);
+	free(res);
+	return best;
+}
 
 static const char *js_ws(const char *p)
 {
@@ -380,22 +458,25 @@ static double bench_trace(const char *exe)
 
 /* ---- the 2014 spinlock table through the real binary ---------------------------- */
 
-/* @json's directory + "/spin-2014.txt". */
-static char *table_path(const char *json)
+/* @json's directory + "/" + @name. */
+static char *table_path(const char *json, const char *name)
 {
 	const char *slash = strrchr(json, '/');
 	char *p;
 
-	if (asprintf(&p, "%.*sspin-2014.txt", slash ? (int)(slash - json + 1) : 0,
-		     json) < 0)
+	if (asprintf(&p, "%.*s%s", slash ? (int)(slash - json + 1) : 0,
+		     json, name) < 0)
 		return NULL;
 	return p;
 }
 
-static double bench_spin_table(const char *exe, const char *json)
+/* Host seconds of /bin/sh with @argv ("sh", the script, its options),
+ * its stdout into the file @name beside @json.
+ * Return: -1 if it could not run or failed. */
+static double time_script(const char *json, const char *name,
+			  char *const argv[])
 {
-	const char *script = FUTEXSIM_SOURCE_DIR "/workloads/scenarios/spin-2014.sh";
-	char *out = table_path(json);
+	char *out = table_path(json, name);
 	double t0 = host_now();
 	int status, fd;
 	pid_t pid;
@@ -412,19 +493,157 @@ static double bench_spin_table(const char *exe, const char *json)
 		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd >= 0)
 			dup2(fd, STDOUT_FILENO);
-		execl("/bin/sh", "sh", script, "-f", exe, "-n", SPIN_TABLE_OPS,
-		      (char *)NULL);
-		fprintf(stderr, "bench: cannot run %s: %s\n", script, strerror(errno));
+		execv("/bin/sh", argv);
+		fprintf(stderr, "bench: cannot run %s: %s\n", argv[1], strerror(errno));
 		_exit(127);
 	}
 	free(out);
 	if (waitpid(pid, &status, 0) != pid)
 		return -1;
 	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "bench: %s failed (status %d)\n", script, status);
+		fprintf(stderr, "bench: %s failed (status %d)\n", argv[1], status);
 		return -1;
 	}
 	return host_now() - t0;
+}
+
+static double bench_spin_table(const char *exe, const char *json)
+{
+	char *argv[] = { "sh", FUTEXSIM_SOURCE_DIR "/workloads/scenarios/spin-2014.sh",
+			 "-f", (char *)exe, "-n", SPIN_TABLE_OPS, NULL };
+
+	return time_script(json, "spin-2014.txt", argv);
+}
+
+/* The 2017 glibc mutex table (ww, and tp when it exists), 0.1 s of
+ * simulated time per point; the table is kept in glibc-2017-mutex.txt. */
+static double bench_glibc_tables(const char *exe, const char *json)
+{
+	char *argv[] = { "sh", FUTEXSIM_SOURCE_DIR "/workloads/scenarios/glibc-tables.sh",
+			 "-f", (char *)exe, "-d", "100ms", "mutex-2017", NULL };
+
+	return time_script(json, "glibc-2017-mutex.txt", argv);
+}
+
+/* The published 2016 TO-futex run (SPEC.md 9.10a) of each lock, at full
+ * size: host seconds of `futexsim run workloads/scenarios/FILE.scn`; the
+ * report (published beside simulated) is kept in FILE.txt beside the JSON. */
+static const char *const tp_table_locks[3] = { "ww", "pi", "tp" };
+
+static void bench_tp_table(const char *exe, const char *json, double secs[3])
+{
+	static const char *const scn[3] = {
+		"to-futex-256", "to-futex-256-pi", "to-futex-256-tp",
+	};
+
+	for (int i = 0; i < 3; i++) {
+		char *path, *name;
+		char *argv[] = { "sh", "-c", "exec \"$0\" run \"$1\"",
+				 (char *)exe, NULL, NULL };
+
+		secs[i] = -1;
+		if (asprintf(&path, FUTEXSIM_SOURCE_DIR "/workloads/scenarios/%s.scn",
+			     scn[i]) < 0)
+			continue;
+		if (asprintf(&name, "%s.txt", scn[i]) < 0) {
+			free(path);
+			continue;
+		}
+		argv[4] = path;
+		secs[i] = time_script(json, name, argv);
+		free(name);
+		free(path);
+	}
+}
+
+/* ---- a user program (issue 8) -------------------------------------------------- */
+
+/* Run @argv with stdout to /dev/null. Return: its exit status. */
+static int run_quiet(char *const argv[])
+{
+	int status, fd;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, STDOUT_FILENO);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/*
+ * The example's mutex loop on a pthread mutex (workloads/examples/
+ * lostwake.c, mode pthread: the scenario's lock, ww) built with `futexsim
+ * build`, doing what bench_mutex()'s built-in run does: 8 threads, 200000
+ * lock/unlock in all, PAUSE x5 inside and x1 between, on tiny4.
+ * Return: its ops per host second, -1 if unavailable.
+ */
+static double program_once(const char *exe, const char *json)
+{
+	char *prog = table_path(json, "lostwake-bench"), opt[64];
+	char out[] = "/tmp/futexsim-bench-XXXXXX";
+	char *build[] = { (char *)exe, "build",
+		FUTEXSIM_SOURCE_DIR "/workloads/examples/lostwake.c", "-o", prog,
+		NULL };
+	char *run[] = { (char *)exe, "run", "--machine=tiny4", NULL,
+		"--args=pthread 8 25000", opt, NULL };
+	const char *r0, *ops, *secs;
+	char popt[4200], *doc = NULL;
+	double v = -1;
+	int fd = mkstemp(out);
+
+	if (fd < 0 || run_quiet(build)) {
+		fprintf(stderr, "bench: cannot build %s\n", prog);
+		free(prog);
+		return -1;
+	}
+	close(fd);
+	snprintf(popt, sizeof(popt), "--program=%s", prog);
+	run[3] = popt;
+	snprintf(opt, sizeof(opt), "--json=%s", out);
+	if (!run_quiet(run))
+		doc = slurp(out);
+	unlink(out);
+	free(prog);
+	r0 = doc ? js_first(js_member(doc, "results")) : NULL;
+	ops = r0 ? js_member(r0, "ops") : NULL;
+	secs = r0 ? js_member(js_member(r0, "host"), "seconds") : NULL;
+	if (ops && secs && strtod(secs, NULL) > 0 && strtod(ops, NULL) == 200000)
+		v = strtod(ops, NULL) / strtod(secs, NULL);
+	else
+		fprintf(stderr, "bench: the program run gave no results\n");
+	free(doc);
+	return v;
+}
+
+#define BENCH_PROGRAM_ROUNDS	3
+
+/* The best of BENCH_PROGRAM_ROUNDS runs of the program and of the
+ * built-in workload, alternately (a loaded host slows single runs).
+ * Return: the program's ops/s; *@ratio: built-in's over it, or -1. */
+static double bench_program(const char *exe, const char *json, double *ratio)
+{
+	double best = -1, best_builtin = -1;
+
+	for (int i = 0; i < BENCH_PROGRAM_ROUNDS; i++) {
+		double p = program_once(exe, json), b = bench_mutex(exe);
+
+		if (p > best)
+			best = p;
+		if (b > best_builtin)
+			best_builtin = b;
+	}
+	*ratio = best > 0 && best_builtin > 0 ? best_builtin / best : -1;
+	return best;
 }
 
 /* ---- output ------------------------------------------------------------------- */
@@ -467,7 +686,9 @@ static char *default_futexsim(const char *argv0)
 
 int main(int argc, char **argv)
 {
-	double sw, uc, ratio, hook, mutex, trace, spin_table;
+	double sw, uc, ratio, hook, mutex, trace, spin_table, explore, glibc;
+	double program, program_ratio;
+	double tp_table[3] = { -1, -1, -1 };
 	char *exe;
 	FILE *f;
 
@@ -482,10 +703,16 @@ int main(int argc, char **argv)
 			  pp_a_uc, pp_b_uc, BENCH_UC_TRIPS);
 	ratio = sw > 0 && uc > 0 ? uc / sw : -1;
 	mutex = exe ? bench_mutex(exe) : -1;
+	program_ratio = -1;
+	program = exe ? bench_program(exe, argv[1], &program_ratio) : -1;
 	trace = exe ? bench_trace(exe) : -1;
 	spin_table = exe ? bench_spin_table(exe, argv[1]) : -1;
+	glibc = exe ? bench_glibc_tables(exe, argv[1]) : -1;
+	if (exe)
+		bench_tp_table(exe, argv[1], tp_table);
 	free(exe);
-	hook = bench_hook();	/* last: it owns the process's machine */
+	hook = bench_hook();	/* it owns the process's machine ... */
+	explore = bench_explore();	/* ... and so does this, after it */
 
 	printf("futexsim bench (sim_coro_switch is %s)\n", sim_coro_backend());
 	show("switch_ns", sw, "<=", TARGET_SWITCH_NS);
@@ -493,8 +720,18 @@ int main(int argc, char **argv)
 	show("ucontext_ratio", ratio, ">=", TARGET_RATIO);
 	show("hook_ns", hook, "<=", TARGET_HOOK_NS);
 	show("mutex_ops_per_s", mutex, NULL, 0);
+	show("program_ops_per_s", program, NULL, 0);
+	show("program_ratio", program_ratio, "<=", TARGET_PROGRAM_RATIO);
 	show("trace_on_slowdown", trace, "<=", TARGET_TRACE_SLOWDOWN);
 	show("spin_table_s", spin_table, "<=", TARGET_SPIN_TABLE_S);
+	show("glibc_tables_s", glibc, "<=", TARGET_GLIBC_TABLES_S);
+	for (int i = 0; i < 3; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "tp_table_s %s", tp_table_locks[i]);
+		show(key, tp_table[i], "<=", TARGET_TP_TABLE_S);
+	}
+	show("explore_runs_per_s", explore, ">=", TARGET_EXPLORE_RUNS);
 
 	f = fopen(argv[1], "w");
 	if (!f) {
@@ -507,8 +744,21 @@ int main(int argc, char **argv)
 	json_num(f, "ucontext_ratio", ratio, ",");
 	json_num(f, "hook_ns", hook, ",");
 	json_num(f, "mutex_ops_per_s", mutex, ",");
+	json_num(f, "program_ops_per_s", program, ",");
+	json_num(f, "program_ratio", program_ratio, ",");
 	json_num(f, "trace_on_slowdown", trace, ",");
-	json_num(f, "spin_table_s", spin_table, "");
+	json_num(f, "spin_table_s", spin_table, ",");
+	json_num(f, "glibc_tables_s", glibc, ",");
+	fputs("  \"tp_table_s\": {", f);
+	for (int i = 0; i < 3; i++) {
+		fprintf(f, "%s\"%s\": ", i ? ", " : "", tp_table_locks[i]);
+		if (tp_table[i] < 0)
+			fputs("null", f);
+		else
+			fprintf(f, "%.3f", tp_table[i]);
+	}
+	fputs("},\n", f);
+	json_num(f, "explore_runs_per_s", explore, "");
 	fprintf(f, "}\n");
 	if (fclose(f)) {
 		fprintf(stderr, "bench: %s: %s\n", argv[1], strerror(errno));

@@ -1,7 +1,8 @@
 #!/bin/sh
 # mk/kernel-extract.sh TARBALL DESTDIR - extract the part of linux-source-6.1
 # that futexsim compiles (headers, kernel/locking, kernel/futex, lib/plist.c,
-# lib/rbtree.c, the top Makefile for the version, the futex selftests).
+# lib/rbtree.c, the top Makefile for the version, the futex selftests and
+# the kselftest.h they include: mk/selftests.sh runs them).
 #
 # The files are extracted unmodified.  DESTDIR/.stamp records the tarball's
 # size and mtime and the list below: the extraction is redone only when the
@@ -12,7 +13,7 @@ tarball=$1
 dest=$2
 top=linux-source-6.1
 files="Makefile include kernel/locking kernel/futex lib/plist.c lib/rbtree.c
-tools/testing/selftests/futex"
+tools/testing/selftests/futex tools/testing/selftests/kselftest.h"
 
 want="$(stat -c '%s %Y' "$tarball") $(echo $files)"
 if [ -f "$dest/.stamp" ] && [ "$(cat "$dest/.stamp")" = "$want" ]; then

@@ -24,6 +24,7 @@
 #include "sim/hooks.h"
 
 #define HDR		16
+#define ARENA_MEMSET_MAX	(1024 * 1024)
 #define SMALL_MAX	4096
 #define NR_SMALL	(SMALL_MAX / 16)
 #define NR_CLASSES	(NR_SMALL + 40)
@@ -64,8 +65,12 @@ void sim_arena_init(void)
 {
 	if (base) {
 		memset(free_list, 0, sizeof(free_list));
-		if (brk_off)
-			madvise(base, brk_off, MADV_DONTNEED);	/* zero again */
+		/* zero again: a small arena (explore mode builds a machine
+		 * per run) by memset, which keeps its pages; else madvise */
+		if (brk_off && brk_off <= ARENA_MEMSET_MAX)
+			memset(base, 0, brk_off);
+		else if (brk_off)
+			madvise(base, brk_off, MADV_DONTNEED);
 		brk_off = 0;
 		return;
 	}

@@ -45,10 +45,12 @@
 #include <unistd.h>
 
 #include "sim/cache.h"
+#include "sim/explore_run.h"
 #include "sim/failure.h"
 #include "sim/lockstat.h"
 #include "sim/machine.h"
 #include "sim/preset.h"
+#include "sim/program.h"
 #include "sim/replay.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
@@ -63,9 +65,16 @@ static void usage(FILE *out)
 	fputs("usage: futexsim run [SCENARIO] [--key=value ...]\n"
 	      "       futexsim replay FILE [--key=value ...]\n"
 	      "       futexsim list [machines|locks|workloads]\n"
+	      "       futexsim explore [SCENARIO] [--strategy=S] [--runs=N] [--oracle=LIST]\n"
+	      "                [--shard=I/N] [--summary=PATH] [--out=PATH] [--key=value ...]\n"
+	      "       futexsim shrink FILE [--out=PATH] [--budget=N]\n"
+	      "       futexsim merge SUMMARY...\n"
+	      "       futexsim build PROGRAM.c... [-o OUT] [CC-OPTION...]\n"
 	      "       futexsim --version\n"
 	      "       futexsim --help\n"
 	      "\n"
+	      "build   compile a C program (pthreads, futex(2)) against futexsim's\n"
+	      "        user-space layer; 'run --program=OUT [--args=\"...\"]' runs it.\n"
 	      "run     simulate the scenario once per lock of its lock list and\n"
 	      "        print the report.  SCENARIO is a file of 'key = value' lines\n"
 	      "        with the keys below; --key=value options override its keys.\n"
@@ -74,6 +83,11 @@ static void usage(FILE *out)
 	      "        against it; the first that differs is reported on stderr\n"
 	      "        (decision number, simulated time, recorded and actual), then\n"
 	      "        the run goes on.  --key=value options override FILE's keys.\n"
+	      "explore run schedules of the scenario (strategy timed, random, pct:D or\n"
+	      "        dfs:P) until an oracle fires or N runs pass; on a hit, save the\n"
+	      "        replay file and print the narrated failure report (exit 3).\n"
+	      "shrink  minimise a failing replay file while the same oracle fires.\n"
+	      "merge   combine the --summary files of sharded explore runs.\n"
 	      "list    the machine presets, user locks and workloads.\n"
 	      "\n"
 	      "Scenario keys:\n", out);
@@ -149,6 +163,7 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	/* a failure of a run that does not narrate is reported by its
 	 * re-run with the narration kept (report_again()) */
 	sim_failure_defer(!one->narrate);
+	sim_explore_child_setup(one, preset);	/* strategy=pct: calibrate */
 	if (rec && sim_record_start(rec, one))
 		die_errno(rec);
 	if (src)
@@ -156,6 +171,7 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	sim_machine_init(preset, one->cpus, one->seed);
 	sim_cache_set_jitter(one->cost_jitter_pct);
 	sim_set_livelock_ps(one->livelock_ps);
+	sim_explore_child_start(one);		/* strategy=, oracle= */
 	/* the event stream: --trace, --narrate, --lock-stat */
 	if ((trace || one->narrate || one->lock_stat[0]) &&
 	    sim_trace_open(trace, one))
@@ -505,6 +521,7 @@ static int run_scenario(const char *self, struct sim_scenario *s,
 	struct sim_preset preset;
 	int i, status = 0;
 
+	sim_program_select(s);	/* --program: exec the program's binary */
 	sim_preset_load_at(&preset, s->machine, &s->machine_at);
 	sim_scenario_resolve(s, sim_preset_nr_cpus(&preset));
 
@@ -522,6 +539,9 @@ static int run_scenario(const char *self, struct sim_scenario *s,
 			status = SIM_EXIT_DIVERGED;
 
 	sim_report_text(stdout, s, r, s->nr_locks);
+	sim_program_report(stdout, s, r, s->nr_locks);
+	if (!status)
+		status = sim_program_status(r, s->nr_locks);
 	if (s->lock_stat[0])
 		write_lockstats(s, lockstat);
 	if (s->json[0] && sim_report_json(s->json, s, r, s->nr_locks))
@@ -630,17 +650,26 @@ static int cmd_list(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	static const char commands[] = "a command: run, replay, list, help or --version";
+	static const char commands[] = "a command: run, replay, explore, shrink, merge, list, help or --version";
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
 	if (!cmd)
 		sim_config_fail(&cmdline, NULL, commands, NULL);
+	sim_program_args(argc, argv);
+	if (!strcmp(cmd, "build"))
+		return sim_program_build(argc - 2, argv + 2);
 	if (!strcmp(cmd, "run"))
 		return cmd_run(argv[0], argc - 2, argv + 2);
 	if (!strcmp(cmd, "replay"))
 		return cmd_replay(argv[0], argc - 2, argv + 2);
 	if (!strcmp(cmd, "list"))
 		return cmd_list(argc - 2, argv + 2);
+	if (!strcmp(cmd, "explore"))
+		return sim_cmd_explore(argv[0], argc - 2, argv + 2);
+	if (!strcmp(cmd, "shrink"))
+		return sim_cmd_shrink(argv[0], argc - 2, argv + 2);
+	if (!strcmp(cmd, "merge"))
+		return sim_cmd_merge(argc - 2, argv + 2);
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") ||
 	    !strcmp(cmd, "help")) {
 		usage(stdout);

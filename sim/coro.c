@@ -20,6 +20,12 @@
  *	       sim/failure.c asks sim_coro_guard_hit() whose page it was
  *	stack  stack_size bytes, MAP_NORESERVE: only touched pages cost
  *	       memory, so thousands of tasks can have 256 KiB each
+ *
+ * Stacks are mapped at fixed addresses (SIM_CORO_STACK_BASE upwards, in
+ * the order they are mapped), not where ASLR would put them: a user
+ * program's futex word may be a local variable (the kernel's futex
+ * selftests have several), and the kernel hashes its address, so the
+ * address must be the same in every run of the same program.
  */
 #define _GNU_SOURCE		/* REG_* indices of mcontext_t */
 #include <errno.h>
@@ -48,11 +54,73 @@
 
 static size_t coro_page_size;
 
+#define SIM_CORO_STACK_BASE	0x300000000000UL	/* above the arena */
+static uintptr_t coro_next_stack = SIM_CORO_STACK_BASE;
+
 static size_t coro_page(void)
 {
 	if (!coro_page_size)
 		coro_page_size = (size_t)sysconf(_SC_PAGESIZE);
 	return coro_page_size;
+}
+
+/*
+ * @len bytes at the next free fixed address (a range taken by someone
+ * else is skipped); anywhere if the kernel ignores the fixed hint.
+ */
+static char *coro_map_fixed(size_t len)
+{
+	const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+			  MAP_STACK;
+	char *base;
+
+	for (int tries = 0; tries < 64; tries++) {
+		char *want = (char *)coro_next_stack;
+
+		coro_next_stack += len;
+		base = mmap(want, len, PROT_READ | PROT_WRITE,
+			    flags | MAP_FIXED_NOREPLACE, -1, 0);
+		if (base == want)
+			return base;
+		if (base != MAP_FAILED) {	/* hint ignored: old kernel */
+			munmap(base, len);
+			break;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	return mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+}
+
+/*
+ * Stacks of destroyed coroutines, kept mapped (guard page included) for
+ * the next ones of the same size, lowest address first: explore mode
+ * builds a machine per run, and its tasks then get, in creation order,
+ * the same stacks (the same addresses) as the tasks of a fresh process,
+ * with no mmap() and no page faults.
+ */
+#define CORO_STACK_CACHE	64
+
+static struct {
+	void *guard;
+	size_t size;
+} stack_cache[CORO_STACK_CACHE];	/* by address */
+static int cache_nr;
+
+static int cache_take(struct sim_coro *co, size_t size)
+{
+	for (int i = 0; i < cache_nr; i++) {
+		if (stack_cache[i].size != size)
+			continue;
+		co->guard = stack_cache[i].guard;
+		co->stack = (char *)co->guard + coro_page();
+		co->stack_size = size;
+		memmove(&stack_cache[i], &stack_cache[i + 1],
+			(size_t)(cache_nr - i - 1) * sizeof(stack_cache[0]));
+		cache_nr--;
+		return 1;
+	}
+	return 0;
 }
 
 int sim__coro_map_stack(struct sim_coro *co, size_t stack_size)
@@ -64,9 +132,9 @@ int sim__coro_map_stack(struct sim_coro *co, size_t stack_size)
 
 	if (!size)
 		size = page;
-	base = mmap(NULL, size + page, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
-		    -1, 0);
+	if (cache_take(co, size))
+		return 0;
+	base = coro_map_fixed(size + page);
 	if (base == MAP_FAILED)
 		return -1;
 	if (mprotect(base, page, PROT_NONE)) {
@@ -90,8 +158,18 @@ void sim_coro_init_main(struct sim_coro *co)
  * sim_coro_switch_ucontext()) but no stack. */
 void sim_coro_destroy(struct sim_coro *co)
 {
-	if (co->guard)
+	if (co->guard && cache_nr < CORO_STACK_CACHE) {
+		int i = cache_nr++;
+
+		/* insertion by address: compare the mappings as numbers */
+		for (; i > 0 && (uintptr_t)stack_cache[i - 1].guard >
+				(uintptr_t)co->guard; i--)
+			stack_cache[i] = stack_cache[i - 1];
+		stack_cache[i].guard = co->guard;
+		stack_cache[i].size = co->stack_size;
+	} else if (co->guard) {
 		munmap(co->guard, co->stack_size + coro_page());
+	}
 	free(co->uc);
 	memset(co, 0, sizeof(*co));
 }

@@ -49,7 +49,9 @@ void sim_coro_init_main(struct sim_coro *co);
 /* sim_coro_switch - save the caller into @from, resume @to. Returns when
  * something switches back to @from. */
 void sim_coro_switch(struct sim_coro *from, struct sim_coro *to);
-/* sim_coro_destroy - unmap the stack of a coroutine that will not run. */
+/* sim_coro_destroy - release the stack of a coroutine that will not run
+ * (kept mapped, up to 64 of them, for the next sim_coro_init() of the
+ * same stack size; unmapped beyond that). */
 void sim_coro_destroy(struct sim_coro *co);
 /* sim_coro_guard_hit - is @addr inside @co's guard page? */
 int sim_coro_guard_hit(const struct sim_coro *co, const void *addr);

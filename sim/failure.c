@@ -81,6 +81,7 @@ static const struct {
 	[SIM_FAIL_WARN]      = { "WARN", "kernel WARN()" },
 	[SIM_FAIL_STACK]     = { "STACK OVERFLOW", "a task overflowed its stack" },
 	[SIM_FAIL_INVARIANT] = { "INVARIANT", "a simulator invariant failed" },
+	[SIM_FAIL_STARVATION] = { "STARVATION", "a starvation oracle fired" },
 };
 
 static const char *const failure_states[] = {

@@ -27,6 +27,7 @@ enum sim_failure {
 	SIM_FAIL_WARN,		/* kernel WARN()/WARN_ON()		*/
 	SIM_FAIL_STACK,		/* a task overflowed its stack		*/
 	SIM_FAIL_INVARIANT,	/* a simulator invariant check failed	*/
+	SIM_FAIL_STARVATION,	/* a starvation oracle (sim/oracle.h)	*/
 };
 
 /* sim_failure_set_replay - the command line that reproduces this run

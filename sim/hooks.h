@@ -18,8 +18,9 @@
  *   sim_timer_*()    hrtimers on the virtual clock;
  *   sim_kzalloc()    kernel allocations from the fixed-address arena;
  *   sim_bug/warn()   BUG()/WARN(): a failure report and exit status 3;
- *   sim_trace_*()    the kernel's lock tracepoints and the shim's
- *                    spinlock word transitions, for --trace.
+ *   sim_trace_*()    the kernel's lock tracepoints, the shim's
+ *                    spinlock word transitions and the TP futex's
+ *                    steps (futex/tp.c), for --trace.
  *
  * Machine -> kernel side: the globals below, kept current by the machine
  * at every switch, and the few ksim_*() entry points declared at the end.
@@ -154,6 +155,7 @@ enum sim_trace_event {
 	SIM_TEV_CONTENTION_BEGIN,	/* trace/events/lock.h (shim)	*/
 	SIM_TEV_CONTENTION_END,
 	SIM_TEV_QSPINLOCK,		/* linux/spinlock.h (shim)	*/
+	SIM_TEV_TP,			/* futex/tp.c: TP futex steps	*/
 	SIM_TEV_NR
 };
 #define SIM_TRACE_BIT(ev)	(1U << (ev))
@@ -177,6 +179,25 @@ void sim_trace_contention_end(const void *lock, int ret);
  * @old to @new (read without a hook: plain values of simulated memory). */
 void sim_trace_qspinlock(const void *lock, enum sim_qspin_op op,
 			 unsigned int old, unsigned int new);
+/* What a TP futex event reports (futex/tp.c; SPEC.md 14.1). */
+enum sim_tp_op {
+	SIM_TP_STEAL,		/* the kernel's one steal attempt won	*/
+	SIM_TP_TOP_WAITER,	/* got the serialization mutex		*/
+	SIM_TP_SPIN_START,	/* the owner runs: spinning on it	*/
+	SIM_TP_SPIN_STOP,	/* owner off CPU (arg: v2 budget left)	*/
+	SIM_TP_SLEEP,		/* set FUTEX_WAITERS, into schedule()	*/
+	SIM_TP_HANDOFF_REQUEST,	/* arg: budget (v2) or ns waited (v6)	*/
+	SIM_TP_HANDOFF_GRANT,	/* the unlocker wrote arg's TID		*/
+	SIM_TP_ACQUIRE,		/* FUTEX_LOCK done (arg: status word)	*/
+	SIM_TP_UNLOCK,		/* FUTEX_UNLOCK done (arg: woken)	*/
+	SIM_TP_STATE_ALLOC,	/* a futex_state attached		*/
+	SIM_TP_STATE_FREE,	/* ... detached (last reference)	*/
+	SIM_TP_NR_OPS
+};
+/* sim_trace_tp - TP futex step @op on the word @uaddr; @word: the word
+ * value it concerns (a TID for steal/grant/acquire), @arg as above. */
+void sim_trace_tp(const void *uaddr, enum sim_tp_op op, unsigned int word,
+		  long long arg);
 /* sim_lockstat_hash_table - the kernel allocated hash table @name ("futex":
  * futex_queues) at @base: @nr buckets of @bucketsize bytes; --lock-stat
  * and --narrate name its locks by bucket index (sim/lockstat.c). */

@@ -24,16 +24,20 @@
  * (the task a dispatch switches to, each PRNG draw) goes through
  * sim_decision()/sim_draw() (sim/replay.h), so replay files see it.
  */
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "futex/tp.h"
 #include "sched/sched.h"
 #include "sim/arena.h"
 #include "sim/cache.h"
 #include "sim/event.h"
+#include "sim/explore.h"
 #include "sim/failure.h"
 #include "sim/machine.h"
+#include "sim/oracle.h"
 #include "sim/prng.h"
 #include "sim/replay.h"
 #include "sim/runheap.h"
@@ -60,6 +64,7 @@ static uint64_t livelock_ps = 10ULL * 1000 * 1000 * 1000 * 1000;
 static int check_state;			/* FUTEXSIM_CHECK_STATE=1	*/
 static int nr_parked;			/* CPUs in sim_spin_wait()	*/
 static struct sim_cpu *parked[SIM_MAX_CPUS];	/* those CPUs, any order */
+static jmp_buf abort_jb;		/* sim_run_abort() from main	*/
 
 /* Per-CPU template section of the kernel side (sim/arch percpu.h). */
 extern char __start_sim_percpu[] __attribute__((weak));
@@ -82,12 +87,18 @@ static void percpu_init(void)
 
 static void tick_fire(struct sim_event *ev);
 static void kick_fire(struct sim_event *ev);
+static struct sim_cpu *sim__explore_next(void);
 
 void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 		      uint64_t seed)
 {
 	const char *cs = getenv("FUTEXSIM_CHECK_STATE");
 
+	/* explore mode runs many machines in one process: free the last */
+	for (int i = 0; i < sim.nr_tasks; i++) {
+		sim_coro_destroy(&sim.tasks[i]->coro);
+		free(sim.tasks[i]);
+	}
 	memset(&sim, 0, sizeof(sim));
 	sim_cur = NULL;
 	running_coro = NULL;
@@ -97,6 +108,7 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 	last_progress_ps = 0;
 	nr_parked = 0;
 	sim_runheap_reset();
+	sim_oracle_watch(NULL);		/* the workload names its lock word */
 	sim.preset = preset;
 	sim.nr_cpus = nr_cpus;
 	sim.seed = seed;
@@ -124,6 +136,16 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 	sim_this_cpu = &sim.cpus[0].k;	/* the boot CPU runs the initcalls */
 	ksim_boot();
 	sim_failure_install();
+}
+
+void sim_set_check_state(int on)
+{
+	check_state = on;
+}
+
+int sim_check_state(void)
+{
+	return check_state;
 }
 
 void sim_set_livelock_ps(uint64_t ps)
@@ -393,13 +415,16 @@ static void sim__dispatch(void)
 			run_over();
 		break;
 	}
-	next = sim_runheap_pop_earliest();
+	next = sim_explore_on ? sim__explore_next() : sim_runheap_pop_earliest();
 	if (next->now_ps >= last_progress_ps + livelock_ps)
 		sim_fail(SIM_FAIL_LIVELOCK,
 			 "no task completed an operation within the livelock bound");
 	if (check_state)
 		sched_assert_state();
-	horizon_ps = compute_horizon();
+	if (check_state)
+		ksim_futex_tp_assert_state();	/* futex/tp.h */
+	/* explore mode: every hook is a scheduling point */
+	horizon_ps = sim_explore_on ? 0 : compute_horizon();
 	resume(next);
 }
 
@@ -432,6 +457,8 @@ void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size
 		struct sim_cpu *was = c;
 		uint64_t done_ps = c->now_ps;
 
+		if (sim_explore_on)
+			sim_explore_note(c, kind, addr);
 		sim__dispatch();
 		c = sim_cur;
 		preempt_point(c);
@@ -533,11 +560,44 @@ void sim_account(struct sim_task *t, uint64_t now_ps)
 	t->mode_start_ps = now_ps;
 }
 
+/*
+ * sim__explore_next - explore mode: the strategy (sim/explore.c) takes a
+ * CPU out of the run heap; then the events due by that CPU's clock fire,
+ * so that timers and ticks keep up with a CPU the strategy runs ahead of
+ * the others.
+ */
+static struct sim_cpu *sim__explore_next(void)
+{
+	struct sim_cpu *next = sim_explore_pick();
+	struct sim_event *ev;
+
+	while ((ev = sim_events_peek()) && ev->when_ps <= next->now_ps)
+		fire(ev);
+	return next;
+}
+
+void sim_run_abort(void)
+{
+	struct sim_coro *from = running_coro;
+
+	in_event = 0;
+	sim_cur = NULL;
+	sim_current_kt = NULL;
+	if (from == &main_coro)
+		longjmp(abort_jb, 1);
+	running_coro = &main_coro;
+	sim.counters.switches++;
+	sim_coro_switch(from, &main_coro);
+	sim_fail(SIM_FAIL_INVARIANT, "an aborted run was resumed");
+}
+
 void sim_run(void)
 {
 	sim_coro_init_main(&main_coro);
 	running_coro = &main_coro;
 	last_progress_ps = 0;
+	if (setjmp(abort_jb))
+		return;		/* sim_run_abort() from the main context */
 	sim__dispatch();
 	/* every task has returned */
 }

@@ -111,7 +111,8 @@ extern struct sim_cpu *sim_cur;	/* CPU executing now (NULL in main)  */
 /*
  * sim_machine_init - build the machine from @preset with @nr_cpus CPUs
  * (<= the preset's), seed the PRNG and map the arena.  Runs the kernel's
- * initcalls.  Call once per process.
+ * initcalls.  May be called again (explore mode, tests): it first frees
+ * the tasks of the previous machine.
  */
 void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 		      uint64_t seed);
@@ -160,8 +161,24 @@ uint64_t sim_jitter_ps(uint64_t ps);
 /* sim_set_livelock_ps - the watchdog bound (default 10 s): a run in which
  * no task completes an operation for that long is a livelock. */
 void sim_set_livelock_ps(uint64_t ps);
+/* sim_set_check_state - check the *_assert_state() invariants at every
+ * dispatch (as FUTEXSIM_CHECK_STATE=1 does; the oracle "state").  Call
+ * after sim_machine_init(), which reads the environment again. */
+void sim_set_check_state(int on);
+/* sim_check_state - are the invariants checked (the above)?  For the
+ * checks that run at each step of a lock rather than at each dispatch
+ * (workloads/ulock/rwlock.c).  Return: 1 or 0. */
+int sim_check_state(void);
 /* sim_progress - a task completed an operation: resets the livelock
  * watchdog. */
 void sim_progress(void);
+/*
+ * sim_run_abort - end the run now, from a task or the main loop: sim_run()
+ * returns to its caller with the tasks left as they are (the next
+ * sim_machine_init() frees them).  Explore mode (sim/explore_run.c) calls
+ * it from its sim_fail_hook, to go on with the next run in the same
+ * process.  Never returns.
+ */
+void sim_run_abort(void) __attribute__((noreturn));
 
 #endif /* SIM_MACHINE_H */

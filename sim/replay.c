@@ -41,10 +41,11 @@ struct dec {
 static const char dec_letter[SIM_DEC_NR] = {
 	[SIM_DEC_SWITCH] = 'S', [SIM_DEC_TIE] = 'T',
 	[SIM_DEC_JITTER] = 'J', [SIM_DEC_SLACK] = 'L', [SIM_DEC_END] = 'e',
+	[SIM_DEC_EXPLORE] = 'X',
 };
 static const int dec_fields[SIM_DEC_NR] = {
 	[SIM_DEC_SWITCH] = 3, [SIM_DEC_TIE] = 2, [SIM_DEC_JITTER] = 2,
-	[SIM_DEC_SLACK] = 2, [SIM_DEC_END] = 1,
+	[SIM_DEC_SLACK] = 2, [SIM_DEC_END] = 1, [SIM_DEC_EXPLORE] = 2,
 };
 
 static struct {
@@ -244,6 +245,9 @@ static const char *describe(const struct dec *d, int when, char *buf,
 	case SIM_DEC_SLACK:
 		snprintf(buf, len, "timer slack draw %llu below %llu", b, a);
 		break;
+	case SIM_DEC_EXPLORE:
+		snprintf(buf, len, "explore pick %llu among %llu cpus", b, a);
+		break;
 	case SIM_DEC_END:
 		snprintf(buf, len, "the end of the run");
 		break;
@@ -308,6 +312,24 @@ void sim__decision(enum sim_decision kind, uint64_t a, uint64_t b,
 		rec.n++;
 		rec_put(&d);
 	}
+}
+
+int sim_replay_forced(uint64_t n, uint64_t *k)
+{
+	long at;
+	struct dec d;
+	char line[DEC_LINE_MAX];
+
+	if (!rep.checking || (at = ftell(rep.f)) < 0)
+		return 0;
+	d.kind = DEC_EOF;
+	if (fgets(line, sizeof(line), rep.f) && parse_dec(line, &d))
+		d.kind = DEC_EOF;
+	fseek(rep.f, at, SEEK_SET);
+	if (d.kind != SIM_DEC_EXPLORE || d.a != n || d.b >= n)
+		return 0;
+	*k = d.b;
+	return 1;
 }
 
 /* ---- start and finish ----------------------------------------------------- */

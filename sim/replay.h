@@ -35,6 +35,11 @@
  *	                    equal clocks, in CPU order
  *	J BOUND VALUE       a cost jitter draw in [0, BOUND)
  *	L BOUND VALUE       a timer slack draw in [0, BOUND)
+ *	X N K               explore mode: the strategy ran the K-th of N
+ *	                    candidate CPUs (sim/explore.h orders them);
+ *	                    replaying takes K from the file, so a schedule
+ *	                    found, enumerated or shrunk by `futexsim explore`
+ *	                    or `futexsim shrink` replays whatever made it
  *	end N               the run ended (returned or failed) after N
  * The lines are short and streamed: memory does not grow with the run.
  *
@@ -72,6 +77,7 @@ enum sim_decision {
 	SIM_DEC_TIE,		/* T: a = CPUs tied, b = the pick	*/
 	SIM_DEC_JITTER,		/* J: a = bound, b = value		*/
 	SIM_DEC_SLACK,		/* L: a = bound, b = value		*/
+	SIM_DEC_EXPLORE,	/* X: a = candidates, b = the pick	*/
 	SIM_DEC_END,		/* end: a = decisions before it		*/
 	SIM_DEC_NR
 };
@@ -106,6 +112,15 @@ static inline uint64_t sim_draw(enum sim_decision kind, uint64_t n)
 	sim_decision(kind, n, v, 0);
 	return v;
 }
+
+/*
+ * sim_replay_forced - explore mode asks, before its choice among @n
+ * candidates, whether a replayed file dictates it: the file's next
+ * decision is "X @n K".  Return: 1 with *@k = K, or 0 (not replaying, or
+ * the file says something else: the strategy chooses, and the check of
+ * the decision reports the divergence).
+ */
+int sim_replay_forced(uint64_t n, uint64_t *k);
 
 /* Where the decisions of a replay file start, and who recorded it. */
 struct sim_replay_src {

@@ -21,6 +21,11 @@
  * in the published layout (ticket, queue, change), beside the simulated
  * ones.
  *
+ * workload=rwlock adds, after "ops", the read and the write operations
+ * and the most readers inside at once; lock=adaptive its PAUSEs and the
+ * spins that ended asleep (JSON: "ops_by_group", "readers_max",
+ * "adaptive").
+ *
  * The JSON document is {"scenario":{...},"seed":N,"results":[{...}]}, one
  * result per lock in scenario order; the host effort figures sit in each
  * result's "host" object, and nothing else may differ between runs.
@@ -33,6 +38,7 @@
 #include <string.h>
 
 #include "sim/report.h"
+#include "sim/report_tp.h"
 #include "workloads/workload.h"
 
 #define LABEL_W		27	/* width of the row-label column	*/
@@ -73,6 +79,7 @@ static const struct row rows[] = {
 	{ "acquire latency p50",	CELL_TIME,  F(acquire_p50_ns), 0 },
 	{ "acquire latency p99",	CELL_TIME,  F(acquire_p99_ns), 0 },
 	{ "acquire latency max",	CELL_TIME,  F(acquire_max_ns), 0 },
+	{ "most overtaken (one wait)",	CELL_COUNT, F(overtaken_max), 0 },
 	{ "ops per thread min",		CELL_COUNT, F(ops_thread_min), 0 },
 	{ "ops per thread max",		CELL_COUNT, F(ops_thread_max), 0 },
 	{ "Jain's fairness index",	CELL_JAIN,  F(jain), 0 },
@@ -92,6 +99,7 @@ static const struct row spin_rows[] = {
 	{ "acquire latency p50",	CELL_TIME,  F(acquire_p50_ns), 0 },
 	{ "acquire latency p99",	CELL_TIME,  F(acquire_p99_ns), 0 },
 	{ "acquire latency max",	CELL_TIME,  F(acquire_max_ns), 0 },
+	{ "most overtaken (one wait)",	CELL_COUNT, F(overtaken_max), 0 },
 	{ "ops per thread min",		CELL_COUNT, F(ops_thread_min), 0 },
 	{ "ops per thread max",		CELL_COUNT, F(ops_thread_max), 0 },
 	{ "Jain's fairness index",	CELL_JAIN,  F(jain), 0 },
@@ -186,6 +194,17 @@ static void fmt_time(uint64_t ns, char *buf, size_t len)
 	t = div_round(ns, 100000000);		/* tenths of a second */
 	snprintf(buf, len, "%" PRIu64 "m%02" PRIu64 ".%" PRIu64 "s",
 		 t / 600, t % 600 / 10, t % 10);
+}
+
+/* The two formats, for sim/report_tp.c. */
+void sim__report_count(uint64_t v, char *buf, size_t len)
+{
+	fmt_count(v, buf, len);
+}
+
+void sim__report_time(uint64_t ns, char *buf, size_t len)
+{
+	fmt_time(ns, buf, len);
 }
 
 static void fmt_cell(const struct row *row, const struct sim_result *r,
@@ -366,6 +385,43 @@ static void spin_published(FILE *out, const struct sim_scenario *s,
 		pub_line(out, "simulated ticket", ticket, 0);
 }
 
+/* One row of counts @f (offsetof a uint64_t of sim_result) for each lock. */
+static void count_row(FILE *out, const char *label, size_t f,
+		      const struct sim_result *r, int nr, int w)
+{
+	char cell[CELL_LEN];
+
+	fprintf(out, "%-*s", LABEL_W, label);
+	for (int i = 0; i < nr; i++) {
+		fmt_count(field(&r[i], f), cell, sizeof(cell));
+		fprintf(out, "%*s", w, cell);
+	}
+	fputc('\n', out);
+}
+
+/* After "ops": workload=rwlock's groups, lock=adaptive's spinning. */
+static void glibc_rows(FILE *out, const struct sim_result *r, int nr, int w)
+{
+	int groups = 0, adaptive = 0;
+
+	for (int i = 0; i < nr; i++) {
+		groups |= r[i].groups_counted;
+		adaptive |= !strcmp(r[i].lock, "adaptive");
+	}
+	if (groups) {
+		count_row(out, "  read ops", offsetof(struct sim_result, ops_readers), r, nr, w);
+		count_row(out, "  write ops", offsetof(struct sim_result, ops_writers), r, nr, w);
+		count_row(out, "  readers at once (max)",
+			  offsetof(struct sim_result, readers_max), r, nr, w);
+	}
+	if (adaptive) {
+		count_row(out, "  adaptive: PAUSEs spun",
+			  offsetof(struct sim_result, spins), r, nr, w);
+		count_row(out, "  adaptive: spun, then slept",
+			  offsetof(struct sim_result, spin_giveups), r, nr, w);
+	}
+}
+
 /**
  * sim_report_text() - print the scenario, the seed and the results table.
  * @out: where to print.
@@ -406,9 +462,14 @@ void sim_report_text(FILE *out, const struct sim_scenario *s,
 			fprintf(out, "%*s", w, cell);
 		}
 		fputc('\n', out);
+		if (k == 0)
+			glibc_rows(out, r, nr, w);
 	}
 	if (is_spin(s))
 		spin_published(out, s, r, nr);
+	else
+		sim__report_tp_rows(out, r, nr, LABEL_W, w);
+	sim__report_to_published(out, s, r, nr);
 }
 
 /* A JSON string: quote, backslash and control characters escaped; other
@@ -477,8 +538,22 @@ static void json_result(FILE *f, const struct sim_result *r, int spin)
 		r->acquire_p50_ns, r->acquire_p99_ns, r->acquire_max_ns,
 		r->ops_thread_min, r->ops_thread_max);
 	json_real(f, r->jain);
+	fprintf(f, ",\"overtaken_max\":%" PRIu64, r->overtaken_max);
 	if (spin)
 		json_spin(f, r);
+	sim__report_tp_json(f, r);
+	if (r->groups_counted)
+		fprintf(f, ",\"ops_by_group\":{\"readers\":%" PRIu64
+			",\"writers\":%" PRIu64 "},\"readers_max\":%" PRIu64,
+			r->ops_readers, r->ops_writers, r->readers_max);
+	if (!strcmp(r->lock, "adaptive"))
+		fprintf(f, ",\"adaptive\":{\"spins\":%" PRIu64
+			",\"giveups\":%" PRIu64 "}", r->spins, r->spin_giveups);
+	if (r->prog_threads)	/* workload=program (sim/program.h) */
+		fprintf(f, ",\"program\":{\"exited\":%s,\"exit_status\":%d"
+			",\"threads\":%d,\"rt_requested\":%d}",
+			r->prog_exited ? "true" : "false", r->prog_status,
+			r->prog_threads, r->prog_rt);
 	fprintf(f, ",\"host\":{\"hooks\":%" PRIu64 ",\"switches\":%" PRIu64
 		",\"seconds\":", r->host_hooks, r->host_switches);
 	json_real(f, r->host_seconds);

@@ -136,3 +136,18 @@ struct sim_cpu *sim_runheap_pop_earliest(void)
 	remove_at(pick);
 	return c;
 }
+
+int sim_runheap_nr(void)
+{
+	return nr;
+}
+
+struct sim_cpu *sim_runheap_at(int i)
+{
+	return heap[i];
+}
+
+void sim_runheap_remove(struct sim_cpu *c)
+{
+	remove_at(c->run_idx);
+}

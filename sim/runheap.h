@@ -30,5 +30,12 @@ uint64_t sim_runheap_min_ps(void);
 struct sim_cpu *sim_runheap_pop_earliest(void);
 /* sim_runheap_contains - is @c in the heap? */
 int sim_runheap_contains(const struct sim_cpu *c);
+/* For explore mode (sim/explore.c), which may run any CPU of the heap:
+ * sim_runheap_nr - how many CPUs are in it; sim_runheap_at - the one at
+ * heap position @i (0 <= i < nr; the order carries no meaning);
+ * sim_runheap_remove - take @c (in the heap) out. */
+int sim_runheap_nr(void);
+struct sim_cpu *sim_runheap_at(int i);
+void sim_runheap_remove(struct sim_cpu *c);
 
 #endif /* SIM_RUNHEAP_H */

@@ -22,10 +22,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "futex/tp_abi.h"
 #include "sim/cache.h"
+#include "sim/explore.h"
 #include "sim/machine.h"
+#include "sim/oracle.h"
 #include "sim/scenario.h"
 #include "sim/trace.h"
+#include "workloads/ulock/adaptive.h"
 #include "workloads/workload.h"
 
 struct key {
@@ -139,7 +143,8 @@ static void lock_names(const struct wl_workload *w, char *buf, size_t size)
 			snprintf(buf + strlen(buf), size - strlen(buf), "%s %s",
 				 n++ ? "," : "", w->klocks[i]->name);
 	for (i = 0; !(w && w->klocks) && ulock_registry[i]; i++)
-		if (!ulock_registry[i]->broken)
+		if (!ulock_registry[i]->broken &&
+		    (!(w && w->rwlocks) || ulock_registry[i]->rw))
 			snprintf(buf + strlen(buf), size - strlen(buf), "%s %s",
 				 n++ ? "," : "", ulock_registry[i]->name);
 }
@@ -211,12 +216,12 @@ static void set_duration(struct sim_scenario *s, const struct key *k,
 	s->duration_at = *at;
 }
 
-/* pause:N | sleep:DURATION | none */
+/* pause:N | loop:N | sleep:DURATION | none */
 static void set_work(struct sim_work *w, const struct key *k, const char *v,
 		     const struct sim_origin *at)
 {
 	static const char expected[] =
-		"pause:N, sleep:DURATION (like sleep:1us) or none";
+		"pause:N, sleep:DURATION (like sleep:1us), loop:N or none";
 
 	*w = (struct sim_work){ .kind = SIM_WORK_NONE };
 	if (!strcmp(v, "none"))
@@ -224,6 +229,12 @@ static void set_work(struct sim_work *w, const struct key *k, const char *v,
 	if (!strncmp(v, "pause:", 6)) {
 		w->kind = SIM_WORK_PAUSE;
 		if (sim_parse_u64(v + 6, &w->n))
+			sim_config_fail(at, k->name, expected, v);
+		return;
+	}
+	if (!strncmp(v, "loop:", 5)) {
+		w->kind = SIM_WORK_LOOP;
+		if (sim_parse_u64(v + 5, &w->n))
 			sim_config_fail(at, k->name, expected, v);
 		return;
 	}
@@ -281,6 +292,30 @@ static void set_cost_jitter(struct sim_scenario *s, const struct key *k,
 						     SIM_CACHE_JITTER_MAX, at);
 }
 
+/* strategy=, oracle=: explore mode (sim/explore.h, sim/oracle.h) */
+static void set_strategy(struct sim_scenario *s, const struct key *k,
+			 const char *v, const struct sim_origin *at)
+{
+	struct sim_strategy st;
+
+	if (sim_strategy_parse(v, &st))
+		sim_config_fail(at, k->name, "timed, random, pct:D (1-64) or dfs:P (0-64)", v);
+	set_str(s->strategy, sizeof(s->strategy), k, v, at);
+	if (st.kind == SIM_STRAT_TIMED)
+		s->strategy[0] = '\0';
+}
+
+static void set_oracle(struct sim_scenario *s, const struct key *k,
+		       const char *v, const struct sim_origin *at)
+{
+	struct sim_oracles o;
+	char expected[200];
+
+	if (sim_oracle_parse(v, &o, expected, sizeof(expected)))
+		sim_config_fail(at, k->name, expected, v);
+	set_str(s->oracle, sizeof(s->oracle), k, v, at);
+}
+
 static void set_ops_per_thread(struct sim_scenario *s, const struct key *k,
 			       const char *v, const struct sim_origin *at)
 {
@@ -316,6 +351,43 @@ static void set_placement(struct sim_scenario *s, const struct key *k,
 	else
 		sim_config_fail(at, k->name, "pack or nodes", v);
 	s->placement_at = *at;
+}
+
+/* workload=rwlock: readers=, writers=, read-ratio=, read-depth= */
+static void set_rwlock_key(struct sim_scenario *s, const struct key *k,
+			   const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(k->name, "readers")) {
+		s->readers = (int)get_count(k, v, 0, SIM_MAX_TASKS - 1, at);
+		s->readers_at = *at;
+	} else if (!strcmp(k->name, "writers")) {
+		s->writers = (int)get_count(k, v, 0, SIM_MAX_TASKS - 1, at);
+		s->writers_at = *at;
+	} else if (!strcmp(k->name, "read-ratio")) {
+		s->read_ratio = (unsigned int)get_count(k, v, 0, 100, at);
+		s->read_ratio_at = *at;
+	} else {
+		s->read_depth = (unsigned int)get_count(k, v, 1, 8, at);
+		s->read_depth_at = *at;
+	}
+}
+
+/* lock=adaptive: adaptive=VARIANT, spin-count=N (glibc's tunable range) */
+static void set_adaptive(struct sim_scenario *s, const struct key *k,
+			 const char *v, const struct sim_origin *at)
+{
+	int i;
+
+	if (!strcmp(k->name, "spin-count")) {
+		s->spin_count = (unsigned int)get_count(k, v, 0, 32767, at);
+		return;
+	}
+	for (i = 0; i <= ULOCK_ADAPTIVE_GLIBC236; i++)
+		if (!strcmp(v, ulock_adaptive_name(i))) {
+			s->adaptive = i;
+			return;
+		}
+	sim_config_fail(at, k->name, "pre2018, seed2018, glibc235 or glibc236", v);
 }
 
 static void set_trace(struct sim_scenario *s, const struct key *k,
@@ -392,6 +464,28 @@ static void set_lock_stat(struct sim_scenario *s, const struct key *k,
 	s->lock_stat_at = *at;
 }
 
+/* workload=program: the binary `futexsim build` made, and its argv. */
+static void set_program(struct sim_scenario *s, const struct key *k,
+			const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "none")) {
+		s->program[0] = '\0';
+		return;
+	}
+	set_str(s->program, sizeof(s->program), k, v, at);
+	memcpy(s->workload, "program", sizeof("program"));
+}
+
+static void set_args(struct sim_scenario *s, const struct key *k,
+		     const char *v, const struct sim_origin *at)
+{
+	if (!*v || !strcmp(v, "none")) {
+		s->args[0] = '\0';
+		return;
+	}
+	set_str(s->args, sizeof(s->args), k, v, at);
+}
+
 static void set_record(struct sim_scenario *s, const struct key *k,
 		       const char *v, const struct sim_origin *at)
 {
@@ -404,6 +498,29 @@ static void set_record(struct sim_scenario *s, const struct key *k,
 	s->record_at = *at;
 }
 
+/* tp-policy=v2|v6, tp-handoff=on|off: lock=tp (futex/tp.c) */
+static void set_tp_policy(struct sim_scenario *s, const struct key *k,
+			  const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "v2"))
+		s->tp_policy = TP_POLICY_V2;
+	else if (!strcmp(v, "v6"))
+		s->tp_policy = TP_POLICY_V6;
+	else
+		sim_config_fail(at, k->name, "v2 or v6", v);
+}
+
+static void set_tp_handoff(struct sim_scenario *s, const struct key *k,
+			   const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "on"))
+		s->tp_handoff = 1;
+	else if (!strcmp(v, "off"))
+		s->tp_handoff = 0;
+	else
+		sim_config_fail(at, k->name, "on or off", v);
+}
+
 static const struct key keys[] = {
 	{ "machine", "NAME|PATH", "machine preset ('futexsim list machines'); default tiny4", set_machine },
 	{ "cpus", "N|all", "CPUs used, at most the machine's; default all", set_cpus },
@@ -412,22 +529,34 @@ static const struct key keys[] = {
 	{ "lock", "LOCK[,LOCK...]", "locks of the workload, each run alike ('futexsim list locks'); default ww (mutex), every kernel lock (spin)", set_lock },
 	{ "ops", "N", "total operations (fixed-ops mode); default 100000", set_ops },
 	{ "duration", "DURATION|none", "simulated run time (fixed-time mode); excludes ops", set_duration },
-	{ "cs", "pause:N|sleep:DURATION|none", "critical section; default pause:5", set_cs },
-	{ "between", "pause:N|sleep:DURATION|none", "work between operations; default pause:1", set_between },
+	{ "cs", "pause:N|loop:N|sleep:DURATION|none", "critical section (loop:N: N plain loop iterations of 1 ns); default pause:5", set_cs },
+	{ "between", "pause:N|loop:N|sleep:DURATION|none", "work between operations; default pause:1", set_between },
 	{ "seed", "N", "PRNG seed; default 1", set_seed },
 	{ "json", "PATH|none", "also write the results as JSON to PATH; default none", set_json },
 	{ "livelock", "DURATION", "virtual time without progress that is a livelock; default 10s", set_livelock },
 	{ "cost-jitter", "PCT", "every cache-miss cost varies over PCT% of itself (0-50), centred, from the seeded PRNG: breaks lockstep, lets seeds explore timings; default 0", set_cost_jitter },
+	{ "strategy", "timed|random|pct:D|dfs:P", "who runs next at each scheduling point: timed mode, or an explore strategy (README 'Explore mode'); default timed", set_strategy },
+	{ "oracle", "LIST", "what fails a run: mutex, deadlock, state, bug, starve=DURATION, overtake=N, share=F; default " SIM_ORACLE_DEFAULT, set_oracle },
 	{ "ops-per-thread", "N|none", "operations of each thread (ops = N x threads); excludes ops and duration", set_ops_per_thread },
 	{ "data", "standalone|embedded", "spin: the data in its own cache line or in the lock's; default standalone", set_data },
 	{ "placement", "pack|nodes", "spin: fill one socket, or one task per socket in turn; default pack", set_placement },
+	{ "readers", "N", "rwlock: N reader threads (threads = readers + writers); excludes read-ratio", set_rwlock_key },
+	{ "writers", "N", "rwlock: N writer threads (threads = readers + writers); excludes read-ratio", set_rwlock_key },
+	{ "read-ratio", "PCT", "rwlock without readers/writers: % of each thread's operations that read; default 50", set_rwlock_key },
+	{ "read-depth", "N", "rwlock: read locks each read nests (1-8; 2 deadlocks rw-prefer-writer-nr); default 1", set_rwlock_key },
+	{ "adaptive", "pre2018|seed2018|glibc235|glibc236", "lock=adaptive: the spin loop (SPEC 10); default pre2018", set_adaptive },
+	{ "spin-count", "N", "lock=adaptive: glibc.pthread.mutex_spin_count, 0-32767; default 100", set_adaptive },
 	{ "trace", "PATH.txt|PATH.json|none", "write a trace of each lock's run: ftrace text (.txt) or Chrome trace-event JSON (.json); PATH.LOCK.txt with several locks; default none", set_trace },
 	{ "trace-from", "DURATION", "trace from this simulated time on; default 0ns", set_trace_window },
 	{ "trace-to", "DURATION|none", "trace up to this simulated time; default the end", set_trace_window },
-	{ "trace-events", "LIST", "comma-separated trace events or groups (sched, futex, nanosleep, lock, qspinlock, all); default all", set_trace_events },
+	{ "trace-events", "LIST", "comma-separated trace events or groups (sched, futex, nanosleep, lock, qspinlock, tp, all); default all", set_trace_events },
 	{ "narrate", "yes|no", "one plain-English line per interesting event of each lock's run, on stderr (within trace-from/trace-to); default no", set_narrate },
 	{ "lock-stat", "yes|no|PATH", "a /proc/lock_stat table of each lock's run (futex hash-bucket spinlocks, the user lock word): on stdout after the report, or in PATH; default no", set_lock_stat },
+	{ "tp-policy", "v2|v6", "lock=tp: when the top waiter asks for a handoff: v2 after 1<<13 spins (a sleep costs 1/32), v6 after 5 ms; default v2", set_tp_policy },
+	{ "tp-handoff", "on|off", "lock=tp: off never hands the lock off (stealing unbounded); default on", set_tp_handoff },
 	{ "record", "PATH|none", "write each lock's run as a replay file ('futexsim replay PATH' re-runs it); PATH.LOCK.replay with several locks; default none", set_record },
+	{ "program", "PATH|none", "run the C program PATH built by 'futexsim build' (workload program); its pthread mutexes are the lock; default none", set_program },
+	{ "args", "\"ARG ...\"", "the program's arguments; default none", set_args },
 };
 static const int nr_keys = sizeof(keys) / sizeof(keys[0]);
 
@@ -444,6 +573,11 @@ void sim_scenario_defaults(struct sim_scenario *s)
 	s->seed = 1;
 	s->livelock_ps = 10 * 1000000000000ULL;
 	s->trace_events = SIM_TRACE_ALL;
+	s->read_ratio = 50;
+	s->read_depth = 1;
+	s->spin_count = 100;
+	s->tp_policy = TP_POLICY_V2;
+	s->tp_handoff = 1;
 }
 
 void sim_scenario_set(struct sim_scenario *s, const char *key,
@@ -541,15 +675,62 @@ static void resolve_locks(struct sim_scenario *s, const struct wl_workload *w)
 		s->nr_locks = n;
 		return;
 	}
+	if (w->rwlocks && !s->lock_at.file) {	/* every rwlock */
+		for (i = 0; ulock_registry[i] && n < SIM_MAX_LOCKS; i++)
+			if (ulock_registry[i]->rw && !ulock_registry[i]->broken)
+				snprintf(s->locks[n++], sizeof(s->locks[0]), "%s",
+					 ulock_registry[i]->name);
+		s->nr_locks = n;
+		return;
+	}
 	for (i = 0; i < s->nr_locks; i++) {
 		if (w->klocks ? !!wl_klock_find(w, s->locks[i]) :
-				!!ulock_find(s->locks[i]))
+				ulock_find(s->locks[i]) &&
+				(!w->rwlocks || ulock_find(s->locks[i])->rw))
 			continue;
 		snprintf(expected, sizeof(expected), "a %s lock of workload %s:",
-			 w->klocks ? "kernel" : "user", w->name);
+			 w->klocks ? "kernel" : w->rwlocks ? "reader-writer" : "user",
+			 w->name);
 		lock_names(w, expected, sizeof(expected));
 		sim_config_fail(&s->lock_at, "lock", expected, s->locks[i]);
 	}
+}
+
+/* The keys of workload=rwlock: readers and writers make the threads. */
+static void resolve_rwlock(struct sim_scenario *s, const struct wl_workload *w)
+{
+	const struct sim_origin *at[] = {
+		&s->readers_at, &s->writers_at, &s->read_ratio_at, &s->read_depth_at,
+	};
+	static const char *const name[] = {
+		"readers", "writers", "read-ratio", "read-depth",
+	};
+	const struct sim_origin *rw_at = s->readers_at.file ? &s->readers_at :
+					 &s->writers_at;
+	const char *rw_key = rw_at == &s->readers_at ? "readers" : "writers";
+	char expected[96], got[16];
+
+	for (int i = 0; !w->rwlocks && i < 4; i++) {
+		if (!at[i]->file)
+			continue;
+		snprintf(expected, sizeof(expected),
+			 "no %s key: it belongs to workload rwlock", name[i]);
+		sim_config_fail(at[i], name[i], expected, NULL);
+	}
+	if (!w->rwlocks || !rw_at->file)
+		return;
+	if (s->read_ratio_at.file)
+		exclusive(&s->read_ratio_at, "read-ratio", rw_at, rw_key);
+	snprintf(got, sizeof(got), "%d", s->readers + s->writers);
+	if (s->readers + s->writers < 1 || s->readers + s->writers >= SIM_MAX_TASKS)
+		sim_config_fail(rw_at, rw_key, "readers + writers from 1 to 4095", got);
+	if (s->threads_at.file && s->threads != s->readers + s->writers) {
+		snprintf(expected, sizeof(expected),
+			 "readers + writers (%s), or no threads key", got);
+		snprintf(got, sizeof(got), "%d", s->threads);
+		sim_config_fail(&s->threads_at, "threads", expected, got);
+	}
+	s->threads = s->readers + s->writers;
 }
 
 /* The keys of workload=spin, and what it cannot do. */
@@ -595,6 +776,7 @@ void sim_scenario_resolve(struct sim_scenario *s, int machine_cpus)
 	}
 	if (!s->cpus)
 		s->cpus = machine_cpus;
+	resolve_rwlock(s, w);
 	if (!s->threads)
 		s->threads = s->cpus;
 	resolve_ops(s);

@@ -19,7 +19,7 @@
  *             kernel locks (wl_klock) for spin		default all of them
  *   ops       total operations (fixed-ops mode)	default 100000
  *   duration  simulated run time (fixed-time mode)	e.g. 5s, 20ms
- *   cs        pause:N | sleep:DURATION | none		default pause:5
+ *   cs        pause:N | loop:N | sleep:DURATION | none  default pause:5
  *   between   pause:N | sleep:DURATION | none		default pause:1
  *   seed      64-bit seed				default 1
  *   json      path of the JSON results file		default none
@@ -41,9 +41,25 @@
  *   lock-stat yes | no | PATH: a /proc/lock_stat table of each lock's run
  *             (sim/lockstat.h), on stdout after the report or in PATH
  *             							default no
+ *   program   PATH | none: a program built by `futexsim build` to run
+ *             (workload program, workloads/program.c)	default none
+ *   args      its arguments, split at blanks ('' "" group)	default none
  *   record    PATH | none: write each lock's run as a replay file
  *             (sim/replay.h); PATH with ".LOCK" before its extension
  *             when there are several locks		default none
+ *   readers, writers  rwlock: separate reader and writer threads
+ *             (threads = readers + writers)		default not given
+ *   read-ratio  rwlock: % of each thread's operations that read, when
+ *             readers/writers are not given		default 50
+ *   read-depth  rwlock: read locks a reader nests	default 1
+ *   adaptive  lock=adaptive's spin loop: pre2018 | seed2018 | glibc235 |
+ *             glibc236 (SPEC.md 10)			default pre2018
+ *   spin-count  lock=adaptive's glibc.pthread.mutex_spin_count	default 100
+ *   strategy  timed | random | pct:D | dfs:P (sim/explore.h)	default timed
+ *   oracle    oracle list (sim/oracle.h)		default mutex,deadlock,state,bug
+ *   tp-policy lock=tp's handoff trigger: v2 (spin budget 1<<13, -1/32 per
+ *             sleep) | v6 (5 ms as the top waiter)	default v2
+ *   tp-handoff lock=tp: on | off (never hand the lock off)	default on
  * ops, ops-per-thread and duration are exclusive; giving duration selects
  * fixed-time mode.  data and placement are keys of workload=spin only;
  * spin also needs threads <= cpus and no sleep in cs or between.
@@ -63,6 +79,7 @@ enum sim_work_kind {
 	SIM_WORK_NONE,		/* nothing					*/
 	SIM_WORK_PAUSE,		/* N cpu_relax()/PAUSE in a row			*/
 	SIM_WORK_SLEEP,		/* nanosleep(DURATION): timer slack applies	*/
+	SIM_WORK_LOOP,		/* a plain loop of N iterations, 1 ns each	*/
 };
 
 enum sim_spin_data {
@@ -77,7 +94,7 @@ enum sim_placement {
 
 struct sim_work {
 	enum sim_work_kind kind;
-	uint64_t n;		/* PAUSE count					*/
+	uint64_t n;		/* PAUSE count, or loop iterations		*/
 	uint64_t sleep_ps;	/* sleep length					*/
 };
 
@@ -96,10 +113,17 @@ struct sim_scenario {
 	uint64_t seed;
 	char json[256];			/* "" when not wanted			*/
 	uint64_t livelock_ps;
+	char strategy[32];		/* explore strategy, "" timed	*/
+	char oracle[128];		/* oracle list, "" the default	*/
 	unsigned int cost_jitter_pct;	/* cache-miss cost jitter, % width	*/
 	uint64_t ops_per_thread;	/* ops-per-thread given; 0: not	*/
 	enum sim_spin_data data;	/* workload=spin			*/
 	enum sim_placement placement;	/* workload=spin			*/
+	int readers, writers;		/* workload=rwlock; 0: not given	*/
+	unsigned int read_ratio;	/* rwlock: % reads of each thread	*/
+	unsigned int read_depth;	/* rwlock: nested read locks		*/
+	int adaptive;			/* lock=adaptive: enum ulock_adaptive	*/
+	unsigned int spin_count;	/* lock=adaptive: spin budget cap	*/
 	char trace[256];		/* trace file, "" when not wanted	*/
 	uint64_t trace_from_ps;		/* trace window: start (0: the start)	*/
 	uint64_t trace_to_ps;		/* trace window: end (0: the end)	*/
@@ -109,6 +133,10 @@ struct sim_scenario {
 					 * re-run of a failed run)	*/
 	char lock_stat[256];		/* "" none, "-" stdout, else a file	*/
 	char record[256];		/* replay file to write, "" if none	*/
+	int tp_policy;			/* lock=tp: TP_POLICY_V2 or _V6	*/
+	int tp_handoff;			/* lock=tp: 1 on, 0 off		*/
+	char program[256];		/* workload=program: its binary	*/
+	char args[512];			/* ... and its arguments		*/
 	char file[256];			/* scenario file, "" if none		*/
 	/* Where some keys were given, for errors found after sim_scenario_set()
 	 * (the machine preset, cross-key checks, the JSON file); .file is NULL
@@ -119,6 +147,7 @@ struct sim_scenario {
 	struct sim_origin ops_per_thread_at, data_at, placement_at;
 	struct sim_origin trace_at, trace_from_at, trace_to_at;
 	struct sim_origin record_at, lock_stat_at;
+	struct sim_origin readers_at, writers_at, read_ratio_at, read_depth_at;
 };
 
 /* sim_scenario_defaults - fill @s with the documented defaults. */

@@ -15,9 +15,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "futex/tp_abi.h"
 #include "sim/report.h"
 #include "sim/scenario.h"
 #include "sim/trace.h"
+#include "workloads/ulock/adaptive.h"
 #include "workloads/workload.h"
 
 const char *sim_data_name(enum sim_spin_data d)
@@ -38,6 +40,9 @@ const char *sim_work_format(const struct sim_work *w, char *buf, int len)
 	case SIM_WORK_PAUSE:
 		snprintf(buf, len, "pause:%" PRIu64, w->n);
 		break;
+	case SIM_WORK_LOOP:
+		snprintf(buf, len, "loop:%" PRIu64, w->n);
+		break;
 	case SIM_WORK_SLEEP:
 		snprintf(buf, len, "sleep:%s",
 			 sim_format_duration_ps(w->sleep_ps, d, sizeof(d)));
@@ -46,6 +51,59 @@ const char *sim_work_format(const struct sim_work *w, char *buf, int len)
 		snprintf(buf, len, "none");
 	}
 	return buf;
+}
+
+/* lock=adaptive is among the locks: its tunables are part of the run. */
+static int has_adaptive(const struct sim_scenario *s)
+{
+	for (int i = 0; i < s->nr_locks; i++)
+		if (!strcmp(s->locks[i], "adaptive"))
+			return 1;
+	return 0;
+}
+
+/* The keys of workload=rwlock and of lock=adaptive, where they apply. */
+static void each_glibc(const struct sim_scenario *s,
+		       void (*fn)(void *ctx, const char *key, const char *value),
+		       void *ctx)
+{
+	char v[24];
+
+	if (wl_find(s->workload)->rwlocks) {
+		if (s->readers_at.file || s->writers_at.file) {
+			snprintf(v, sizeof(v), "%d", s->readers);
+			fn(ctx, "readers", v);
+			snprintf(v, sizeof(v), "%d", s->writers);
+			fn(ctx, "writers", v);
+		} else {
+			snprintf(v, sizeof(v), "%u", s->read_ratio);
+			fn(ctx, "read-ratio", v);
+		}
+		snprintf(v, sizeof(v), "%u", s->read_depth);
+		if (s->read_depth != 1)
+			fn(ctx, "read-depth", v);
+	}
+	if (has_adaptive(s)) {
+		fn(ctx, "adaptive", ulock_adaptive_name(s->adaptive));
+		snprintf(v, sizeof(v), "%u", s->spin_count);
+		fn(ctx, "spin-count", v);
+	}
+}
+
+/* JSON members of the same keys, only where they apply (as above). */
+static void json_glibc(const struct sim_scenario *s, FILE *out)
+{
+	if (wl_find(s->workload)->rwlocks) {
+		if (s->readers_at.file || s->writers_at.file)
+			fprintf(out, ",\"readers\":%d,\"writers\":%d", s->readers,
+				s->writers);
+		else
+			fprintf(out, ",\"read-ratio\":%u", s->read_ratio);
+		fprintf(out, ",\"read-depth\":%u", s->read_depth);
+	}
+	if (has_adaptive(s))
+		fprintf(out, ",\"adaptive\":\"%s\",\"spin-count\":%u",
+			ulock_adaptive_name(s->adaptive), s->spin_count);
 }
 
 void sim_scenario_each(const struct sim_scenario *s,
@@ -80,6 +138,7 @@ void sim_scenario_each(const struct sim_scenario *s,
 		fn(ctx, "data", sim_data_name(s->data));
 		fn(ctx, "placement", sim_placement_name(s->placement));
 	}
+	each_glibc(s, fn, ctx);
 	fn(ctx, "cs", sim_work_format(&s->cs, v, sizeof(v)));
 	fn(ctx, "between", sim_work_format(&s->between, v, sizeof(v)));
 	snprintf(v, sizeof(v), "%" PRIu64, s->seed);
@@ -89,6 +148,10 @@ void sim_scenario_each(const struct sim_scenario *s,
 		snprintf(v, sizeof(v), "%u", s->cost_jitter_pct);
 		fn(ctx, "cost-jitter", v);
 	}
+	if (s->strategy[0])
+		fn(ctx, "strategy", s->strategy);
+	if (s->oracle[0])
+		fn(ctx, "oracle", s->oracle);
 	if (s->json[0])
 		fn(ctx, "json", s->json);
 	if (s->trace[0])
@@ -109,6 +172,15 @@ void sim_scenario_each(const struct sim_scenario *s,
 		   strcmp(s->lock_stat, "-") != 0 ? s->lock_stat : "yes");
 	if (s->record[0])
 		fn(ctx, "record", s->record);
+	if (s->program[0])
+		fn(ctx, "program", s->program);
+	if (s->args[0])
+		fn(ctx, "args", s->args);
+	/* lock=tp's keys, when not at their defaults */
+	if (s->tp_policy != TP_POLICY_V2)
+		fn(ctx, "tp-policy", "v6");
+	if (!s->tp_handoff)
+		fn(ctx, "tp-handoff", "off");
 }
 
 static void print_one(void *ctx, const char *key, const char *value)
@@ -122,6 +194,15 @@ void sim_scenario_print(const struct sim_scenario *s, FILE *out)
 }
 
 /* A JSON string (sim/report.h). */
+/* Does the scenario run lock=tp, or set one of its keys? */
+static int has_tp(const struct sim_scenario *s)
+{
+	for (int i = 0; i < s->nr_locks; i++)
+		if (!strcmp(s->locks[i], "tp"))
+			return 1;
+	return s->tp_policy != TP_POLICY_V2 || !s->tp_handoff;
+}
+
 static void json_str(FILE *out, const char *v)
 {
 	sim_json_string(out, v, (size_t)-1);
@@ -172,6 +253,7 @@ void sim_scenario_json(const struct sim_scenario *s, FILE *out)
 			sim_data_name(s->data), sim_placement_name(s->placement));
 	else
 		fputs(",\"data\":null,\"placement\":null", out);
+	json_glibc(s, out);
 	fprintf(out, ",\"cs\":\"%s\"", sim_work_format(&s->cs, v, sizeof(v)));
 	fprintf(out, ",\"between\":\"%s\"",
 		sim_work_format(&s->between, v, sizeof(v)));
@@ -203,5 +285,15 @@ void sim_scenario_json(const struct sim_scenario *s, FILE *out)
 		json_str(out, s->record);
 	else
 		fputs("null", out);
+	if (has_tp(s))
+		fprintf(out, ",\"tp-policy\":\"%s\",\"tp-handoff\":\"%s\"",
+			s->tp_policy == TP_POLICY_V6 ? "v6" : "v2",
+			s->tp_handoff ? "on" : "off");
+	if (s->program[0]) {
+		fputs(",\"program\":", out);
+		json_str(out, s->program);
+		fputs(",\"args\":", out);
+		json_str(out, s->args);
+	}
 	fputc('}', out);
 }

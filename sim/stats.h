@@ -64,6 +64,27 @@ struct sim_result {
 	uint64_t path_fast;		/* acquisitions on the fast path	*/
 	uint64_t path_pending;		/* ... through the pending bit		*/
 	uint64_t path_queue;		/* ... through the MCS queue		*/
+	/* starvation (sim/oracle.h), every workload */
+	uint64_t overtaken_max;		/* most acquisitions that overtook
+					 * one waiter during one wait	*/
+	/* lock=tp: how its FUTEX_LOCK calls acquired (futex/tp_abi.h
+	 * status codes) and the sleeps they reported; zero otherwise */
+	uint64_t tp_steals;		/* code 0: stolen in the kernel	*/
+	uint64_t tp_top_waiter;		/* code 1: the spinning top waiter */
+	uint64_t tp_handoffs;		/* code 2: handed off		*/
+	uint64_t tp_sleeps;		/* sum of status >> 16		*/
+	/* workload=rwlock (zero otherwise): operations by group, "readers"
+	 * being the read-lock operations, "writers" the write-lock ones */
+	int groups_counted;
+	uint64_t ops_readers, ops_writers;
+	uint64_t readers_max;		/* most readers in the section at once */
+	/* lock=adaptive: PAUSEs spun, and spins that ended in lll_lock */
+	uint64_t spins, spin_giveups;
+	/* workload=program (workloads/libsim; zero otherwise) */
+	int prog_exited;		/* the program ended (exit, return)	*/
+	int prog_status;		/* its exit status			*/
+	int prog_threads;		/* threads it ran, main included	*/
+	int prog_rt;			/* threads it asked SCHED_FIFO/RR for	*/
 	/* host effort: the only figures that may differ between runs */
 	uint64_t host_hooks, host_switches;
 	double host_seconds;

@@ -3,8 +3,9 @@
  * sim/syscall.c - the system-call boundary of simulated user tasks.
  *
  * Stage: futex(2) boundary.  Called by workloads/ulock (and the
- * workloads' sleeps); calls the real sys_futex() of kernel/futex/
- * syscalls.c and the shim's ksim_nanosleep().  Half of the preset's
+ * workloads' sleeps); calls ksim_sys_futex() of futex/tp.c (the TP
+ * futex's ops; every other op goes on to the real sys_futex() of
+ * kernel/futex/syscalls.c) and the shim's ksim_nanosleep().  Half of the preset's
  * syscall cost (with the machine's seeded jitter) is charged on entry and
  * half on exit, both as system time;
  * each is a scheduling point, as a real entry is a preemption point.
@@ -12,6 +13,10 @@
  * entry, before the entry cost, and at exit, after the exit cost: the
  * span the task's time counts as system time.
  */
+#include "futex/tp.h"
+#include <linux/futex.h>
+
+#include "sched/sched.h"
 #include "sim/machine.h"
 #include "sim/syscall.h"
 #include "sim/trace.h"
@@ -22,6 +27,9 @@
  * ksim_nanosleep() comes from sim/hooks.h. */
 long sys_futex(uint32_t *uaddr, int op, uint32_t val,
 	       const struct timespec *utime, uint32_t *uaddr2, uint32_t val3);
+long sys_futex_waitv(void *waiters, unsigned int nr_futexes,
+		     unsigned int flags, const struct timespec *timeout,
+		     int clockid);
 
 _Static_assert(sizeof(struct timespec) == 16 && sizeof(long) == 8,
 	       "struct timespec must match struct __kernel_timespec");
@@ -48,16 +56,31 @@ static void syscall_exit(void)
 	t->in_kernel = false;
 }
 
+/* Does @op's fourth argument point to a timeout?  Not for the requeue
+ * and wake-op commands: there it is a number, val2. */
+static int futex_has_timeout(int op)
+{
+	switch (op & FUTEX_CMD_MASK) {
+	case FUTEX_REQUEUE:
+	case FUTEX_CMP_REQUEUE:
+	case FUTEX_CMP_REQUEUE_PI:
+	case FUTEX_WAKE_OP:
+		return 0;
+	}
+	return 1;
+}
+
 long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 		   const struct timespec *timeout, uint32_t *uaddr2,
 		   uint32_t val3)
 {
 	long ret;
 
-	sim_trace_futex_enter(uaddr, op, val, timeout ?
+	sim_trace_futex_enter(uaddr, op, val, timeout && futex_has_timeout(op) ?
 			      timeout->tv_sec * 1000000000LL + timeout->tv_nsec : -1);
 	syscall_enter();
-	ret = sys_futex(uaddr, op, val, timeout, uaddr2, val3);
+	/* the TP futex's ops first (futex/tp.c), then the real sys_futex() */
+	ret = ksim_sys_futex(uaddr, op, val, timeout, uaddr2, val3);
 	syscall_exit();
 	sim_trace_futex_exit(uaddr, op, ret);
 	return ret;
@@ -83,6 +106,26 @@ long sim_sys_gettid(void)
 	tid = sim_current()->tid;
 	syscall_exit();
 	return tid;
+}
+
+long sim_sys_futex_waitv(void *waiters, unsigned int nr, unsigned int flags,
+			 const struct timespec *timeout, int clockid)
+{
+	long ret;
+
+	syscall_enter();
+	ret = sys_futex_waitv(waiters, nr, flags, timeout, clockid);
+	syscall_exit();
+	return ret;
+}
+
+long sim_sys_sched_yield(void)
+{
+	syscall_enter();
+	sim_cur->k.need_resched = 1;
+	sched_preempt();
+	syscall_exit();
+	return 0;
 }
 
 long sim_syscall_errno(long ret)

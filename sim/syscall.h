@@ -25,6 +25,15 @@ long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 long sim_sys_nanosleep(uint64_t ns);
 /* gettid(2). */
 long sim_sys_gettid(void);
+/* futex_waitv(2), the real sys_futex_waitv(): @waiters is an array of
+ * @nr struct futex_waitv (linux/futex.h), @timeout absolute on @clockid
+ * (CLOCK_MONOTONIC or CLOCK_REALTIME, one clock here) or NULL.
+ * Return: the index of the futex woken, or -errno. */
+long sim_sys_futex_waitv(void *waiters, unsigned int nr, unsigned int flags,
+			 const struct timespec *timeout, int clockid);
+/* sched_yield(2): the task gives its CPU to a queued task, if any.
+ * Return: 0. */
+long sim_sys_sched_yield(void);
 
 /* sim_syscall_errno - the libc convention for a raw result @ret: @ret if
  * it is >= 0, else -1 with the current task's errno set to -@ret. */

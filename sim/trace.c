@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "futex/tp_abi.h"
 #include "sim/arena.h"
 #include "sim/lockstat.h"
 #include "sim/machine.h"
@@ -48,6 +49,7 @@ static const char *const event_names[SIM_TEV_NR] = {
 	[SIM_TEV_CONTENTION_BEGIN]	= "contention_begin",
 	[SIM_TEV_CONTENTION_END]	= "contention_end",
 	[SIM_TEV_QSPINLOCK]		= "qspinlock",
+	[SIM_TEV_TP]			= "tp",
 };
 
 #define B(ev)	SIM_TRACE_BIT(SIM_TEV_##ev)
@@ -91,7 +93,7 @@ const char *sim_trace_event_help(void)
 	return "all, sched, futex, nanosleep, lock, qspinlock, sched_switch, "
 	       "sched_waking, sched_wakeup, sched_wakeup_new, futex_enter, "
 	       "futex_exit, nanosleep_enter, nanosleep_exit, contention_begin, "
-	       "contention_end";
+	       "contention_end, tp";
 }
 
 static int name_mask(const char *name, size_t len, unsigned int *mask)
@@ -170,6 +172,22 @@ const char *sim__trace_comm(int tid)
 	return sim.tasks[i]->name;
 }
 
+const char *sim__trace_tp_op(unsigned int op)
+{
+	static const char *const names[SIM_TP_NR_OPS] = {
+		[SIM_TP_STEAL] = "steal", [SIM_TP_TOP_WAITER] = "top-waiter",
+		[SIM_TP_SPIN_START] = "spin-start", [SIM_TP_SPIN_STOP] = "spin-stop",
+		[SIM_TP_SLEEP] = "sleep",
+		[SIM_TP_HANDOFF_REQUEST] = "handoff-request",
+		[SIM_TP_HANDOFF_GRANT] = "handoff-grant",
+		[SIM_TP_ACQUIRE] = "acquire", [SIM_TP_UNLOCK] = "unlock",
+		[SIM_TP_STATE_ALLOC] = "state-alloc",
+		[SIM_TP_STATE_FREE] = "state-free",
+	};
+
+	return op < SIM_TP_NR_OPS ? names[op] : "?";
+}
+
 const char *sim__trace_qspin_op(unsigned int op)
 {
 	static const char *const names[SIM_QS_NR_OPS] = {
@@ -183,6 +201,8 @@ const char *sim__trace_qspin_op(unsigned int op)
 
 static const char *futex_op_name(unsigned int op, char *buf, size_t len)
 {
+	/* the TP futex's private ops (futex/tp_abi.h) */
+	static const char *const tp_cmds[] = { "TP_LOCK", "TP_UNLOCK" };
 	static const char *const cmds[] = {
 		"WAIT", "WAKE", "FD", "REQUEUE", "CMP_REQUEUE", "WAKE_OP",
 		"LOCK_PI", "UNLOCK_PI", "TRYLOCK_PI", "WAIT_BITSET",
@@ -190,7 +210,10 @@ static const char *futex_op_name(unsigned int op, char *buf, size_t len)
 	};
 	unsigned int cmd = op & FUTEX_CMD_MASK;
 
-	if (cmd >= sizeof(cmds) / sizeof(cmds[0]))
+	if (cmd == FUTEX_TP_LOCK || cmd == FUTEX_TP_UNLOCK)
+		snprintf(buf, len, "FUTEX_%s%s", tp_cmds[cmd - FUTEX_TP_LOCK],
+			 op & FUTEX_PRIVATE_FLAG ? "_PRIVATE" : "");
+	else if (cmd >= sizeof(cmds) / sizeof(cmds[0]))
 		snprintf(buf, len, "0x%x", op);
 	else
 		snprintf(buf, len, "FUTEX_%s%s%s", cmds[cmd],
@@ -463,6 +486,19 @@ void sim_trace_qspinlock(const void *lock, enum sim_qspin_op op,
 	r.op = (uint8_t)op;
 	r.a = old;
 	r.b = new;
+	emit(&r);
+}
+
+void sim_trace_tp(const void *uaddr, enum sim_tp_op op, unsigned int word,
+		  long long arg)
+{
+	struct sim_trace_rec r;
+
+	rec_here(&r, SIM_TEV_TP);
+	r.addr = arena_addr(uaddr);
+	r.op = (uint8_t)op;
+	r.a = word;
+	r.arg = arg;
 	emit(&r);
 }
 

@@ -28,7 +28,8 @@
  *                             events: from entering the slow path to the
  *                             acquisition), and inside it "contention"
  *                             (the kernel's contention_begin/end);
- *                  and "i" instants "waking" (args: by whom).
+ *                  and "i" instants "waking" (args: by whom) and
+ *                  "tp OP" (TP futex steps: uaddr, word, arg).
  *   pid 3 "locks"  "C" counters: "futex 0x..." per futex word (waiters:
  *                  tasks inside a waiting futex op on it; word: its value
  *                  at the last futex event), "qspinlock 0x..." per kernel
@@ -327,6 +328,20 @@ static void on_wake(const struct sim_trace_ctx *c,
 	fprintf(out, ",\"target_cpu\":%u}}", r->a);
 }
 
+/* A TP futex step: an instant on the task's track, named by its op. */
+static void on_tp(const struct sim_trace_ctx *c, const struct sim_trace_rec *r)
+{
+	if (r->ts_ps < c->from_ps || !task_get(r->tid))
+		return;
+	ev_start();
+	fprintf(out, "\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d", PID_TASKS,
+		r->tid);
+	put_ts("ts", r->ts_ps);
+	fprintf(out, ",\"name\":\"tp %s\",\"args\":{\"uaddr\":\"0x%llx\","
+		"\"word\":%u,\"arg\":%lld}}", sim__trace_tp_op(r->op),
+		(unsigned long long)r->addr, r->a, (long long)r->arg);
+}
+
 /* Does futex op @op make its caller wait? */
 static int futex_waits(uint32_t op)
 {
@@ -467,6 +482,9 @@ void sim__trace_json_rec(const struct sim_trace_ctx *c,
 		break;
 	case SIM_TEV_QSPINLOCK:
 		on_qspin(c, r);
+		break;
+	case SIM_TEV_TP:
+		on_tp(c, r);
 		break;
 	}
 }

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "futex/tp_abi.h"
 #include "sim/lockstat.h"
 #include "sim/machine.h"
 #include "sim/trace_writer.h"
@@ -289,6 +290,52 @@ static void qspinlock(const struct sim_trace_rec *r)
 	}
 }
 
+/* The steps of a TP futex (futex/tp.c) in words. */
+static void tp_step(const struct sim_trace_rec *r)
+{
+	static const char *const how[] = {
+		"stole it in the kernel", "took it as the spinning top waiter",
+		"was handed it by the unlocker",
+	};
+	uint64_t a = r->addr;
+
+	switch (r->op) {
+	case SIM_TP_STEAL:
+		say(r, r->tid, "stole the TP futex 0x%" PRIx64 " in its one kernel attempt", a);
+		break;
+	case SIM_TP_TOP_WAITER:
+		say(r, r->tid, "holds the serialization mutex of 0x%" PRIx64 ": it is the top waiter", a);
+		break;
+	case SIM_TP_SPIN_START:
+		say(r, r->tid, "spins on 0x%" PRIx64 ": its owner %s runs on a CPU",
+		    a, sim__trace_comm((int)(r->a & FUTEX_TP_TID_MASK)));
+		break;
+	case SIM_TP_SPIN_STOP:
+		say(r, r->tid, "stops spinning on 0x%" PRIx64 ": its owner is off CPU", a);
+		break;
+	case SIM_TP_SLEEP:
+		say(r, r->tid, "set FUTEX_WAITERS on 0x%" PRIx64 " and sleeps until the owner's unlock", a);
+		break;
+	case SIM_TP_HANDOFF_REQUEST:
+		say(r, r->tid, "asks for a handoff of 0x%" PRIx64 " (budget or ns waited: %lld)",
+		    a, (long long)r->arg);
+		break;
+	case SIM_TP_HANDOFF_GRANT:
+		say(r, r->tid, "hands 0x%" PRIx64 " to %s: its TID goes into the word",
+		    a, sim__trace_comm((int)r->a));
+		break;
+	case SIM_TP_ACQUIRE:
+		say(r, r->tid, "leaves FUTEX_LOCK owning 0x%" PRIx64 ": %s, after %lld sleeps",
+		    a, (r->arg & 0xff) < 3 ? how[r->arg & 0xff] : "?",
+		    (long long)((r->arg >> 16) & 0x7fff));
+		break;
+	case SIM_TP_UNLOCK:
+		say(r, r->tid, "unlocked 0x%" PRIx64 " in the kernel (word now 0x%x)%s",
+		    a, r->a, r->arg > 0 ? ", waking the sleeping top waiter" : "");
+		break;
+	}
+}
+
 void sim__narrate_rec(const struct sim_trace_rec *r)
 {
 	int t = task_idx(r->tid);
@@ -314,6 +361,9 @@ void sim__narrate_rec(const struct sim_trace_rec *r)
 		break;
 	case SIM_TEV_QSPINLOCK:
 		qspinlock(r);
+		break;
+	case SIM_TEV_TP:
+		tp_step(r);
 		break;
 	}
 }

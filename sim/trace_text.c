@@ -252,6 +252,19 @@ static void put_qspin(struct line *l, const struct sim_trace_rec *r)
 	put_tpl(l, r->b);
 }
 
+/* tp: "uaddr=0x... op=steal word=0x... arg=N" (sim/trace_writer.h) */
+static void put_tp(struct line *l, const struct sim_trace_rec *r)
+{
+	PUT(l, "uaddr=");
+	put_hex(l, r->addr);
+	PUT(l, " op=");
+	put(l, sim__trace_tp_op(r->op));
+	PUT(l, " word=");
+	put_hex(l, r->a);
+	PUT(l, " arg=");
+	put_i64(l, r->arg);
+}
+
 static void put_contention(struct line *l, const struct sim_trace_rec *r)
 {
 	static const char *const flags[] = {
@@ -338,6 +351,9 @@ void sim__trace_text_rec(const struct sim_trace_ctx *c,
 		break;
 	case SIM_TEV_QSPINLOCK:
 		put_qspin(&l, r);
+		break;
+	case SIM_TEV_TP:
+		put_tp(&l, r);
 		break;
 	}
 	*l.p++ = '\n';

@@ -30,6 +30,7 @@
  *   contention_begin	-	flags		-	lock	-	-
  *   contention_end	-	-		-	lock	ret	-
  *   qspinlock		-	old word	new	lock	-	qspin op
+ *   tp			-	word or TID	-	uaddr	see op	tp op
  *
  * tid is the task in whose context the event happened (0: the idle task
  * of @cpu); tids of the idle task are 0.  word is the futex word at the
@@ -87,7 +88,8 @@ void sim__trace_json_end(const struct sim_trace_ctx *c, uint64_t end_ps);
 	 SIM_TRACE_BIT(SIM_TEV_FUTEX_EXIT) |				\
 	 SIM_TRACE_BIT(SIM_TEV_NANOSLEEP_ENTER) |			\
 	 SIM_TRACE_BIT(SIM_TEV_NANOSLEEP_EXIT) |			\
-	 SIM_TRACE_BIT(SIM_TEV_QSPINLOCK))
+	 SIM_TRACE_BIT(SIM_TEV_QSPINLOCK) |				\
+	 SIM_TRACE_BIT(SIM_TEV_TP))
 void sim__narrate_begin(const struct sim_trace_ctx *c);
 void sim__narrate_rec(const struct sim_trace_rec *r);
 void sim__narrate_end(void);
@@ -112,5 +114,8 @@ const char *sim__trace_errno(long ret);
 /* sim__trace_qspin_op - "slowpath", "lock", "trylock", "trylock-fail",
  * "unlock". */
 const char *sim__trace_qspin_op(unsigned int op);
+/* sim__trace_tp_op - "steal", "top-waiter", "spin-start", ... (enum
+ * sim_tp_op of sim/hooks.h). */
+const char *sim__trace_tp_op(unsigned int op);
 
 #endif /* SIM_TRACE_WRITER_H */

@@ -36,6 +36,7 @@ static const struct shipped {
 	{ "tiny4",		1, 4, 1, 4 },
 	{ "westmere-ex",	1, 10, 1, 10 },
 	{ "westmere-ex-4s",	4, 10, 1, 40 },
+	{ "x86-2s-112",		2, 28, 2, 112 },
 };
 #define NR_SHIPPED	(int)(sizeof(shipped) / sizeof(shipped[0]))
 
@@ -267,7 +268,7 @@ END_TEST
 #define futexsim(o, ...) \
 	run_futexsim((o), (const char *const[]){ "futexsim", __VA_ARGS__, NULL })
 
-START_TEST(test_list_machines_shows_all_six_with_their_topology)
+START_TEST(test_list_machines_shows_every_preset_with_its_topology)
 {
 	const char *prev = co.out;
 	int lines = 0;
@@ -493,7 +494,7 @@ Suite *presets_suite(void)
 	tcase_add_test(tc, test_presets_differ_where_the_hardware_does);
 	tcase_add_test(tc, test_every_preset_sets_every_documented_key_with_a_comment);
 	tcase_add_test(tc, test_readme_lists_every_preset_with_its_topology);
-	tcase_add_test(tc, test_list_machines_shows_all_six_with_their_topology);
+	tcase_add_test(tc, test_list_machines_shows_every_preset_with_its_topology);
 	tcase_add_test(tc, test_every_preset_runs_a_small_scenario);
 	tcase_add_test(tc, test_an_edited_copy_loads_by_path);
 	tcase_add_test(tc, test_bad_values_in_a_preset_file_are_refused);

@@ -416,6 +416,7 @@ static const char *const schema[] = {
 	"results[].acquire_ns.p99:n", "results[].acquire_ns.max:n",
 	"results[].ops_per_thread:o", "results[].ops_per_thread.min:n",
 	"results[].ops_per_thread.max:n", "results[].jain:n",
+	"results[].overtaken_max:n",
 	"results[].host:o", "results[].host.hooks:n",
 	"results[].host.switches:n", "results[].host.seconds:n",
 };

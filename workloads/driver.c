@@ -3,14 +3,18 @@
  * workloads/driver.c - the parts every benchmark driver shares (see
  * workloads/driver.h).
  *
- * Stage: workload.  Called by workloads/mutex.c and workloads/spin.c.
+ * Stage: workload.  Called by workloads/mutex.c, spin.c and rwlock.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "futex/tp.h"
 #include "sim/failure.h"
+#include "sim/oracle.h"
+#include "sim/syscall.h"
 #include "workloads/driver.h"
+#include "workloads/ulock/uatomic.h"
 
 void wl_run_begin(struct wl_run *run, const struct sim_scenario *s)
 {
@@ -30,6 +34,12 @@ void wl_run_begin(struct wl_run *run, const struct sim_scenario *s)
 		run->w[i].quota = s->ops / n + ((uint64_t)i < s->ops % n);
 	}
 	sim_set_livelock_ps(s->livelock_ps);
+	/* the process-wide glibc tunables of lock=adaptive */
+	ulock_tunables.adaptive = (enum ulock_adaptive)s->adaptive;
+	ulock_tunables.spin_count = s->spin_count;
+	/* lock=tp's policy lives in the kernel (futex/tp.c) */
+	ksim_futex_tp_configure(s->tp_policy, s->tp_handoff);
+	sim_oracle_run_begin(n);
 }
 
 static struct wl_run *stopping;	/* the run the stop event ends */
@@ -58,9 +68,13 @@ void wl_run_tasks(struct wl_run *run, const char *prefix,
 
 int wl_keep_going(const struct wl_run *run, const struct wl_worker *w)
 {
-	if (run->s->duration_ps)
-		return !run->stop;
-	return w->ops < w->quota;
+	int go = run->s->duration_ps ? !run->stop : w->ops < w->quota;
+
+	if (go)
+		sim_oracle_wait(w->idx);	/* it calls the lock next */
+	else
+		sim_oracle_done(w->idx);
+	return go;
 }
 
 static void cs_broken(void)
@@ -74,6 +88,7 @@ void wl_cs_enter(struct wl_run *run, const struct wl_worker *w)
 	if (run->holder)
 		cs_broken();
 	run->holder = w->idx + 1;
+	sim_oracle_acquired(w->idx);
 }
 
 void wl_cs_exit(struct wl_run *run, const struct wl_worker *w)
@@ -81,6 +96,25 @@ void wl_cs_exit(struct wl_run *run, const struct wl_worker *w)
 	if (run->holder != w->idx + 1)
 		cs_broken();
 	run->holder = 0;
+}
+
+void wl_do_work(const struct sim_work *w)
+{
+	switch (w->kind) {
+	case SIM_WORK_PAUSE:
+		for (uint64_t i = 0; i < w->n; i++)
+			uatomic_pause();
+		break;
+	case SIM_WORK_LOOP:
+		if (w->n)
+			sim_delay_ps(w->n * 1000);
+		break;
+	case SIM_WORK_SLEEP:
+		sim_sys_nanosleep(w->sleep_ps / 1000);
+		break;
+	case SIM_WORK_NONE:
+		break;
+	}
 }
 
 void wl_run_sim(struct sim_result *r)
@@ -115,6 +149,12 @@ static void add_worker(struct sim_result *r, const struct wl_worker *w,
 	r->eagain += w->st.eagain;
 	r->timeouts += w->st.timeouts;
 	r->wakeups += w->st.wakeups;
+	r->spins += w->st.spins;
+	r->spin_giveups += w->st.spin_giveups;
+	r->tp_steals += w->st.steals;
+	r->tp_top_waiter += w->st.top_waiter;
+	r->tp_handoffs += w->st.handoffs;
+	r->tp_sleeps += w->st.sleeps;
 }
 
 void wl_collect(const struct wl_run *run, struct sim_result *r,
@@ -144,6 +184,7 @@ void wl_collect(const struct wl_run *run, struct sim_result *r,
 	r->acquire_p99_ns = sim_hist_percentile(all, 99);
 	r->acquire_max_ns = all->max;
 	r->jain = sim_jain(ops, run->n);
+	sim_oracle_collect(r);
 	r->host_hooks = sim.counters.hooks;
 	r->host_switches = sim.counters.switches;
 	free(ops);

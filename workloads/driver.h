@@ -5,7 +5,7 @@
  * termination, the driver's own mutual-exclusion check, and the figures
  * every result has.
  *
- * Stage: workload.  Used by workloads/mutex.c and workloads/spin.c; calls
+ * Stage: workload.  Used by workloads/mutex.c, spin.c and rwlock.c; calls
  * the machine (tasks, events, clock) and sim/stats.c.
  */
 #ifndef WL_DRIVER_H
@@ -48,13 +48,18 @@ void wl_run_begin(struct wl_run *run, const struct sim_scenario *s);
  * fixed-time stop. */
 void wl_run_tasks(struct wl_run *run, const char *prefix,
 		  void (*fn)(void *), const int *cpu_of);
-/* wl_keep_going - should @w start another operation? */
+/* wl_keep_going - should @w start another operation?  Tells the
+ * oracles (sim/oracle.h) that @w calls the lock next, or is done. */
 int wl_keep_going(const struct wl_run *run, const struct wl_worker *w);
 /* wl_cs_enter/exit - the driver's mutual-exclusion check around a
  * critical section; a second worker inside is a simulated failure
- * (report, exit 3). */
+ * (report, exit 3).  wl_cs_enter also tells the oracles of the
+ * acquisition. */
 void wl_cs_enter(struct wl_run *run, const struct wl_worker *w);
 void wl_cs_exit(struct wl_run *run, const struct wl_worker *w);
+/* wl_do_work - the critical section or the work between operations:
+ * PAUSEs, a plain loop (1 ns per iteration, no memory access), a sleep. */
+void wl_do_work(const struct sim_work *w);
 /* wl_run_sim - sim_run(), with the host time it took into @r. */
 void wl_run_sim(struct sim_result *r);
 /* wl_collect - the figures every result has (ops, thread times, sys and

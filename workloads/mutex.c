@@ -21,6 +21,7 @@
 
 #include "sim/arena.h"
 #include "sim/lockstat.h"
+#include "sim/oracle.h"
 #include "sim/syscall.h"
 #include "workloads/driver.h"
 #include "workloads/ulock/uatomic.h"
@@ -33,26 +34,11 @@ static struct {
 	uint32_t *data;			/* the protected data (own line)  */
 } wl;
 
-static void do_work(const struct sim_work *w)
-{
-	switch (w->kind) {
-	case SIM_WORK_PAUSE:
-		for (uint64_t i = 0; i < w->n; i++)
-			uatomic_pause();
-		break;
-	case SIM_WORK_SLEEP:
-		sim_sys_nanosleep(w->sleep_ps / 1000);
-		break;
-	case SIM_WORK_NONE:
-		break;
-	}
-}
-
 static void critical_section(struct wl_worker *w)
 {
 	wl_cs_enter(&wl.run, w);
 	uatomic_fetch_add(wl.data, 1);	/* touch the protected line */
-	do_work(&wl.run.s->cs);
+	wl_do_work(&wl.run.s->cs);
 	wl_cs_exit(&wl.run, w);
 }
 
@@ -78,7 +64,7 @@ static void worker(void *arg)
 		lock->unlock(wl.word, &w->st);
 		w->ops++;
 		sim_progress();
-		do_work(&wl.run.s->between);
+		wl_do_work(&wl.run.s->between);
 	}
 	w->end_ps = sim_now_ps();
 }
@@ -94,6 +80,7 @@ static void mutex_run(const struct sim_scenario *s, const struct ulock_ops *lock
 	wl.data = sim_arena_alloc(sizeof(uint32_t), 64);
 	lock->init(wl.word);
 	wl_run_begin(&wl.run, s);
+	sim_oracle_watch(wl.word);	/* a futex word: 0 is free */
 	wl_run_tasks(&wl.run, "worker", worker, NULL);
 
 	memset(r, 0, sizeof(*r));

@@ -12,6 +12,8 @@
 const struct wl_workload *const wl_registry[] = {
 	&wl_mutex,
 	&wl_spin,
+	&wl_rwlock,
+	&wl_program,
 	NULL,
 };
 

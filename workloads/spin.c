@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "futex/kspin.h"
+#include "futex/qspin_noundo.h"
 #include "sim/arena.h"
 #include "sim/failure.h"
 #include "workloads/driver.h"
@@ -60,10 +61,30 @@ static const struct wl_klock klock_qx86 = {
 	.paths		= true,
 };
 
+/* The explore bug catalogue's queued spinlock (futex/qspin_noundo.c),
+ * without and with the undo of a stray pending bit: both hidden. */
+static const struct wl_klock klock_qnoundo = {
+	.name		= "qspinlock-noundo",
+	.description	= "BROKEN: queued spinlock that leaves a stray pending bit set",
+	.lock		= ksim_spin_qnoundo_lock,
+	.unlock		= ksim_spin_qnoundo_unlock,
+	.broken		= true,
+};
+
+static const struct wl_klock klock_qundo = {
+	.name		= "qspinlock-undo",
+	.description	= "qspinlock-noundo with the undo: its correct counterpart (hidden)",
+	.lock		= ksim_spin_qundo_lock,
+	.unlock		= ksim_spin_qnoundo_unlock,
+	.broken		= true,
+};
+
 static const struct wl_klock *const spin_klocks[] = {
 	&klock_ticket,
 	&klock_qgeneric,
 	&klock_qx86,
+	&klock_qnoundo,
+	&klock_qundo,
 	NULL,
 };
 
@@ -76,9 +97,8 @@ static struct {
 
 static void pauses(const struct sim_work *w)
 {
-	if (w->kind == SIM_WORK_PAUSE)
-		for (uint64_t i = 0; i < w->n; i++)
-			uatomic_pause();
+	if (w->kind == SIM_WORK_PAUSE || w->kind == SIM_WORK_LOOP)
+		wl_do_work(w);		/* never a sleep (sim_scenario_resolve()) */
 }
 
 static void critical_section(struct wl_worker *w)

@@ -44,6 +44,9 @@ struct wl_workload {
 	/* klocks - NULL-terminated table of the kernel locks the workload
 	 * runs; NULL: it runs the user locks (ulock_registry). */
 	const struct wl_klock *const *klocks;
+	/* rwlocks - it runs the user locks that have a read side (->rw,
+	 * workloads/ulock/rwlock.h) only, all of them when no lock= */
+	bool rwlocks;
 };
 
 /* wl_find - the workload called @name, or NULL. */
@@ -56,6 +59,8 @@ const struct wl_klock *wl_klock_find(const struct wl_workload *w,
 
 extern const struct wl_workload wl_mutex;	/* mutex.c */
 extern const struct wl_workload wl_spin;	/* spin.c  */
+extern const struct wl_workload wl_rwlock;	/* rwlock.c */
+extern const struct wl_workload wl_program;	/* program.c */
 
 /*
  * wl_spin_run_lock - workload=spin with kernel lock @k, which need not be

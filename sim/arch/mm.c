@@ -8,9 +8,13 @@
  * (sim/arch/alloc.c) once, at boot.
  *
  * All simulated tasks are threads of one process: one mm_struct, one
- * signal_struct.  User memory is host memory (linux/uaccess.h), so there
- * are no pages to look up: shared (non-PRIVATE) futexes, which need
- * them, are unsupported and fail with EFAULT.
+ * signal_struct.  User memory is host memory (linux/uaccess.h), and all
+ * of it is private anonymous memory of that process: a shared
+ * (non-PRIVATE) futex finds, through get_user_pages_fast(), the one
+ * anonymous page descriptor below, so get_futex_key() makes the key of
+ * an anonymous page { mm, address } (FUT_OFF_MMSHARED), as Linux does
+ * for a futex in a MAP_PRIVATE|MAP_ANONYMOUS mapping, a stack or .data.
+ * Shared file or shmem mappings do not exist here.
  *
  * Contracts: linux/mm.h, sim/ksim.h.
  */
@@ -18,12 +22,14 @@
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/rwsem.h>
+#include <linux/uaccess.h>
 #include <linux/sched/signal.h>
 #include <sim/hooks.h>
 #include <sim/ksim.h>
 
 static struct mm_struct *process_mm;
 static struct signal_struct *process_signal;
+static struct page *anon_page;	/* every page of user memory */
 
 /*
  * Runs at every boot (a test may boot several machines in one host
@@ -34,6 +40,8 @@ static int __init process_init(void)
 	process_mm = kzalloc(sizeof(*process_mm), GFP_KERNEL);
 	process_signal = kzalloc(sizeof(*process_signal), GFP_KERNEL);
 	atomic64_set(&process_mm->futex_unique_id, 1);
+	anon_page = kzalloc(sizeof(*anon_page), GFP_KERNEL);
+	anon_page->mapping = (struct address_space *)PAGE_MAPPING_ANON;
 	init_rwsem(&process_signal->exec_update_lock);
 	return 0;
 }
@@ -57,7 +65,13 @@ struct signal_struct *ksim_process_signal(void)
 int get_user_pages_fast(unsigned long start, int nr_pages,
 			unsigned int gup_flags, struct page **pages)
 {
-	return -EFAULT;
+	int i;
+
+	if (!access_ok((void __user *)start, (unsigned long)nr_pages * PAGE_SIZE))
+		return -EFAULT;
+	for (i = 0; i < nr_pages; i++)
+		pages[i] = anon_page;
+	return nr_pages;
 }
 
 int fixup_user_fault(struct mm_struct *mm, unsigned long address,

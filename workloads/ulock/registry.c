@@ -13,8 +13,14 @@ const struct ulock_ops *const ulock_registry[] = {
 	&ulock_ww_ops,
 	&ulock_ww_timed_ops,
 	&ulock_pi_ops,
+	&ulock_tp_ops,
 	&ulock_ww_busted_ops,
 	&ulock_racy_ops,
+	&ulock_adaptive_ops,
+	&ulock_rw_prefer_reader_ops,
+	&ulock_rw_prefer_writer_ops,
+	&ulock_rw_prefer_writer_nr_ops,
+	&ulock_rw_busted_ops,
 	NULL,
 };
 

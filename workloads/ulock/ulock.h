@@ -26,7 +26,35 @@ struct ulock_stats {
 	uint64_t eagain;		/* FUTEX_WAIT returned EAGAIN	*/
 	uint64_t timeouts;		/* FUTEX_WAIT returned ETIMEDOUT*/
 	uint64_t wakeups;		/* tasks woken by our unlocks	*/
+	uint64_t spins;			/* adaptive: PAUSEs spun	*/
+	uint64_t spin_giveups;		/* adaptive: spun, then lll_lock*/
+	/* tp: how each FUTEX_LOCK acquired (futex/tp_abi.h status codes)
+	 * and the sleeps it reported */
+	uint64_t steals;		/* tp: code 0, kernel steal	*/
+	uint64_t top_waiter;		/* tp: code 1, top waiter	*/
+	uint64_t handoffs;		/* tp: code 2, handed off	*/
+	uint64_t sleeps;		/* tp: status >> 16, summed	*/
 };
+
+/*
+ * The glibc tunables of the locks that have some (adaptive.c): process-
+ * wide, as glibc.pthread.mutex_spin_count is.  The workload driver copies
+ * the scenario's adaptive= and spin-count= in (wl_run_begin()).
+ */
+enum ulock_adaptive {
+	ULOCK_ADAPTIVE_PRE2018,		/* CAS every iteration (<= 2.28)	*/
+	ULOCK_ADAPTIVE_SEED2018,	/* read-only spin, try once, sleep	*/
+	ULOCK_ADAPTIVE_GLIBC235,	/* read before CAS (2.35)		*/
+	ULOCK_ADAPTIVE_GLIBC236,	/* + exponential backoff, jitter	*/
+};
+
+struct ulock_tunables {
+	enum ulock_adaptive adaptive;
+	unsigned int spin_count;	/* default 100, at most 32767	*/
+};
+extern struct ulock_tunables ulock_tunables;
+
+struct ulock_rw_ops;			/* workloads/ulock/rwlock.h	*/
 
 struct ulock_ops {
 	const char *name;		/* the scenario's lock= value	*/
@@ -37,6 +65,9 @@ struct ulock_ops {
 	/* lock/unlock - Return: 0 or a positive errno. */
 	int (*lock)(void *l, struct ulock_stats *st);
 	int (*unlock)(void *l, struct ulock_stats *st);
+	/* rw - an rwlock's read side (lock/unlock are then its write side,
+	 * so it also runs as a mutex); NULL for a mutex. */
+	const struct ulock_rw_ops *rw;
 	bool broken;			/* a negative control: hidden	*/
 };
 
@@ -49,7 +80,13 @@ extern const struct ulock_ops *const ulock_registry[];
 extern const struct ulock_ops ulock_ww_ops;		/* ww.c		*/
 extern const struct ulock_ops ulock_ww_timed_ops;	/* ww.c		*/
 extern const struct ulock_ops ulock_pi_ops;		/* pi.c		*/
+extern const struct ulock_ops ulock_tp_ops;		/* tp.c		*/
 extern const struct ulock_ops ulock_ww_busted_ops;	/* busted.c	*/
 extern const struct ulock_ops ulock_racy_ops;		/* busted.c	*/
+extern const struct ulock_ops ulock_adaptive_ops;	/* adaptive.c	*/
+extern const struct ulock_ops ulock_rw_prefer_reader_ops;	/* rwlock.c */
+extern const struct ulock_ops ulock_rw_prefer_writer_ops;	/* rwlock.c */
+extern const struct ulock_ops ulock_rw_prefer_writer_nr_ops;	/* rwlock.c */
+extern const struct ulock_ops ulock_rw_busted_ops;	/* rwlock_busted.c */
 
 #endif /* ULOCK_H */

@@ -8,14 +8,17 @@
  * Simulated user memory is ordinary memory of the host process, always
  * mapped and writable, and there is one simulated process.  Hence:
  *  - PRIVATE futexes work: their key needs no page lookup.
- *  - Shared futexes (no FUTEX_PRIVATE_FLAG) are unsupported:
- *    get_user_pages_fast() returns -EFAULT, so futex(2) fails with EFAULT
- *    exactly as for an unmapped address.
+ *  - Shared futexes (no FUTEX_PRIVATE_FLAG) work as on private anonymous
+ *    memory: get_user_pages_fast() hands out one anonymous page
+ *    descriptor (PageAnon(), never compound, no reference counting), so
+ *    get_futex_key() makes the { mm, address } key of an anonymous page.
+ *    Shared file and shmem mappings (inode keys) do not exist.
  *  - fixup_user_fault() returns -EFAULT; it is only called after a user
  *    access faulted, which cannot happen (linux/uaccess.h).
  *  - The mmap lock has nothing to protect: no mapping ever changes.
- *  - The page helpers can only be reached with a page from
- *    get_user_pages_fast(), i.e. never; they report a simulator bug.
+ *  - compound_head() and put_page() of that page are trivial; the page
+ *    helpers of linux/pagemap.h that only a non-anonymous page reaches
+ *    report a simulator bug.
  */
 #ifndef _SIM_LINUX_MM_H
 #define _SIM_LINUX_MM_H
@@ -35,7 +38,8 @@
  * @gup_flags:	FOLL_* flags
  * @pages:	where to store the pages
  *
- * Return: -EFAULT, always (shared futexes are unsupported).
+ * Return: @nr_pages, each the anonymous page descriptor; -EFAULT if the
+ * range fails access_ok().
  */
 int get_user_pages_fast(unsigned long start, int nr_pages,
 			unsigned int gup_flags, struct page **pages);
@@ -60,14 +64,15 @@ static inline void mmap_read_unlock(struct mm_struct *mm)
 {
 }
 
+#define PAGE_MAPPING_ANON	0x1	/* page->mapping of an anonymous page */
+
 static inline struct page *compound_head(struct page *page)
 {
-	sim_bug("unsupported: compound_head (shared futex)", __FILE__, __LINE__);
+	return page;
 }
 
 static inline void put_page(struct page *page)
 {
-	sim_bug("unsupported: put_page (shared futex)", __FILE__, __LINE__);
 }
 
 #endif /* _SIM_LINUX_MM_H */

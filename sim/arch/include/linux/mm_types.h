@@ -7,9 +7,9 @@
  * of the simulated process is allocated by sim/arch/mm.c.
  *
  * Contract: simulated tasks are threads of one process, so they share one
- * mm_struct; a PRIVATE futex key is { that mm, user address }.  No struct
- * page is ever handed out (get_user_pages_fast() fails, linux/mm.h), so
- * the page fields only let the shared-futex code compile.
+ * mm_struct; a PRIVATE futex key is { that mm, user address }.  One
+ * struct page, anonymous, stands for every page of user memory
+ * (get_user_pages_fast(), linux/mm.h).
  */
 #ifndef _SIM_LINUX_MM_TYPES_H
 #define _SIM_LINUX_MM_TYPES_H
@@ -21,14 +21,13 @@ struct address_space;
 
 /**
  * struct mm_struct - the simulated process's address space
- * @futex_unique_id:	identity of the mm in shared futex keys (unused:
- *			shared futexes are unsupported)
+ * @futex_unique_id:	identity of the mm in shared futex keys
  */
 struct mm_struct {
 	atomic64_t futex_unique_id;
 };
 
-/* struct page - never instantiated; see the contract above. */
+/* struct page - the one anonymous page; see the contract above. */
 struct page {
 	unsigned long flags;
 	struct address_space *mapping;

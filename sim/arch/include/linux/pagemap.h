@@ -4,8 +4,9 @@
  *
  * Stage: kernel (mm).  Included by kernel/futex/core.c, for get_futex_key()
  * and fault_in_user_writeable(); brings in linux/mm.h (ours), whose
- * contract applies: only PRIVATE futexes are supported, and no page ever
- * reaches these helpers, which therefore report a simulator bug.
+ * contract applies: the one page is anonymous (PageAnon()), so the
+ * helpers of file and swap-cache pages are never reached and report a
+ * simulator bug.
  */
 #ifndef _SIM_LINUX_PAGEMAP_H
 #define _SIM_LINUX_PAGEMAP_H
@@ -37,7 +38,7 @@ static inline int PageSwapCache(struct page *page)
 
 static inline int PageAnon(struct page *page)
 {
-	__SIM_NO_PAGE("PageAnon");
+	return ((unsigned long)page->mapping & PAGE_MAPPING_ANON) != 0;
 }
 
 static inline pgoff_t page_to_pgoff(struct page *page)

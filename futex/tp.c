@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * futex/tp.c - throughput-optimized (TP) futexes: FUTEX_LOCK and
+ * FUTEX_UNLOCK of Waiman Long's 2016-2017 patches (SPEC.md section 9),
+ * written as a patch on top of the real kernel/futex/ would add them.
+ *
+ * Stage: futex(2) -> kernel.  sim/syscall.c calls ksim_sys_futex(), which
+ * routes FUTEX_TP_LOCK/FUTEX_TP_UNLOCK here and every other op to the real
+ * sys_futex().  Calls the real futex internals (get_futex_key(),
+ * futex_hash(), the bucket spinlock), the real kernel mutex
+ * (kernel/locking/mutex.c, the serialization mutex) and the scheduler API
+ * of sched/kapi.c.  The futex_state objects and the per-bucket lists are
+ * futex/tp_state.c; this file is the locking protocol.
+ *
+ * The lock, per futex word, in the kernel's tuple notation
+ * (word TID, FUTEX_WAITERS, handoff_pid, top waiter):
+ *
+ *   (0, 0, 0, -)  --user cmpxchg 0->T or kernel steal-->  (T, 0, 0, -)
+ *   (T, 0, 0, -)  --a task fails its steal, takes the mutex-->
+ *                                                   (T, 0, 0, spinning)
+ *   (T, 0, 0, spinning) --T runs (owner on CPU): spin--> (T, 0, 0, spinning)
+ *   (T, 0, 0, spinning) --T off CPU: set WAITERS, sleep--> (T, 1, 0, asleep)
+ *   (T, 1, 0, asleep) --T unlocks: kernel writes 0, wakes W-->
+ *                                                  (0, 0, 0, spinning)
+ *   (0, 0, 0, spinning) --W cmpxchg 0->W (code 1)-->  (W, 0, 0, -)
+ *   (0, 0, 0, spinning) --a user-space steal by S-->  (S, 0, 0, spinning)
+ *   (T, x, 0, spinning) --budget spent (v2) or 5 ms (v6): request-->
+ *                                                   (T, 1, W, spinning)
+ *   (0, 0, 0, spinning) --the same request on a free word-->
+ *                                                   (0, 1, W, spinning)
+ *   (T, 1, W, *) --T unlocks: kernel writes W (the grant)-->
+ *                                                   (W, 0, W, -)
+ *   (0, 1, W, spinning) --W cmpxchg 0|WAITERS->W (code 2)-->
+ *                                                   (W, 0, W, -)
+ *   (W, 0, W, -) --W sees its TID (code 2), clears handoff_pid-->
+ *                                                   (W, 0, 0, -)
+ *
+ * "-" is no top waiter (or one that has not yet looked), "asleep" one
+ * that set FUTEX_WAITERS and may be in schedule().  FUTEX_WAITERS is set
+ * only when the top waiter sleeps or asks for a handoff: the owner's
+ * unlock stays a user-space cmpxchg otherwise, and any task finding the
+ * word 0 takes it, the lock stealing the design relies on.  Once the
+ * word holds W's TID after a grant nobody can steal it (it is not 0),
+ * and the kernel's steal attempt also refuses while handoff_pid is set;
+ * a word 0|FUTEX_WAITERS is not 0 for user space either.
+ *
+ * Reconstructions [R] (SPEC.md 9.5, 9.6, 15.5), each marked below too:
+ *  - the unlock writes 0 or the handoff TID, never FUTEX_WAITERS; the
+ *    one word 0|FUTEX_WAITERS is a handoff request that found the word
+ *    free (FUTEX_WAITERS is set with one locked OR, not a cmpxchg: see
+ *    futex_tp_set_waiters()), and only its requester may take it (the
+ *    kernel steal refuses, user space only cmpxchg()es from 0); taking
+ *    it counts as a handoff (code 2);
+ *  - the top waiter's acquisition leaves the word its bare TID: waiters
+ *    behind it sleep on the serialization mutex, not on the word;
+ *  - a v2 spin iteration is one look at the word and the owner (a load,
+ *    owner_on_cpu(), cpu_relax()); a sleep or a yield costs 1/32 of the
+ *    budget.  A free word the top waiter fails to grab (a stealer's
+ *    cmpxchg landed first) is not a separate case: the loop goes on with
+ *    the stealer's TID, asks for a handoff if due and spins on it, so a
+ *    lost race costs one iteration like any other;
+ *  - the v6 5 ms run from the moment the task became the top waiter;
+ *  - a top waiter woken without the lock loops: it spins or sleeps again
+ *    with what is left of its budget; a yield for need_resched() counts
+ *    as a sleep in the status word ("slept or yielded");
+ *  - the kernel steal is refused while handoff_pid is set;
+ *  - the unlocker wakes the top waiter whenever the word had
+ *    FUTEX_WAITERS; it reads state->owner without a lock (task_structs
+ *    outlive the run here; a late wakeup is a spurious one, which every
+ *    sleeper of the kernel tolerates).
+ * Owner death (v3+) is not modelled: a task only exits after its last
+ * unlock.  A TID with no live task is taken over like a free word.
+ */
+#include <linux/kernel.h>
+#include <linux/futex.h>
+#include <linux/ktime.h>
+#include <linux/mutex.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/uaccess.h>
+#include <uapi/linux/time_types.h>
+#include <asm/futex.h>
+#include <asm/processor.h>
+
+#include "futex.h"
+#include "futex/tp.h"
+#include "futex/tp_state.h"
+
+/* The real kernel/futex/syscalls.c entry point. */
+long sys_futex(u32 __user *uaddr, int op, u32 val,
+	       const struct __kernel_timespec __user *utime,
+	       u32 __user *uaddr2, u32 val3);
+
+static int tp_policy = TP_POLICY_V2;
+static bool tp_handoff = true;
+
+void ksim_futex_tp_configure(int policy, int handoff)
+{
+	tp_policy = policy;
+	tp_handoff = handoff;
+}
+
+/* The boot resets the policy with everything else of a run. */
+static int __init futex_tp_policy_init(void)
+{
+	tp_policy = TP_POLICY_V2;
+	tp_handoff = true;
+	return 0;
+}
+core_initcall(futex_tp_policy_init);
+
+static inline u32 tp_tid(u32 uval)
+{
+	return uval & FUTEX_TP_TID_MASK;
+}
+
+/*
+ * futex_tp_trylock - the one steal attempt of a task that is not the top
+ * waiter: take a free word unless a handoff is pending [R].
+ * Return: 1 stolen, 0 not, -EFAULT.
+ */
+static int futex_tp_trylock(u32 __user *uaddr, struct futex_state *state,
+			    u32 vpid)
+{
+	u32 uval, curval;
+
+	if (get_user(uval, uaddr))
+		return -EFAULT;
+	if (tp_tid(uval) || READ_ONCE(state->handoff_pid))
+		return 0;
+	if (futex_atomic_cmpxchg_inatomic(&curval, uaddr, uval,
+					  vpid | (uval & FUTEX_WAITERS)))
+		return -EFAULT;
+	if (curval != uval)
+		return 0;
+	futex_tp_trace(uaddr, SIM_TP_STEAL, vpid, 0);
+	return 1;
+}
+
+/* Is it time to ask for a handoff?  Never with tp-handoff=off. */
+static bool tp_handoff_due(int budget, ktime_t deadline)
+{
+	if (!tp_handoff)
+		return false;
+	if (tp_policy == TP_POLICY_V6)
+		return ktime_get() > deadline;
+	return budget < 0;
+}
+
+/* What the spin loop keeps between iterations. */
+struct tp_spin {
+	struct task_struct *owner;	/* task of owner_tid, referenced */
+	u32 owner_tid;
+	int budget;			/* v2: spins left		 */
+	ktime_t deadline;		/* v6: handoff after this	 */
+	ktime_t start;
+	unsigned int sleeps;
+	bool spinning;
+	bool waiters_set;		/* what state->waiters_set says	 */
+	bool handoff_pid_set;		/* we wrote our TID there	 */
+};
+
+/*
+ * futex_tp_set_waiters - set FUTEX_WAITERS in the word whatever else it
+ * holds: one locked RMW, the x86 "lock bts" a patch would add as an arch
+ * helper next to futex_atomic_cmpxchg_inatomic().  A compare-and-swap
+ * needs the value it read to survive until it lands; a waiter polling
+ * the word of an owner that unlocks and relocks faster than a cache line
+ * crosses a socket never sees that happen (the line arrives after the
+ * owner's next flip each time), so the request would never get through.
+ * Return: the word before.
+ */
+static u32 futex_tp_set_waiters(u32 __user *uaddr)
+{
+	return atomic_fetch_or(FUTEX_WAITERS, (atomic_t __force *)uaddr);
+}
+
+/*
+ * Ask for a handoff: name ourselves in handoff_pid, then force the
+ * owner's unlock into the kernel with FUTEX_WAITERS.  Set on a free word
+ * the bit keeps everyone else out: user space cmpxchg()es from 0 and the
+ * kernel steal refuses while handoff_pid is set, so the top waiter takes
+ * the word (0|FUTEX_WAITERS) at its next look [R].
+ */
+static void tp_request_handoff(u32 __user *uaddr, struct futex_state *state,
+			       u32 uval, u32 vpid, struct tp_spin *s)
+{
+	/* only the top waiter writes handoff_pid: no need to read it */
+	if (!s->handoff_pid_set) {
+		WRITE_ONCE(state->handoff_pid, vpid);
+		s->handoff_pid_set = true;
+		futex_tp_trace(uaddr, SIM_TP_HANDOFF_REQUEST, uval,
+			       tp_policy == TP_POLICY_V6 ?
+			       ktime_get() - s->start : s->budget);
+	}
+	if (!(uval & FUTEX_WAITERS))
+		futex_tp_set_waiters(uaddr);
+}
+
+/*
+ * The owner is off its CPU: set FUTEX_WAITERS (so that its unlock enters
+ * the kernel and wakes us) and sleep unless the word changed meanwhile.
+ * Return: false if the word changed before we could set the bit.
+ */
+static bool tp_sleep(u32 __user *uaddr, struct futex_state *state, u32 uval,
+		     struct tp_spin *s)
+{
+	u32 curval;
+
+	if (!s->waiters_set) {
+		/* before the bit: the state checker's justification */
+		WRITE_ONCE(state->waiters_set, true);
+		s->waiters_set = true;
+	}
+	if (!(uval & FUTEX_WAITERS)) {
+		if (futex_atomic_cmpxchg_inatomic(&curval, uaddr, uval,
+						  uval | FUTEX_WAITERS) ||
+		    curval != uval)
+			return false;
+		uval |= FUTEX_WAITERS;
+	}
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (!get_user(curval, uaddr) && curval == uval) {
+		futex_tp_trace(uaddr, SIM_TP_SLEEP, uval, 0);
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return true;
+}
+
+/* Follow the owner named by the word: a task reference, or NULL. */
+static void tp_follow_owner(struct task_struct **owner, u32 *owner_tid,
+			    u32 tid)
+{
+	if (*owner)
+		put_task_struct(*owner);
+	*owner = find_get_task_by_vpid(tid);
+	*owner_tid = tid;
+}
+
+/*
+ * One look at the word by the top waiter.
+ * Return: the status code once the lock is ours, -EAGAIN to look again,
+ * -EFAULT.
+ */
+static int tp_spin_once(u32 __user *uaddr, struct futex_state *state,
+			u32 vpid, struct tp_spin *s)
+{
+	u32 uval, curval;
+
+	if (get_user(uval, uaddr))
+		return -EFAULT;
+	if (tp_tid(uval) == vpid)
+		return TP_STATUS_HANDOFF;
+	if (!tp_tid(uval)) {
+		/* free (maybe 0|FUTEX_WAITERS, our handoff request): grab
+		 * it first thing; FUTEX_WAITERS goes with the request */
+		if (futex_atomic_cmpxchg_inatomic(&curval, uaddr, uval, vpid))
+			return -EFAULT;
+		if (curval == uval)
+			return uval & FUTEX_WAITERS ? TP_STATUS_HANDOFF :
+						      TP_STATUS_TOP_WAITER;
+		/* lost the race to a stealer: go on with its TID [R] */
+		uval = curval;
+	}
+	if (tp_tid(uval) != s->owner_tid)
+		tp_follow_owner(&s->owner, &s->owner_tid, tp_tid(uval));
+	if (!s->owner) {
+		/* no task has that TID (owner death, v3+): take it over */
+		if (futex_atomic_cmpxchg_inatomic(&curval, uaddr, uval, vpid))
+			return -EFAULT;
+		return curval == uval ? TP_STATUS_TOP_WAITER : -EAGAIN;
+	}
+	if (!(uval & FUTEX_WAITERS) && s->waiters_set) {
+		WRITE_ONCE(state->waiters_set, false);
+		s->waiters_set = false;
+	}
+	if (tp_handoff_due(s->budget, s->deadline))
+		tp_request_handoff(uaddr, state, uval, vpid, s);
+	if (owner_on_cpu(s->owner) && !need_resched()) {
+		if (!s->spinning)
+			futex_tp_trace(uaddr, SIM_TP_SPIN_START, uval, 0);
+		s->spinning = true;
+		cpu_relax();
+		s->budget--;
+		return -EAGAIN;
+	}
+	if (s->spinning)
+		futex_tp_trace(uaddr, SIM_TP_SPIN_STOP, uval, s->budget);
+	s->spinning = false;
+	if (need_resched()) {
+		schedule();			/* a yield [R] */
+	} else if (!tp_sleep(uaddr, state, uval, s)) {
+		return -EAGAIN;
+	}
+	s->sleeps++;
+	s->budget -= TP_SLEEP_DECREMENT;
+	return -EAGAIN;
+}
+
+/*
+ * futex_tp_spin_on_owner - the top waiter (owner of the serialization
+ * mutex) spins on the futex owner while it runs, sleeps while it does not,
+ * and asks for a handoff when its budget (v2) or time (v6) is spent.
+ * Return: the status word (code | sleeps << 16), or -EFAULT.
+ */
+static long futex_tp_spin_on_owner(u32 __user *uaddr,
+				   struct futex_state *state, u32 vpid)
+{
+	struct tp_spin s = {
+		.budget = TP_SPIN_THRESHOLD,
+		.start = ktime_get(),
+	};
+	int ret;
+
+	s.deadline = s.start + TP_HANDOFF_TIMEOUT;
+	do {
+		ret = tp_spin_once(uaddr, state, vpid, &s);
+	} while (ret == -EAGAIN);
+	if (s.owner)
+		put_task_struct(s.owner);
+	if (s.waiters_set)
+		WRITE_ONCE(state->waiters_set, false);
+	if (s.handoff_pid_set) {
+		WRITE_ONCE(state->granted, false);
+		WRITE_ONCE(state->handoff_pid, 0);
+	}
+	if (ret < 0)
+		return ret;
+	return ret | (long)min_t(unsigned int, s.sleeps,
+				 TP_STATUS_SLEEPS_MAX) << 16;
+}
+
+/**
+ * futex_tp_lock() - FUTEX_LOCK: one steal attempt, then the serialization
+ * mutex, then spin on the owner as the top waiter.
+ * @uaddr:	the futex word
+ * @flags:	FLAGS_SHARED or 0
+ *
+ * Return: the status word; -EDEADLK if the caller owns the word already;
+ * -ENOMEM, -EFAULT.
+ */
+static long futex_tp_lock(u32 __user *uaddr, unsigned int flags)
+{
+	u32 vpid = task_pid_vnr(current), uval;
+	struct futex_state *state;
+	long ret;
+
+	if (get_user(uval, uaddr))
+		return -EFAULT;
+	if (tp_tid(uval) == vpid)
+		return -EDEADLK;
+	ret = futex_state_get(uaddr, flags, true, &state);
+	if (ret)
+		return ret;
+	ret = futex_tp_trylock(uaddr, state, vpid);
+	if (ret) {
+		ret = ret < 0 ? ret : TP_STATUS_STOLEN;
+		goto out;
+	}
+	mutex_lock(&state->mutex);
+	WRITE_ONCE(state->owner, current);
+	futex_tp_trace(uaddr, SIM_TP_TOP_WAITER, 0, 0);
+	ret = futex_tp_spin_on_owner(uaddr, state, vpid);
+	WRITE_ONCE(state->owner, NULL);
+	mutex_unlock(&state->mutex);
+out:
+	if (ret >= 0)
+		futex_tp_trace(uaddr, SIM_TP_ACQUIRE, vpid, ret);
+	futex_state_put(state);
+	return ret;
+}
+
+/**
+ * futex_tp_unlock() - FUTEX_UNLOCK: clear the word, or write the TID of
+ * the top waiter that asked for a handoff, and wake the top waiter if it
+ * may sleep.
+ * @uaddr:	the futex word
+ * @flags:	FLAGS_SHARED or 0
+ *
+ * Return: 1 if a sleeping top waiter was woken, 0 if not; -EPERM if the
+ * word does not name the caller (also on a word of 0: the feature probe
+ * of tp-futex.txt); -EFAULT.
+ */
+static long futex_tp_unlock(u32 __user *uaddr, unsigned int flags)
+{
+	u32 vpid = task_pid_vnr(current), uval, curval, newval;
+	struct futex_state *state;
+	struct task_struct *top;
+	long ret;
+
+	if (get_user(uval, uaddr))
+		return -EFAULT;
+	if (tp_tid(uval) != vpid)
+		return -EPERM;
+	ret = futex_state_get(uaddr, flags, false, &state);
+	if (ret)
+		return ret;
+	for (;;) {
+		newval = state ? READ_ONCE(state->handoff_pid) : 0;
+		ret = -EFAULT;
+		if (futex_atomic_cmpxchg_inatomic(&curval, uaddr, uval, newval))
+			goto out;
+		if (curval == uval)
+			break;
+		uval = curval;		/* FUTEX_WAITERS came meanwhile */
+		ret = -EPERM;
+		if (tp_tid(uval) != vpid)
+			goto out;
+	}
+	if (newval) {
+		/* no hook since the cmpxchg: the checker sees both at once */
+		state->granted = true;
+		futex_tp_trace(uaddr, SIM_TP_HANDOFF_GRANT, newval, newval);
+	}
+	ret = 0;
+	if (state && (uval & FUTEX_WAITERS)) {
+		top = READ_ONCE(state->owner);		/* [R] see the head */
+		if (top && wake_up_process(top))
+			ret = 1;
+	}
+	futex_tp_trace(uaddr, SIM_TP_UNLOCK, newval, ret);
+out:
+	if (state)
+		futex_state_put(state);
+	return ret;
+}
+
+long ksim_sys_futex(unsigned int *uaddr, int op, unsigned int val,
+		    const void *utime, unsigned int *uaddr2, unsigned int val3)
+{
+	unsigned int flags = (op & FUTEX_PRIVATE_FLAG) ? 0 : FLAGS_SHARED;
+
+	switch (op & FUTEX_CMD_MASK) {
+	case FUTEX_TP_LOCK:
+		if (val || utime)
+			return -EINVAL;
+		return futex_tp_lock((u32 __user *)uaddr, flags);
+	case FUTEX_TP_UNLOCK:
+		return futex_tp_unlock((u32 __user *)uaddr, flags);
+	}
+	return sys_futex((u32 __user *)uaddr, op, val,
+			 (const struct __kernel_timespec __user *)utime,
+			 (u32 __user *)uaddr2, val3);
+}

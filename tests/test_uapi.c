@@ -1,0 +1,611 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tests/test_uapi.c - the user-space ABI layer (workloads/libsim) one
+ * function at a time, and whole user programs through `futexsim build`
+ * and `futexsim run --program`.
+ *
+ * Stage: tests.  The small programs below call the layer's futexsim_*
+ * functions directly (what futexsim.h renames a program's calls to) and
+ * run as workload=program through wl_program_run() on a booted machine;
+ * the atomics tests at the end include the builtin-renaming header
+ * itself.  The last tests build workloads/examples/lostwake.c with the
+ * futexsim binary of $FUTEXSIM (set by make check) and run it.
+ */
+#include <check.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/arena.h"
+#include "sim/machine.h"
+#include "sim/preset.h"
+#include "sim/scenario.h"
+#define FUTEXSIM_NO_RENAME
+#include "workloads/libsim/futexsim.h"
+#include "workloads/libsim/libsim.h"
+#include "workloads/workload.h"
+#include "tests/run_child.h"
+#include "version.h"
+
+static struct sim_preset preset;
+static struct sim_scenario scn;
+static struct sim_result res;
+
+/* Boot a 4-CPU machine with @seed and run @main as the program. */
+static void run_prog(int (*main)(int, char **, char **), const char *args,
+		     uint64_t seed)
+{
+	sim_preset_defaults(&preset);
+	preset.sockets = 1;
+	preset.threads_per_core = 1;
+	preset.cores_per_socket = 4;
+	sim_scenario_defaults(&scn);
+	snprintf(scn.program, sizeof(scn.program), "prog");
+	snprintf(scn.args, sizeof(scn.args), "%s", args);
+	scn.seed = seed;
+	setenv("FUTEXSIM_CHECK_STATE", "1", 1);
+	sim_machine_init(&preset, 4, seed);
+	wl_program_run(&scn, ulock_find("ww"), main, &res);
+}
+
+/* ---- threads: creation, join order, exit ---- */
+
+static int order[8], nr_order;
+static pthread_mutex_t order_mx = PTHREAD_MUTEX_INITIALIZER;
+
+/* Each thread sleeps (3 - i) x 100 us, then notes its index. */
+static void *sleeper(void *arg)
+{
+	long i = (long)arg;
+
+	futexsim_usleep((useconds_t)(3 - i) * 100);
+	futexsim_pthread_mutex_lock(&order_mx);
+	order[nr_order++] = (int)i;
+	futexsim_pthread_mutex_unlock(&order_mx);
+	return (void *)(i * 10);
+}
+
+static int main_join(int argc, char **argv, char **envp)
+{
+	pthread_t t[3];
+	void *ret;
+
+	for (long i = 0; i < 3; i++)
+		futexsim_pthread_create(&t[i], NULL, sleeper, (void *)i);
+	for (long i = 0; i < 3; i++) {
+		futexsim_pthread_join(t[i], &ret);
+		if ((long)ret != i * 10)
+			return 1;
+	}
+	/* every thread had finished: joins waited for them */
+	return nr_order == 3 ? 0 : 2;
+}
+
+START_TEST(test_threads_run_and_join_in_order)
+{
+	nr_order = 0;
+	run_prog(main_join, "", 1);
+	ck_assert_int_eq(res.prog_exited, 1);
+	ck_assert_int_eq(res.prog_status, 0);
+	ck_assert_int_eq(res.prog_threads, 4);
+	/* the shortest sleeper first: the sleeps are on the virtual clock */
+	ck_assert_int_eq(order[0], 2);
+	ck_assert_int_eq(order[1], 1);
+	ck_assert_int_eq(order[2], 0);
+	ck_assert_uint_eq(res.ops, 3);
+}
+END_TEST
+
+static int main_argv(int argc, char **argv, char **envp)
+{
+	if (argc != 3 || strcmp(argv[0], "prog") || strcmp(argv[1], "-x") ||
+	    strcmp(argv[2], "two words"))
+		return 1;
+	return futexsim_gettid() == SIM_TID_BASE ? 7 : 2;
+}
+
+START_TEST(test_main_is_the_first_task_with_its_arguments_and_status)
+{
+	run_prog(main_argv, "-x 'two words'", 1);
+	ck_assert_int_eq(res.prog_exited, 1);
+	ck_assert_int_eq(res.prog_status, 7);
+}
+END_TEST
+
+static uint32_t never;
+
+static void *blocker(void *arg)
+{
+	futexsim_syscall(SYS_futex, &never, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+	return NULL;
+}
+
+static void *exiter(void *arg)
+{
+	futexsim_usleep(50);
+	futexsim_exit(5);
+}
+
+/* exit() from a thread ends the program though a thread is blocked. */
+static int main_exit(int argc, char **argv, char **envp)
+{
+	pthread_t a, b;
+
+	futexsim_pthread_create(&a, NULL, blocker, NULL);
+	futexsim_pthread_create(&b, NULL, exiter, NULL);
+	futexsim_pthread_join(a, NULL);
+	return 0;
+}
+
+START_TEST(test_exit_from_a_thread_ends_the_run)
+{
+	run_prog(main_exit, "", 1);
+	ck_assert_int_eq(res.prog_exited, 1);
+	ck_assert_int_eq(res.prog_status, 5);
+}
+END_TEST
+
+static int late;
+
+static void *late_thread(void *arg)
+{
+	futexsim_usleep(200);
+	late = 1;
+	return NULL;
+}
+
+/* main() calls pthread_exit(): the program lives on until the last
+ * thread exits, then exits 0. */
+static int main_pthread_exit(int argc, char **argv, char **envp)
+{
+	pthread_t t;
+
+	futexsim_pthread_create(&t, NULL, late_thread, NULL);
+	futexsim_pthread_exit(NULL);
+}
+
+START_TEST(test_pthread_exit_of_main_waits_for_the_last_thread)
+{
+	late = 0;
+	run_prog(main_pthread_exit, "", 1);
+	ck_assert_int_eq(late, 1);
+	ck_assert_int_eq(res.prog_exited, 1);
+	ck_assert_int_eq(res.prog_status, 0);
+}
+END_TEST
+
+/* ---- shared futexes: the real get_futex_key() on an anonymous page ---- */
+
+static uint32_t shared_word;
+static long shared_ret;
+
+static void *shared_waiter(void *arg)
+{
+	shared_ret = futexsim_syscall(SYS_futex, &shared_word, FUTEX_WAIT, 0,
+				      NULL, NULL, 0);
+	return NULL;
+}
+
+static int main_shared(int argc, char **argv, char **envp)
+{
+	pthread_t t;
+	long priv, shared;
+
+	futexsim_pthread_create(&t, NULL, shared_waiter, NULL);
+	futexsim_usleep(100);
+	/* a private key is not the shared one (FUT_OFF_MMSHARED) */
+	priv = futexsim_syscall(SYS_futex, &shared_word, FUTEX_WAKE_PRIVATE, 1,
+				NULL, NULL, 0);
+	shared = futexsim_syscall(SYS_futex, &shared_word, FUTEX_WAKE, 1,
+				  NULL, NULL, 0);
+	futexsim_pthread_join(t, NULL);
+	return priv == 0 && shared == 1 && shared_ret == 0 ? 0 : 1;
+}
+
+START_TEST(test_shared_futexes_work_on_the_programs_memory)
+{
+	run_prog(main_shared, "", 1);
+	ck_assert_int_eq(res.prog_exited, 1);
+	ck_assert_int_eq(res.prog_status, 0);
+}
+END_TEST
+
+/* ---- time ---- */
+
+static uint64_t slept_ns;
+
+static int main_sleep(int argc, char **argv, char **envp)
+{
+	struct timespec a, b, req = { .tv_nsec = 1000000 };
+
+	futexsim_clock_gettime(CLOCK_MONOTONIC, &a);
+	futexsim_nanosleep(&req, NULL);
+	futexsim_clock_gettime(CLOCK_REALTIME, &b);
+	slept_ns = (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000 +
+		   (uint64_t)(b.tv_nsec - a.tv_nsec);
+	return 0;
+}
+
+START_TEST(test_sleep_is_on_the_virtual_clock)
+{
+	run_prog(main_sleep, "", 1);
+	/* 1 ms, plus at most the 50 us timer slack and a few syscalls */
+	ck_assert_uint_ge(slept_ns, 1000000);
+	ck_assert_uint_lt(slept_ns, 1060000);
+	ck_assert_double_lt(res.host_seconds, 0.5);	/* not a real sleep */
+}
+END_TEST
+
+/* ---- memory ---- */
+
+static void *block;
+
+static int main_malloc(int argc, char **argv, char **envp)
+{
+	char *p = futexsim_malloc(100), *q = futexsim_calloc(10, 10);
+	void *a = NULL;
+
+	block = p;
+	if (futexsim_posix_memalign(&a, 256, 10) || (uintptr_t)a % 256)
+		return 1;
+	memset(p, 1, 100);
+	p = futexsim_realloc(p, 1000);
+	if (p[99] != 1 || q[99] != 0 || !sim_arena_contains(p) ||
+	    !sim_arena_contains(q))
+		return 2;
+	futexsim_free(p);
+	futexsim_free(q);
+	futexsim_free(a);
+	return 0;
+}
+
+START_TEST(test_malloc_is_the_arena_at_the_same_address_every_run)
+{
+	void *first;
+
+	run_prog(main_malloc, "", 1);
+	ck_assert_int_eq(res.prog_status, 0);
+	first = block;
+	run_prog(main_malloc, "", 2);
+	ck_assert_int_eq(res.prog_status, 0);
+	ck_assert_ptr_eq(block, first);
+}
+END_TEST
+
+/* ---- synchronisation ---- */
+
+static pthread_mutex_t cmx = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static pthread_barrier_t bar;
+static int items, rounds_seen[4];
+
+static void *consumer(void *arg)
+{
+	for (int got = 0; got < 50; got++) {
+		futexsim_pthread_mutex_lock(&cmx);
+		while (!items)
+			futexsim_pthread_cond_wait(&cv, &cmx);
+		items--;
+		futexsim_pthread_mutex_unlock(&cmx);
+	}
+	return NULL;
+}
+
+static void *rounds(void *arg)
+{
+	long i = (long)arg;
+
+	for (int r = 0; r < 3; r++) {
+		futexsim_usleep((useconds_t)(i + 1) * 10);
+		rounds_seen[i]++;
+		futexsim_pthread_barrier_wait(&bar);
+		/* nobody is a round ahead */
+		for (int j = 0; j < 4; j++)
+			if (rounds_seen[j] < r + 1)
+				futexsim_exit(9);
+	}
+	return NULL;
+}
+
+static int main_sync(int argc, char **argv, char **envp)
+{
+	pthread_t c, t[4];
+
+	futexsim_pthread_create(&c, NULL, consumer, NULL);
+	for (int i = 0; i < 50; i++) {
+		futexsim_pthread_mutex_lock(&cmx);
+		items++;
+		futexsim_pthread_cond_signal(&cv);
+		futexsim_pthread_mutex_unlock(&cmx);
+	}
+	futexsim_pthread_join(c, NULL);
+	futexsim_pthread_barrier_init(&bar, NULL, 4);
+	for (long i = 0; i < 4; i++)
+		futexsim_pthread_create(&t[i], NULL, rounds, (void *)i);
+	for (int i = 0; i < 4; i++)
+		futexsim_pthread_join(t[i], NULL);
+	return items;
+}
+
+START_TEST(test_cond_and_barrier_over_the_futex)
+{
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		items = 0;
+		memset(rounds_seen, 0, sizeof(rounds_seen));
+		run_prog(main_sync, "", seed);
+		ck_assert_int_eq(res.prog_exited, 1);
+		ck_assert_int_eq(res.prog_status, 0);
+		ck_assert_int_eq(rounds_seen[3], 3);
+		ck_assert_uint_ge(res.ops, 100);	/* mutex acquisitions */
+	}
+}
+END_TEST
+
+static pthread_rwlock_t rwl = PTHREAD_RWLOCK_INITIALIZER;
+static int readers_in, max_readers, writer_in, rw_bad;
+
+static void *rw_user(void *arg)
+{
+	long writer = (long)arg & 1;
+
+	for (int i = 0; i < 20; i++) {
+		if (writer) {
+			futexsim_pthread_rwlock_wrlock(&rwl);
+			writer_in++;
+			if (readers_in || writer_in > 1)
+				rw_bad = 1;
+			futexsim_usleep(1);
+			writer_in--;
+		} else {
+			futexsim_pthread_rwlock_rdlock(&rwl);
+			readers_in++;
+			if (writer_in)
+				rw_bad = 1;
+			if (readers_in > max_readers)
+				max_readers = readers_in;
+			futexsim_usleep(1);
+			readers_in--;
+		}
+		futexsim_pthread_rwlock_unlock(&rwl);
+	}
+	return NULL;
+}
+
+static int main_rwlock(int argc, char **argv, char **envp)
+{
+	pthread_t t[6];
+
+	for (long i = 0; i < 6; i++)	/* 0, 2, 4 read; 1, 3, 5 write */
+		futexsim_pthread_create(&t[i], NULL, rw_user, (void *)i);
+	for (int i = 0; i < 6; i++)
+		futexsim_pthread_join(t[i], NULL);
+	return rw_bad;
+}
+
+START_TEST(test_rwlock_admits_readers_together_and_writers_alone)
+{
+	for (uint64_t seed = 1; seed <= 3; seed++) {
+		readers_in = max_readers = writer_in = rw_bad = 0;
+		memset(&rwl, 0, sizeof(rwl));
+		run_prog(main_rwlock, "", seed);
+		ck_assert_int_eq(res.prog_exited, 1);
+		ck_assert_int_eq(res.prog_status, 0);
+		ck_assert_int_gt(max_readers, 1);
+	}
+}
+END_TEST
+
+/* ---- output capture ---- */
+
+static void *talker(void *arg)
+{
+	futexsim_printf("b says ");
+	futexsim_usleep(100);
+	futexsim_printf("hello\n");
+	futexsim_fprintf(stderr, "b on stderr\n");
+	return NULL;
+}
+
+static int main_output(int argc, char **argv, char **envp)
+{
+	pthread_t t;
+
+	futexsim_pthread_create(&t, NULL, talker, NULL);
+	futexsim_usleep(50);
+	futexsim_puts("main line");	/* while b's line is half-written */
+	futexsim_pthread_join(t, NULL);
+	futexsim_printf("no newline");
+	return 0;
+}
+
+static void output_child(void *arg)
+{
+	run_prog(main_output, "", 1);
+}
+
+START_TEST(test_output_is_captured_a_whole_line_per_task)
+{
+	struct child_out o;
+
+	run_child(output_child, NULL, &o);
+	ck_assert_int_eq(o.status, 0);
+	ck_assert_str_eq(o.out, "main line\nb says hello\nno newline");
+	ck_assert_str_eq(o.err, "b on stderr\n");
+}
+END_TEST
+
+static int main_unsupported(int argc, char **argv, char **envp)
+{
+	futexsim_printf("before\n");
+	return (int)futexsim_unsupported("fork(): processes are not simulated");
+}
+
+static void unsupported_child(void *arg)
+{
+	run_prog(main_unsupported, "", 1);
+}
+
+START_TEST(test_an_unsupported_call_is_a_failure_report)
+{
+	struct child_out o;
+
+	run_child(unsupported_child, NULL, &o);
+	ck_assert_int_eq(o.status, 3);
+	ck_assert_str_eq(o.out, "before\n");
+	ck_assert_ptr_nonnull(strstr(o.err, "unsupported call in the program: fork()"));
+}
+END_TEST
+
+/* ---- atomics: the renaming header itself ---- */
+#undef FUTEXSIM_NO_RENAME
+#undef FUTEXSIM_ATOMIC_H
+#include "workloads/libsim/futexsim_atomic.h"
+
+static int flag;
+static unsigned long hits;
+
+static void *setter(void *arg)
+{
+	for (int i = 0; i < 1000; i++)
+		__atomic_fetch_add(&hits, 1, __ATOMIC_SEQ_CST);
+	__sync_lock_test_and_set(&flag, 1);
+	return NULL;
+}
+
+/* Spins on an atomic load: ends only if loads are scheduling points. */
+static int main_atomics(int argc, char **argv, char **envp)
+{
+	pthread_t t;
+
+	futexsim_pthread_create(&t, NULL, setter, NULL);
+	while (!__atomic_load_n(&flag, __ATOMIC_ACQUIRE))
+		__builtin_ia32_pause();
+	futexsim_pthread_join(t, NULL);
+	return hits == 1000 ? 0 : 1;
+}
+
+START_TEST(test_atomics_are_scheduling_points_with_a_cost)
+{
+	flag = 0;
+	hits = 0;
+	run_prog(main_atomics, "", 1);
+	ck_assert_int_eq(res.prog_status, 0);
+	ck_assert_uint_ge(res.host_hooks, 1000);
+	/* 1000 RMWs and the spinner's loads took virtual time */
+	ck_assert_uint_gt(res.elapsed_ns, 1000);
+}
+END_TEST
+
+/* ---- whole programs: futexsim build, futexsim run ---- */
+
+static int build_example(char *out, size_t len)
+{
+	const char *argv[] = { "futexsim", "build",
+		FUTEXSIM_SOURCE_DIR "/workloads/examples/lostwake.c", "-o", out,
+		NULL };
+	struct child_out o;
+
+	snprintf(out, len, "uapi-lostwake");
+	if (!run_futexsim(&o, argv))
+		return 0;
+	ck_assert_msg(o.status == 0, "build failed: %s", o.err);
+	return 1;
+}
+
+static void run_example(struct child_out *o, const char *prog,
+			const char *args, const char *seed)
+{
+	char a[128], p[128], s[64];
+	const char *argv[] = { "futexsim", "run", p, a, s, NULL };
+
+	snprintf(p, sizeof(p), "--program=./%s", prog);
+	snprintf(a, sizeof(a), "--args=%s", args);
+	snprintf(s, sizeof(s), "--seed=%s", seed);
+	run_futexsim(o, argv);
+}
+
+START_TEST(test_the_example_hangs_on_a_seed_and_the_run_repeats_byte_for_byte)
+{
+	static struct child_out a, b;
+	char prog[64];
+
+	char seed[16];
+	int s;
+
+	if (!build_example(prog, sizeof(prog)))
+		return;
+	/* over seeds until it hangs (README: about one seed in 60) */
+	for (s = 1; s <= 300; s++) {
+		snprintf(seed, sizeof(seed), "%d", s);
+		run_example(&a, prog, "buggy 3 20", seed);
+		if (a.status)
+			break;
+		ck_assert_ptr_nonnull(strstr(a.out, "counter 60\n"));
+	}
+	ck_assert_int_eq(a.status, 3);
+	ck_assert_ptr_nonnull(strstr(a.err, "DEADLOCK"));
+	ck_assert_ptr_nonnull(strstr(a.err, "mutex_lock ("));
+	ck_assert_ptr_nonnull(strstr(a.err, "examples/lostwake.c:"));
+	run_example(&b, prog, "buggy 3 20", seed);
+	ck_assert_str_eq(a.out, b.out);
+	ck_assert_str_eq(a.err, b.err);
+	run_example(&a, prog, "fixed 3 20", seed);
+	ck_assert_int_eq(a.status, 0);
+	ck_assert_ptr_nonnull(strstr(a.out, "fixed: 3 threads x 20 iterations, counter 60\n"));
+	ck_assert_ptr_nonnull(strstr(a.out, "exit status 0, 4 threads"));
+	run_example(&b, prog, "fixed 3 20", seed);
+	ck_assert_str_eq(a.out, b.out);
+	/* a non-zero exit status of the program: in the report, status 6 */
+	run_example(&a, prog, "nonsense", "1");
+	ck_assert_int_eq(a.status, 6);
+	ck_assert_ptr_nonnull(strstr(a.err, "usage: ./uapi-lostwake [buggy|fixed|pthread]"));
+	ck_assert_ptr_nonnull(strstr(a.out, "exit status 2, 1 thread\n"));
+}
+END_TEST
+
+START_TEST(test_build_refuses_a_call_the_layer_does_not_simulate)
+{
+	const char *argv[] = { "futexsim", "build", "uapi-rw.c", "-o",
+			       "uapi-rw", NULL };
+	struct child_out o;
+	FILE *f = fopen("uapi-rw.c", "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs("#include <pthread.h>\n"
+	      "static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;\n"
+	      "int main(void) { return pthread_rwlock_timedrdlock(&rw, 0); }\n", f);
+	fclose(f);
+	if (!run_futexsim(&o, argv))
+		return;
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_ptr_nonnull(strstr(o.err, "futexsim build: uapi-rw.c calls pthread_rwlock_timedrdlock(), which futexsim does not simulate"));
+	ck_assert_int_ne(access("uapi-rw", F_OK), 0);
+	unlink("uapi-rw.c");
+}
+END_TEST
+
+Suite *uapi_suite(void)
+{
+	Suite *s = suite_create("uapi");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_threads_run_and_join_in_order);
+	tcase_add_test(tc, test_main_is_the_first_task_with_its_arguments_and_status);
+	tcase_add_test(tc, test_exit_from_a_thread_ends_the_run);
+	tcase_add_test(tc, test_pthread_exit_of_main_waits_for_the_last_thread);
+	tcase_add_test(tc, test_shared_futexes_work_on_the_programs_memory);
+	tcase_add_test(tc, test_sleep_is_on_the_virtual_clock);
+	tcase_add_test(tc, test_malloc_is_the_arena_at_the_same_address_every_run);
+	tcase_add_test(tc, test_cond_and_barrier_over_the_futex);
+	tcase_add_test(tc, test_rwlock_admits_readers_together_and_writers_alone);
+	tcase_add_test(tc, test_output_is_captured_a_whole_line_per_task);
+	tcase_add_test(tc, test_an_unsupported_call_is_a_failure_report);
+	tcase_add_test(tc, test_atomics_are_scheduling_points_with_a_cost);
+	tcase_add_test(tc, test_the_example_hangs_on_a_seed_and_the_run_repeats_byte_for_byte);
+	tcase_add_test(tc, test_build_refuses_a_call_the_layer_does_not_simulate);
+	suite_add_tcase(s, tc);
+	return s;
+}

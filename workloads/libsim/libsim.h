@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * workloads/libsim/libsim.h - the inside of the user-space ABI layer: the
+ * simulated program, its threads and their bookkeeping.
+ *
+ * Stage: user program (workload).  Shared by the .c files of
+ * workloads/libsim/ and the program workload (workloads/program.c); the
+ * program itself only sees
+ * workloads/libsim/futexsim.h.  Calls the machine (tasks, clock, hooks),
+ * the futex(2) boundary (sim/syscall.h) and the user locks
+ * (workloads/ulock) that pthread mutexes are made of.
+ *
+ * Errors: like pthreads and libc, 0 or a positive errno (pthread_*), or
+ * -1 with errno (the system-call wrappers).  errno: the program's errno
+ * is the host's (one host thread runs every task); every layer function
+ * that can reach a scheduling point saves it on entry and restores it
+ * before returning (wl_prog_errno_save()/wl_prog_errno_restore()), so
+ * each task sees only its own.
+ *
+ * Names: wl_prog_ inside the layer (a workload's), futexsim_ for the
+ * functions the program's calls are renamed to (the ABI).
+ */
+#ifndef WL_PROG_LIBSIM_H
+#define WL_PROG_LIBSIM_H
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdint.h>
+
+#include "sim/machine.h"
+#include "sim/scenario.h"
+#include "sim/stats.h"
+#include "workloads/ulock/ulock.h"
+
+#define WL_PROG_MAX_KEYS	64	/* pthread_key_create() keys		*/
+#define WL_PROG_ARGS_MAX	64	/* argv entries of the program		*/
+
+/* One thread of the program (main included).  Lives in the arena:
+ * pthread_t is its address. */
+struct wl_prog_thread {
+	uint32_t tid_word;		/* TID while alive, 0 once exited:
+					 * pthread_join() FUTEX_WAITs on it */
+	int idx;			/* creation order, main is 0	*/
+	int detached;
+	int joined;
+	void *(*fn)(void *);
+	void *arg;
+	void *ret;			/* pthread_exit() value		*/
+	struct sim_task *task;
+	jmp_buf exit_jb;		/* pthread_exit() unwinds to it	*/
+	const void *tsd[WL_PROG_MAX_KEYS];	/* pthread_setspecific()	*/
+	/* what the report counts */
+	struct ulock_stats st;		/* pthread mutex slow paths	*/
+	uint64_t acquires;		/* pthread mutex acquisitions	*/
+	uint64_t start_ps, end_ps;
+	struct sim_hist *acquire_ns;	/* host memory: large		*/
+	/* output not yet ended by a newline, per stream (1, 2) */
+	char *line[3];
+	size_t line_len[3], line_cap[3];
+	char *all;			/* everything written, in order	*/
+	size_t all_len, all_cap;
+};
+
+/* The program of the current run. */
+struct wl_prog_state {
+	int (*main)(int, char **, char **);
+	const struct ulock_ops *lock;	/* default pthread mutex	*/
+	int argc;
+	char **argv;			/* in the arena			*/
+	struct wl_prog_thread **threads;	/* by creation order		*/
+	int nr_threads, cap_threads;
+	int exited;			/* exit() or main returned	*/
+	int status;			/* its exit status		*/
+	int rt_requested;		/* SCHED_FIFO/RR attributes seen	*/
+	int keys_used;
+	void (*key_dtor[WL_PROG_MAX_KEYS])(void *);
+};
+
+extern struct wl_prog_state wl_prog;
+
+/* wl_prog_start - set up @main as the program of the machine (initialised,
+ * not yet run): argv from @s->program and @s->args, pthread mutexes
+ * made of @lock; creates the main task. */
+void wl_prog_start(const struct sim_scenario *s, const struct ulock_ops *lock,
+		int (*main)(int, char **, char **));
+/* wl_prog_finish - after sim_run(): write out unterminated lines, fill the
+ * program's figures into @r, free the host-side bookkeeping. */
+void wl_prog_finish(struct sim_result *r);
+/* wl_program_run - workload=program with @main as the program's main()
+ * (workloads/program.c; the tests pass their own).  Same contract as a
+ * workload's ->run(). */
+void wl_program_run(const struct sim_scenario *s, const struct ulock_ops *lock,
+		    int (*main)(int, char **, char **), struct sim_result *r);
+/* wl_prog_self - the calling task's thread, NULL outside the program. */
+struct wl_prog_thread *wl_prog_self(void);
+/* wl_prog_end - the program exits with @status: end the run now (other
+ * tasks are left as they are, as exit_group(2) leaves them). */
+void wl_prog_end(int status) __attribute__((noreturn));
+/* wl_prog_fail - a call the simulator does not model: failure report. */
+void wl_prog_fail(const char *what) __attribute__((noreturn));
+
+/* errno of the calling task around a scheduling point. */
+static inline int wl_prog_errno_save(void)
+{
+	return errno;
+}
+
+static inline void wl_prog_errno_restore(int e)
+{
+	errno = e;
+}
+
+/* wl_prog_futex - futex(2) with the libc convention: -1 and errno. */
+long wl_prog_futex(uint32_t *uaddr, int op, uint32_t val,
+		const struct timespec *timeout, uint32_t *uaddr2, uint32_t val3);
+/* wl_prog_out - @n bytes to stream @fd (1 stdout, 2 stderr) of the calling
+ * task: whole lines go out at once, in the order they end. */
+void wl_prog_out(int fd, const char *p, size_t n);
+/* wl_prog_out_flush - write out @t's unterminated lines. */
+void wl_prog_out_flush(struct wl_prog_thread *t);
+
+#endif /* WL_PROG_LIBSIM_H */

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * workloads/libsim/thread.c - the simulated program and its threads:
+ * main() as the first task, pthread_create() as more tasks, join, exit,
+ * thread-specific data, once.
+ *
+ * Stage: user program (workload) -> futex(2) -> machine.  Called by the
+ * program through workloads/libsim/futexsim.h and by the program workload
+ * (workloads/program.c: wl_prog_start(), wl_prog_finish()); calls the machine
+ * (sim_task_create(), sim_run_abort()) and futex(2).
+ *
+ * A thread is a struct wl_prog_thread in the arena (pthread_t is its
+ * address, the same in every run).  As with CLONE_CHILD_CLEARTID, its
+ * word holds the TID while it runs and 0 once it has exited, with a
+ * FUTEX_WAKE: pthread_join() waits on that word with FUTEX_WAIT.  The
+ * program ends, as exit_group(2) would, when main() returns, when any
+ * thread calls exit(), or when the last thread exits after main() called
+ * pthread_exit(); the run then ends at once (sim_run_abort()), whatever
+ * the other tasks are doing.
+ */
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/arena.h"
+#include "sim/failure.h"
+#include "sim/machine.h"
+#define FUTEXSIM_NO_RENAME
+#include "workloads/libsim/futexsim.h"
+#include "workloads/libsim/libsim.h"
+#include "workloads/ulock/uatomic.h"
+
+struct wl_prog_state wl_prog;
+static int nr_live;			/* threads that have not exited	*/
+
+struct wl_prog_thread *wl_prog_self(void)
+{
+	struct sim_task *t = sim_current();
+
+	return t && wl_prog.main ? t->wl : NULL;
+}
+
+void wl_prog_fail(const char *what)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), "unsupported call in the program: %s", what);
+	if (wl_prog_self())
+		wl_prog_out_flush(wl_prog_self());
+	sim_fail(SIM_FAIL_INVARIANT, msg);
+}
+
+static struct wl_prog_thread *new_thread(void)
+{
+	struct wl_prog_thread *t = sim_arena_alloc(sizeof(*t), 64);
+
+	if (wl_prog.nr_threads == wl_prog.cap_threads) {
+		wl_prog.cap_threads = wl_prog.cap_threads ? 2 * wl_prog.cap_threads : 16;
+		wl_prog.threads = realloc(wl_prog.threads, wl_prog.cap_threads *
+				       sizeof(*wl_prog.threads));
+	}
+	t->acquire_ns = calloc(1, sizeof(*t->acquire_ns));
+	if (!wl_prog.threads || !t->acquire_ns) {
+		fprintf(stderr, "futexsim: out of memory for a program thread\n");
+		exit(2);
+	}
+	t->idx = wl_prog.nr_threads;
+	wl_prog.threads[wl_prog.nr_threads++] = t;
+	nr_live++;
+	return t;
+}
+
+void wl_prog_end(int status)
+{
+	struct wl_prog_thread *t = wl_prog_self();
+
+	wl_prog.exited = 1;
+	wl_prog.status = status & 0xff;
+	if (t) {
+		t->end_ps = sim_now_ps();
+		wl_prog_out_flush(t);
+	}
+	sim_progress();
+	sim_run_abort();
+}
+
+/* The thread's last acts: TSD destructors, then clear the TID word and
+ * wake its joiner, as the kernel does for CLONE_CHILD_CLEARTID. */
+static void thread_exit(struct wl_prog_thread *t)
+{
+	for (int k = 0; k < wl_prog.keys_used; k++) {
+		const void *v = t->tsd[k];
+
+		t->tsd[k] = NULL;
+		if (v && wl_prog.key_dtor[k])
+			wl_prog.key_dtor[k]((void *)v);
+	}
+	wl_prog_out_flush(t);
+	t->end_ps = sim_now_ps();
+	uatomic_store(&t->tid_word, 0);
+	wl_prog_futex(&t->tid_word, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+	sim_progress();
+	if (--nr_live == 0)
+		wl_prog_end(0);	/* main() called pthread_exit() */
+}
+
+static void main_task(void *arg)
+{
+	struct wl_prog_thread *t = arg;
+	char *envp[1] = { NULL };
+
+	t->start_ps = sim_now_ps();
+	if (!setjmp(t->exit_jb))
+		wl_prog_end(wl_prog.main(wl_prog.argc, wl_prog.argv, envp));
+	thread_exit(t);		/* main() called pthread_exit() */
+}
+
+static void thread_task(void *arg)
+{
+	struct wl_prog_thread *t = arg;
+
+	t->start_ps = sim_now_ps();
+	if (!setjmp(t->exit_jb))
+		t->ret = t->fn(t->arg);
+	thread_exit(t);
+}
+
+/* argv: the program's path, then @args split at blanks ('...' and "..."
+ * group words), as strings in the arena. */
+static void make_argv(const char *prog, const char *args)
+{
+	char word[512];
+
+	wl_prog.argv = sim_arena_alloc(WL_PROG_ARGS_MAX * sizeof(char *), 16);
+	wl_prog.argv[0] = strcpy(sim_arena_alloc(strlen(prog) + 1, 16), prog);
+	wl_prog.argc = 1;
+	while (*args && wl_prog.argc < WL_PROG_ARGS_MAX - 1) {
+		size_t n = 0;
+		char q = 0;
+
+		while (*args == ' ' || *args == '\t')
+			args++;
+		if (!*args)
+			break;
+		for (; *args && (q || (*args != ' ' && *args != '\t')); args++) {
+			if (!q && (*args == '\'' || *args == '"'))
+				q = *args;
+			else if (q && *args == q)
+				q = 0;
+			else if (n < sizeof(word) - 1)
+				word[n++] = *args;
+		}
+		word[n] = '\0';
+		wl_prog.argv[wl_prog.argc++] = strcpy(sim_arena_alloc(n + 1, 16), word);
+	}
+	wl_prog.argv[wl_prog.argc] = NULL;
+}
+
+void wl_prog_start(const struct sim_scenario *s, const struct ulock_ops *lock,
+		int (*main)(int, char **, char **))
+{
+	struct wl_prog_thread *t;
+
+	memset(&wl_prog, 0, sizeof(wl_prog));
+	nr_live = 0;
+	wl_prog.main = main;
+	wl_prog.lock = lock;
+	make_argv(s->program[0] ? s->program : "program", s->args);
+	optind = 0;		/* getopt() starts afresh (glibc) */
+	t = new_thread();
+	t->task = sim_task_create("main", main_task, t, 0);
+	t->task->wl = t;
+	t->tid_word = (uint32_t)t->task->tid;
+}
+
+/* ---- pthreads -------------------------------------------------------- */
+
+/* What pthread_attr_t holds here (glibc's is larger). */
+struct wl_prog_attr {
+	int detached;
+	int policy;
+	size_t stack;
+};
+_Static_assert(sizeof(struct wl_prog_attr) <= sizeof(pthread_attr_t),
+	       "pthread_attr_t too small");
+
+int futexsim_pthread_attr_init(pthread_attr_t *a)
+{
+	memset(a, 0, sizeof(*a));
+	return 0;
+}
+
+int futexsim_pthread_attr_destroy(pthread_attr_t *a)
+{
+	return 0;
+}
+
+int futexsim_pthread_attr_setdetachstate(pthread_attr_t *a, int st)
+{
+	if (st != PTHREAD_CREATE_DETACHED && st != PTHREAD_CREATE_JOINABLE)
+		return EINVAL;
+	((struct wl_prog_attr *)a)->detached = st == PTHREAD_CREATE_DETACHED;
+	return 0;
+}
+
+int futexsim_pthread_attr_setstacksize(pthread_attr_t *a, size_t sz)
+{
+	if (sz < PTHREAD_STACK_MIN)
+		return EINVAL;
+	if (sz > SIM_CORO_STACK_SIZE)
+		wl_prog_fail("pthread_attr_setstacksize(): simulated stacks are 256 KiB");
+	((struct wl_prog_attr *)a)->stack = sz;
+	return 0;
+}
+
+int futexsim_pthread_attr_setinheritsched(pthread_attr_t *a, int inh)
+{
+	return 0;
+}
+
+/* The simulated scheduler has one class: real-time policies are noted
+ * (the report says so) and run as SCHED_OTHER. */
+int futexsim_pthread_attr_setschedpolicy(pthread_attr_t *a, int pol)
+{
+	((struct wl_prog_attr *)a)->policy = pol;
+	return 0;
+}
+
+int futexsim_pthread_attr_setschedparam(pthread_attr_t *a,
+					const struct sched_param *p)
+{
+	return 0;
+}
+
+int futexsim_pthread_create(pthread_t *th, const pthread_attr_t *attr,
+			    void *(*fn)(void *), void *arg)
+{
+	const struct wl_prog_attr *a = (const struct wl_prog_attr *)attr;
+	int e = wl_prog_errno_save();
+	struct wl_prog_thread *t;
+	char name[16];
+
+	if (!wl_prog_self())
+		wl_prog_fail("pthread_create() outside a simulated program");
+	t = new_thread();
+	t->fn = fn;
+	t->arg = arg;
+	t->detached = a && a->detached;
+	if (a && a->policy != SCHED_OTHER)
+		wl_prog.rt_requested++;
+	snprintf(name, sizeof(name), "thread%d", t->idx);
+	/* clone(2): a system call's entry and exit, then the new task */
+	sim_delay_ps(sim_jitter_ps(sim.preset->syscall_ps));
+	t->task = sim_task_create(name, thread_task, t, -1);
+	t->task->wl = t;
+	t->tid_word = (uint32_t)t->task->tid;
+	*th = (pthread_t)t;
+	wl_prog_errno_restore(e);
+	return 0;
+}
+
+int futexsim_pthread_join(pthread_t th, void **ret)
+{
+	struct wl_prog_thread *t = (struct wl_prog_thread *)th;
+	int e = wl_prog_errno_save();
+	uint32_t v;
+
+	if (t == wl_prog_self())
+		return EDEADLK;
+	if (t->detached || t->joined)
+		return EINVAL;
+	while ((v = uatomic_load(&t->tid_word)) != 0)
+		wl_prog_futex(&t->tid_word, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0);
+	t->joined = 1;
+	if (ret)
+		*ret = t->ret;
+	wl_prog_errno_restore(e);
+	return 0;
+}
+
+void futexsim_pthread_exit(void *ret)
+{
+	struct wl_prog_thread *t = wl_prog_self();
+
+	if (!t)
+		wl_prog_fail("pthread_exit() outside a simulated program");
+	t->ret = ret;
+	longjmp(t->exit_jb, 1);
+}
+
+pthread_t futexsim_pthread_self(void)
+{
+	return (pthread_t)wl_prog_self();
+}
+
+int futexsim_pthread_equal(pthread_t a, pthread_t b)
+{
+	return a == b;
+}
+
+int futexsim_pthread_detach(pthread_t th)
+{
+	struct wl_prog_thread *t = (struct wl_prog_thread *)th;
+
+	if (t->detached)
+		return EINVAL;
+	t->detached = 1;
+	return 0;
+}
+
+/* once: 0 not run, 1 running, 2 done; latecomers FUTEX_WAIT while 1. */
+int futexsim_pthread_once(pthread_once_t *once, void (*fn)(void))
+{
+	uint32_t *w = (uint32_t *)once;
+	int e = wl_prog_errno_save();
+
+	if (uatomic_cmpxchg(w, 0, 1) == 0) {
+		fn();
+		uatomic_store(w, 2);
+		wl_prog_futex(w, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+	} else {
+		while (uatomic_load(w) != 2)
+			wl_prog_futex(w, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0);
+	}
+	wl_prog_errno_restore(e);
+	return 0;
+}
+
+int futexsim_pthread_key_create(pthread_key_t *k, void (*dtor)(void *))
+{
+	if (wl_prog.keys_used == WL_PROG_MAX_KEYS)
+		return EAGAIN;
+	wl_prog.key_dtor[wl_prog.keys_used] = dtor;
+	*k = (pthread_key_t)wl_prog.keys_used++;
+	return 0;
+}
+
+int futexsim_pthread_key_delete(pthread_key_t k)
+{
+	if ((int)k >= wl_prog.keys_used)
+		return EINVAL;
+	wl_prog.key_dtor[k] = NULL;
+	return 0;
+}
+
+void *futexsim_pthread_getspecific(pthread_key_t k)
+{
+	struct wl_prog_thread *t = wl_prog_self();
+
+	return t && (int)k < wl_prog.keys_used ? (void *)t->tsd[k] : NULL;
+}
+
+int futexsim_pthread_setspecific(pthread_key_t k, const void *v)
+{
+	struct wl_prog_thread *t = wl_prog_self();
+
+	if (!t || (int)k >= wl_prog.keys_used)
+		return EINVAL;
+	t->tsd[k] = v;
+	return 0;
+}

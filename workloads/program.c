@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * workloads/program.c - workload "program": a user's C program, built
+ * with `futexsim build` against workloads/libsim/futexsim.h, runs on the
+ * simulated machine; its main() is the first task.
+ *
+ * Stage: workload, first in the flow (the program -> libsim -> ulock ->
+ * futex(2) -> kernel -> sched -> machine -> report).  Called by the CLI
+ * (one process per lock: the lock is what the program's pthread mutexes
+ * are made of) and by the tests (wl_program_run()); calls
+ * workloads/libsim/thread.c to start and finish the program.
+ *
+ * The program's main() is the symbol futexsim_user_main, which `futexsim
+ * build` makes of the program's main() (-Dmain=futexsim_user_main): weak
+ * here, so the plain futexsim binary, which has no program linked in,
+ * says so instead of running.
+ *
+ * The figures: ops are the pthread mutex acquisitions, with their
+ * latency, the slow paths' syscalls, thread times (each thread's first to
+ * last moment), and the per-thread minimum and Jain's index over the
+ * threads that took a mutex at all, as for workload=mutex; then the
+ * program's exit status and thread count.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "workloads/driver.h"
+#include "workloads/libsim/libsim.h"
+#include "workloads/workload.h"
+
+int futexsim_user_main(int argc, char **argv, char **envp)
+	__attribute__((weak));
+
+static void add_thread(struct sim_result *r, const struct wl_prog_thread *t,
+		       uint64_t *tsum, struct sim_hist *all, uint64_t end_ps)
+{
+	uint64_t end = t->end_ps ? t->end_ps : end_ps;
+	uint64_t ns = end > t->start_ps ? (end - t->start_ps) / 1000 : 0;
+
+	r->ops += t->acquires;
+	*tsum += ns;
+	if (ns < r->thread_min_ns)
+		r->thread_min_ns = ns;
+	if (ns > r->thread_max_ns)
+		r->thread_max_ns = ns;
+	if (t->acquires && t->acquires < r->ops_thread_min)
+		r->ops_thread_min = t->acquires;
+	if (t->acquires > r->ops_thread_max)
+		r->ops_thread_max = t->acquires;
+	r->sys_ns += t->task->stats.sys_ps / 1000;
+	r->user_ns += t->task->stats.user_ps / 1000;
+	r->lock_syscalls += t->st.lock_syscalls;
+	r->unlock_syscalls += t->st.unlock_syscalls;
+	r->eagain += t->st.eagain;
+	r->timeouts += t->st.timeouts;
+	r->wakeups += t->st.wakeups;
+	sim_hist_merge(all, t->acquire_ns);
+}
+
+void wl_prog_finish(struct sim_result *r)
+{
+	int n = wl_prog.nr_threads, nops = 0;
+	uint64_t *ops = calloc(n, sizeof(*ops)), tsum = 0, end_ps = 0;
+	struct sim_hist *all = calloc(1, sizeof(*all));
+
+	if (!ops || !all) {
+		fprintf(stderr, "futexsim: out of memory for the program's figures\n");
+		exit(2);
+	}
+	for (int i = 0; i < n; i++) {
+		const struct wl_prog_thread *t = wl_prog.threads[i];
+
+		wl_prog_out_flush(wl_prog.threads[i]);
+		if (t->end_ps > end_ps)
+			end_ps = t->end_ps;
+	}
+	r->thread_min_ns = UINT64_MAX;
+	r->ops_thread_min = UINT64_MAX;
+	for (int i = 0; i < n; i++) {
+		if (wl_prog.threads[i]->acquires)	/* lockers only */
+			ops[nops++] = wl_prog.threads[i]->acquires;
+		add_thread(r, wl_prog.threads[i], &tsum, all, end_ps);
+	}
+	if (!nops)
+		r->ops_thread_min = 0;
+	r->elapsed_ns = end_ps / 1000;
+	r->thread_avg_ns = n ? tsum / n : 0;
+	r->acquire_p50_ns = sim_hist_percentile(all, 50);
+	r->acquire_p99_ns = sim_hist_percentile(all, 99);
+	r->acquire_max_ns = all->max;
+	r->jain = sim_jain(ops, nops);
+	r->host_hooks = sim.counters.hooks;
+	r->host_switches = sim.counters.switches;
+	r->prog_exited = wl_prog.exited;
+	r->prog_status = wl_prog.status;
+	r->prog_threads = n;
+	r->prog_rt = wl_prog.rt_requested;
+	for (int i = 0; i < n; i++) {
+		free(wl_prog.threads[i]->acquire_ns);
+		free(wl_prog.threads[i]->line[1]);
+		free(wl_prog.threads[i]->line[2]);
+		free(wl_prog.threads[i]->all);
+	}
+	free(wl_prog.threads);
+	wl_prog.threads = NULL;
+	wl_prog.nr_threads = 0;
+	free(ops);
+	free(all);
+}
+
+void wl_program_run(const struct sim_scenario *s, const struct ulock_ops *lock,
+		    int (*main)(int, char **, char **), struct sim_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	wl_prog_start(s, lock, main);
+	wl_run_sim(r);
+	wl_prog_finish(r);
+	snprintf(r->lock, sizeof(r->lock), "%s", lock->name);
+}
+
+static void program_run(const struct sim_scenario *s,
+			const struct ulock_ops *lock, struct sim_result *r)
+{
+	if (!futexsim_user_main) {
+		fprintf(stderr, "futexsim: workload program: no program is linked into this binary; build one with 'futexsim build PROGRAM.c -o OUT' and run it with --program=OUT\n");
+		exit(2);
+	}
+	wl_program_run(s, lock, futexsim_user_main, r);
+}
+
+const struct wl_workload wl_program = {
+	.name		= "program",
+	.description	= "a C program built with 'futexsim build' (--program=OUT): its main() is the first task",
+	.run		= program_run,
+};
