@@ -193,20 +193,18 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 }
 
 /*
- * A run failed (exit 3, report on stderr) and was not recorded: run it
- * again, quietly, recording into @path (through @path.part, renamed when
- * the recorded run has failed as well).
+ * Run @one again in a child with its output (and its stderr too if
+ * @silent) sent to /dev/null, recording into @rec if not NULL and checking
+ * the decisions of @src if not NULL.  Return: its exit status, 3 for a
+ * failure, -1 if it died of a signal.
  */
-static void save_failure(const struct sim_scenario *one,
-			 const struct sim_preset *preset, const char *replay,
-			 const char *path)
+static int rerun(const struct sim_scenario *one,
+		 const struct sim_preset *preset, const char *replay,
+		 const char *rec, const struct sim_replay_src *src, int silent)
 {
-	char part[PATH_MAX];
 	int quiet, status;
 	pid_t pid;
 
-	if (snprintf(part, sizeof(part), "%s.part", path) >= (int)sizeof(part))
-		return;
 	quiet = open("/dev/null", O_RDWR);
 	if (quiet < 0)
 		die_errno("/dev/null");
@@ -216,27 +214,60 @@ static void save_failure(const struct sim_scenario *one,
 		die_errno("fork");
 	if (pid == 0) {
 		dup2(quiet, STDOUT_FILENO);
-		dup2(quiet, STDERR_FILENO);
-		child_run(one, preset, replay, NULL, part, NULL, quiet);
+		if (silent)
+			dup2(quiet, STDERR_FILENO);
+		child_run(one, preset, replay, NULL, rec, src, quiet);
 	}
 	close(quiet);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			die_errno("waitpid");
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 3 && !rename(part, path))
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* @path.part, where a failed run is recorded until it has failed again.
+ * Return: @buf, or NULL if the name does not fit. */
+static const char *part_path(const char *path, char *buf, size_t len)
+{
+	if (!path || snprintf(buf, len, "%s.part", path) >= (int)len)
+		return NULL;
+	return buf;
+}
+
+/* The re-run recorded into @part failed again: keep it as @path. */
+static void keep_part(const char *part, const char *path, int status)
+{
+	if (status == 3 && !rename(part, path))
 		return;
 	unlink(part);
-	fprintf(stderr, "futexsim: %s was not saved: the run did not fail again when recorded\n",
-		path);
+	fprintf(stderr, "futexsim: %s was not saved: %s\n", path,
+		status == 3 ? strerror(errno) :
+		"the run did not fail again when recorded");
+}
+
+/*
+ * A narrated run failed (exit 3, report on stderr) and was not recorded:
+ * run it again, silently, recording into @path (through @path.part,
+ * renamed when the recorded run has failed as well).
+ */
+static void save_failure(const struct sim_scenario *one,
+			 const struct sim_preset *preset, const char *replay,
+			 const char *path)
+{
+	char buf[PATH_MAX];
+	const char *part = part_path(path, buf, sizeof(buf));
+
+	if (part)
+		keep_part(part, path, rerun(one, preset, replay, part, NULL, 1));
 }
 
 /*
  * A run that did not narrate failed (SIM_EXIT_REPORT_AGAIN, nothing
  * printed): run it again with the narration kept in memory only, so that
- * its report shows the last events, recording into @rec (or into @failed
- * through save_failure()'s .part) if not NULL, checking the decisions of
- * @src again if not NULL.  The run is a pure
- * function of scenario and seed, so it fails again, the same way.
+ * its report (on stderr) shows the last events, recording into @rec, or
+ * into @failed as save_failure() does, if not NULL, and checking the
+ * decisions of @src again if not NULL.  The run is a pure function of
+ * scenario and seed, so it fails again, the same way.
  * Return: the re-run's exit status (3), 1 if it did not fail.
  */
 static int report_again(const struct sim_scenario *one,
@@ -245,41 +276,19 @@ static int report_again(const struct sim_scenario *one,
 			const struct sim_replay_src *src)
 {
 	struct sim_scenario again = *one;
-	char part[PATH_MAX];
-	int quiet, status;
-	pid_t pid;
+	char buf[PATH_MAX];
+	const char *part = part_path(failed, buf, sizeof(buf));
+	int status;
 
 	again.narrate = SIM_NARRATE_QUIET;
-	if (failed && snprintf(part, sizeof(part), "%s.part", failed) >=
-		      (int)sizeof(part))
-		failed = NULL;
-	quiet = open("/dev/null", O_RDWR);
-	if (quiet < 0)
-		die_errno("/dev/null");
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		die_errno("fork");
-	if (pid == 0) {
-		dup2(quiet, STDOUT_FILENO);
-		child_run(&again, preset, replay, NULL,
-			  rec ? rec : failed ? part : NULL, src, quiet);
-	}
-	close(quiet);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			die_errno("waitpid");
-	if (WIFSIGNALED(status) || WEXITSTATUS(status) != 3) {
-		if (failed)
-			unlink(part);
-		fprintf(stderr, "futexsim: lock %s failed, but not when run again for its report: the simulation is not deterministic (a futexsim bug: please report it with the command below)\nreplay: %.*s\n",
-			one->locks[0], (int)strcspn(replay, "\n"), replay);
-		return 1;
-	}
-	if (failed && rename(part, failed))
-		fprintf(stderr, "futexsim: %s was not saved: %s\n", failed,
-			strerror(errno));
-	return 3;
+	status = rerun(&again, preset, replay, rec ? rec : part, src, 0);
+	if (part && !rec)
+		keep_part(part, failed, status);
+	if (status == 3)
+		return 3;
+	fprintf(stderr, "futexsim: lock %s failed, but not when run again for its report: the simulation is not deterministic (a futexsim bug: please report it with the command below)\nreplay: %.*s\n",
+		one->locks[0], (int)strcspn(replay, "\n"), replay);
+	return 1;
 }
 
 static double seconds_since(const struct timespec *t0)
