@@ -52,8 +52,8 @@
  *				to-futex-256*.txt beside OUT.json
  *	glibc_tables_s		host seconds (wall clock) of
  *				`workloads/scenarios/glibc-tables.sh -d 100ms
- *				mutex-2017`: the 2017 RFC mutex table (ww, and
- *				tp when futexsim has it), threads 10/20/40/80
+ *				mutex-2017`: the 2017 RFC mutex table (ww,
+ *				adaptive, tp when futexsim has it), threads 10/20/40/80
  *				x load 10/50, 0.1 s simulated per point; the
  *				table is kept in glibc-2017-mutex.txt
  *
@@ -65,12 +65,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -78,6 +76,7 @@
 #include "sim/explore_run.h"
 #include "sim/machine.h"
 #include "sim/preset.h"
+#include "sim/program.h"
 #include "version.h"
 
 #define BENCH_ROUNDS		5
@@ -357,28 +356,14 @@ static char *slurp(const char *path)
 
 /* ---- mutex throughput through the real binary --------------------------------- */
 
-/* The mutex command, with one more option @opt (NULL: none). */
+/* The mutex command, with one more option @opt (NULL: none), its stdout
+ * to /dev/null. Return: its exit status (sim_program_spawn()). */
 static int run_futexsim(const char *exe, const char *opt)
 {
-	int status, fd;
-	pid_t pid;
+	char *argv[] = { (char *)exe, "run", "--machine=tiny4", "--threads=8",
+			 "--lock=ww", "--ops=200000", (char *)opt, NULL };
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		fd = open("/dev/null", O_WRONLY);
-		if (fd >= 0)
-			dup2(fd, STDOUT_FILENO);
-		execl(exe, exe, "run", "--machine=tiny4", "--threads=8",
-		      "--lock=ww", "--ops=200000", opt, (char *)NULL);
-		fprintf(stderr, "bench: cannot run %s: %s\n", exe, strerror(errno));
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+	return sim_program_spawn(NULL, argv, "/dev/null", "bench");
 }
 
 static double bench_mutex(const char *exe)
@@ -478,29 +463,13 @@ static double time_script(const char *json, const char *name,
 {
 	char *out = table_path(json, name);
 	double t0 = host_now();
-	int status, fd;
-	pid_t pid;
+	int status;
 
 	if (!out)
 		return -1;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		free(out);
-		return -1;
-	}
-	if (pid == 0) {
-		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd >= 0)
-			dup2(fd, STDOUT_FILENO);
-		execv("/bin/sh", argv);
-		fprintf(stderr, "bench: cannot run %s: %s\n", argv[1], strerror(errno));
-		_exit(127);
-	}
+	status = sim_program_spawn("/bin/sh", argv, out, "bench");
 	free(out);
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+	if (status) {
 		fprintf(stderr, "bench: %s failed (status %d)\n", argv[1], status);
 		return -1;
 	}
@@ -515,7 +484,7 @@ static double bench_spin_table(const char *exe, const char *json)
 	return time_script(json, "spin-2014.txt", argv);
 }
 
-/* The 2017 glibc mutex table (ww, and tp when it exists), 0.1 s of
+/* The 2017 glibc mutex table (ww, adaptive, and tp when it exists), 0.1 s of
  * simulated time per point; the table is kept in glibc-2017-mutex.txt. */
 static double bench_glibc_tables(const char *exe, const char *json)
 {
@@ -558,28 +527,6 @@ static void bench_tp_table(const char *exe, const char *json, double secs[3])
 
 /* ---- a user program (issue 8) -------------------------------------------------- */
 
-/* Run @argv with stdout to /dev/null. Return: its exit status. */
-static int run_quiet(char *const argv[])
-{
-	int status, fd;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		fd = open("/dev/null", O_WRONLY);
-		if (fd >= 0)
-			dup2(fd, STDOUT_FILENO);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-}
-
 /*
  * The example's mutex loop on a pthread mutex (workloads/examples/
  * lostwake.c, mode pthread: the scenario's lock, ww) built with `futexsim
@@ -601,16 +548,19 @@ static double program_once(const char *exe, const char *json)
 	double v = -1;
 	int fd = mkstemp(out);
 
-	if (fd < 0 || run_quiet(build)) {
+	if (fd >= 0)
+		close(fd);
+	if (fd < 0 || sim_program_spawn(NULL, build, "/dev/null", "bench")) {
 		fprintf(stderr, "bench: cannot build %s\n", prog);
+		if (fd >= 0)
+			unlink(out);
 		free(prog);
 		return -1;
 	}
-	close(fd);
 	snprintf(popt, sizeof(popt), "--program=%s", prog);
 	run[3] = popt;
 	snprintf(opt, sizeof(opt), "--json=%s", out);
-	if (!run_quiet(run))
+	if (!sim_program_spawn(NULL, run, "/dev/null", "bench"))
 		doc = slurp(out);
 	unlink(out);
 	free(prog);

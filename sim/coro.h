@@ -25,6 +25,9 @@
 #include <ucontext.h>
 
 #define SIM_CORO_STACK_SIZE	(256 * 1024)
+/* Stacks are mapped from this fixed address upwards (sim/coro.c); one
+ * below it was mapped wherever the kernel put it (no fixed address). */
+#define SIM_CORO_STACK_BASE	0x300000000000UL
 
 struct sim_coro {
 	void *sp;		/* asm backend: saved stack pointer	*/

@@ -9,18 +9,18 @@
  * (sim/cli.c).  Calls the machine (sim_machine_init(), sim_run_abort()),
  * the workload (workload -> ulock -> futex(2) -> kernel -> sched ->
  * machine), sim/explore.c for the strategy, sim/oracle.c for the oracles,
- * and sim/replay.c to record a run.
+ * sim/replay.c to record a run and sim_program_spawn() (sim/program.h)
+ * to replay a hit.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "sim/cache.h"
 #include "sim/explore_run.h"
 #include "sim/machine.h"
+#include "sim/program.h"
 #include "sim/replay.h"
 #include "workloads/workload.h"
 
@@ -176,25 +176,14 @@ void sim_explore_child_start(const struct sim_scenario *s)
 
 int sim__explore_replay_show(const char *self, const char *file)
 {
-	int status;
-	pid_t pid;
+	char *argv[] = { (char *)self, "replay", (char *)file, "--narrate=yes",
+			 NULL };
+	/* this very binary, whatever argv[0] says */
+	int status = sim_program_spawn("/proc/self/exe", argv, NULL, "futexsim");
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
+	if (status < 0) {
 		perror("futexsim: fork");
 		return 1;
 	}
-	if (pid == 0) {
-		/* this very binary, whatever argv[0] says */
-		execl("/proc/self/exe", self, "replay", file, "--narrate=yes",
-		      (char *)NULL);
-		execlp(self, self, "replay", file, "--narrate=yes", (char *)NULL);
-		fprintf(stderr, "futexsim: cannot run %s: %s\n", self, strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return status;
 }

@@ -3,7 +3,8 @@
  * sim/program.h - user programs on the command line: `futexsim build`
  * and the --program key of `futexsim run` and `futexsim replay`.
  *
- * Stage: CLI.  Called by sim/cli.c; sim/program.c runs the C compiler
+ * Stage: CLI.  Called by sim/cli.c (and sim_program_spawn() by
+ * sim/explore_run.c and bench/bench.c); sim/program.c runs the C compiler
  * (build) and exec()s the program's binary (run), and writes the
  * program's lines of the report.
  *
@@ -57,5 +58,20 @@ void sim_program_report(FILE *out, const struct sim_scenario *s,
 /* sim_program_status - SIM_EXIT_PROGRAM if a program of @r exited with
  * a non-zero status, else 0. */
 int sim_program_status(const struct sim_result *r, int nr);
+
+/*
+ * sim_program_spawn - run a command in a child process and wait for it:
+ * exec @path if it is not NULL, else (or if that fails) @argv[0] looked
+ * up in PATH as execvp() does, with the NULL-terminated @argv.  Its
+ * stdout goes to the file @out (created or truncated; "/dev/null" drops
+ * it), or stays this process's if @out is NULL; stderr stays ours.  If
+ * no exec works, the child says "@who: cannot run ARGV0: REASON" on
+ * stderr and exits 127.  Used by `futexsim build` (the compiler), the
+ * explore command (a hit's replay) and bench/bench.c.
+ * Return: the command's exit status, 128 + the signal's number if a
+ * signal ended it, -1 if it could not be started or waited for.
+ */
+int sim_program_spawn(const char *path, char *const argv[], const char *out,
+		      const char *who);
 
 #endif /* SIM_PROGRAM_H */

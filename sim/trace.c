@@ -23,6 +23,7 @@
  */
 #include <errno.h>
 #include <linux/futex.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -372,9 +373,41 @@ static void emit(struct sim_trace_rec *r)
 
 /* ---- emitters -------------------------------------------------------------- */
 
-static uint64_t arena_addr(const void *p)
+/* The executable's image: its globals are at fixed addresses (-no-pie). */
+extern const char __executable_start[], _end[];
+
+static bool on_fixed_stack(const struct sim_task *t, uintptr_t a)
 {
-	return sim_arena_contains(p) ? (uint64_t)(uintptr_t)p : 0;
+	uintptr_t lo = (uintptr_t)t->coro.stack;
+
+	return lo >= SIM_CORO_STACK_BASE && a >= lo &&
+	       a - lo < t->coro.stack_size;
+}
+
+/*
+ * @p as the trace shows it: its address where that is the same in every
+ * run of the binary (the arena; a task's stack, mapped at its fixed
+ * address by sim/coro.c; the -no-pie executable's data and bss: a user
+ * program's globals), else 0, printed 0x0: host heap and other host
+ * memory stay out of the trace.
+ */
+static uint64_t shown_addr(const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+	const struct sim_task *cur = sim_current();
+
+	if (sim_arena_contains(p))
+		return a;
+#ifndef __PIE__
+	if (a >= (uintptr_t)__executable_start && a < (uintptr_t)_end)
+		return a;
+#endif
+	if (cur && on_fixed_stack(cur, a))
+		return a;
+	for (int i = 0; i < sim.nr_tasks; i++)
+		if (on_fixed_stack(sim.tasks[i], a))
+			return a;
+	return 0;
 }
 
 /* A record of @ev in the context that runs now: a task on its CPU, or an
@@ -427,7 +460,7 @@ void sim__trace_futex_enter(const uint32_t *uaddr, int op, uint32_t val,
 	struct sim_trace_rec r;
 
 	rec_here(&r, SIM_TEV_FUTEX_ENTER);
-	r.addr = arena_addr(uaddr);
+	r.addr = shown_addr(uaddr);
 	r.word = r.addr ? *uaddr : 0;
 	r.a = (uint32_t)op;
 	r.b = val;
@@ -440,7 +473,7 @@ void sim__trace_futex_exit(const uint32_t *uaddr, int op, long ret)
 	struct sim_trace_rec r;
 
 	rec_here(&r, SIM_TEV_FUTEX_EXIT);
-	r.addr = arena_addr(uaddr);
+	r.addr = shown_addr(uaddr);
 	r.word = r.addr ? *uaddr : 0;
 	r.a = (uint32_t)op;
 	r.arg = ret;
@@ -461,7 +494,7 @@ void sim_trace_contention_begin(const void *lock, unsigned int flags)
 	struct sim_trace_rec r;
 
 	rec_here(&r, SIM_TEV_CONTENTION_BEGIN);
-	r.addr = arena_addr(lock);
+	r.addr = shown_addr(lock);
 	r.a = flags;
 	emit(&r);
 }
@@ -471,7 +504,7 @@ void sim_trace_contention_end(const void *lock, int ret)
 	struct sim_trace_rec r;
 
 	rec_here(&r, SIM_TEV_CONTENTION_END);
-	r.addr = arena_addr(lock);
+	r.addr = shown_addr(lock);
 	r.arg = ret;
 	emit(&r);
 }
@@ -482,7 +515,7 @@ void sim_trace_qspinlock(const void *lock, enum sim_qspin_op op,
 	struct sim_trace_rec r;
 
 	rec_here(&r, SIM_TEV_QSPINLOCK);
-	r.addr = arena_addr(lock);
+	r.addr = shown_addr(lock);
 	r.op = (uint8_t)op;
 	r.a = old;
 	r.b = new;
@@ -495,7 +528,7 @@ void sim_trace_tp(const void *uaddr, enum sim_tp_op op, unsigned int word,
 	struct sim_trace_rec r;
 
 	rec_here(&r, SIM_TEV_TP);
-	r.addr = arena_addr(uaddr);
+	r.addr = shown_addr(uaddr);
 	r.op = (uint8_t)op;
 	r.a = word;
 	r.arg = arg;

@@ -20,9 +20,9 @@
  *    charge and no PRNG draw.  With no trace open each emitter is one
  *    load and one predictable branch (sim_trace_mask is 0).
  *  - The trace is a pure function of scenario and seed: timestamps are
- *    simulated time, addresses are the arena's fixed addresses (anything
- *    outside the arena, a host stack for instance, is printed as 0), and
- *    equal timestamps keep emission order.
+ *    simulated time, addresses are fixed ones (the arena, task stacks and
+ *    the -no-pie executable's globals; anything else, the host heap for
+ *    instance, is printed as 0), and equal timestamps keep emission order.
  *  - Timestamps are per-CPU clocks, so records arrive slightly out of
  *    global order; a fixed-size reorder buffer (SIM_TRACE_REORDER records)
  *    writes them sorted.  A record later than that window would allow is

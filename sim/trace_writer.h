@@ -40,7 +40,7 @@
 struct sim_trace_rec {
 	uint64_t ts_ps;		/* simulated time				*/
 	uint64_t seq;		/* emission order: ties keep it		*/
-	uint64_t addr;		/* arena address, 0 if outside the arena	*/
+	uint64_t addr;		/* fixed address (sim/trace.c), or 0	*/
 	int64_t arg;
 	int32_t tid;
 	int32_t tid2;

@@ -2,11 +2,11 @@
 /*
  * tests/run_child.h - run a piece of code, or a command, in a child
  * process and capture its exit status, stdout and stderr, so tests can
- * assert on the one-line bad-input errors (exit 2) and on whole runs.
+ * assert on the one-line bad-input errors (exit 2) and on whole runs;
+ * and one_case_suite(), the Check registration of a one-case suite.
  *
- * Stage: tests.  Used by tests/test_config.c, tests/test_scenario.c and
- * tests/test_cli.c; calls fork(), exec and libc only.  Static functions:
- * each test file gets its own copy.
+ * Stage: tests.  Used by most tests/test_*.c; calls fork(), exec, Check
+ * and libc only.  Static functions: each test file gets its own copy.
  */
 #ifndef TESTS_RUN_CHILD_H
 #define TESTS_RUN_CHILD_H
@@ -147,6 +147,25 @@ static __attribute__((unused)) void child__assert_error(const struct child_out *
 	for (; *parts; parts++)
 		ck_assert_msg(strstr(o->err, *parts), "'%s' missing from: %s",
 			      *parts, o->err);
+}
+
+/*
+ * one_case_suite - the suite @name with one test case, also @name, of
+ * the NULL-terminated @tests, each allowed @timeout_s seconds.
+ * Return: the suite, for tests/check_main.c.
+ */
+static __attribute__((unused)) Suite *one_case_suite(const char *name,
+						     double timeout_s,
+						     const TTest *const *tests)
+{
+	Suite *s = suite_create(name);
+	TCase *tc = tcase_create(name);
+
+	tcase_set_timeout(tc, timeout_s);
+	for (; *tests; tests++)
+		tcase_add_test(tc, *tests);
+	suite_add_tcase(s, tc);
+	return s;
 }
 
 #endif /* TESTS_RUN_CHILD_H */

@@ -366,17 +366,8 @@ END_TEST
 
 Suite *explore_suite(void)
 {
-	Suite *s = suite_create("explore");
-	TCase *tc = tcase_create("explore");
-
-	tcase_set_timeout(tc, 300);
-	tcase_add_test(tc, test_parse);
-	tcase_add_test(tc, test_dfs_exhaustive);
-	tcase_add_test(tc, test_inprocess_determinism);
-	tcase_add_test(tc, test_catalogue);
-	tcase_add_test(tc, test_spin_rule);
-	tcase_add_test(tc, test_hit_replay_shrink);
-	tcase_add_test(tc, test_shards);
-	suite_add_tcase(s, tc);
-	return s;
+	return one_case_suite("explore", 300, (const TTest *const[]){
+		test_parse, test_dfs_exhaustive, test_inprocess_determinism,
+		test_catalogue, test_spin_rule, test_hit_replay_shrink,
+		test_shards, NULL });
 }

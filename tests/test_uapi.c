@@ -22,6 +22,7 @@
 #include "sim/machine.h"
 #include "sim/preset.h"
 #include "sim/scenario.h"
+#include "sim/trace.h"
 #define FUTEXSIM_NO_RENAME
 #include "workloads/libsim/futexsim.h"
 #include "workloads/libsim/libsim.h"
@@ -32,6 +33,7 @@
 static struct sim_preset preset;
 static struct sim_scenario scn;
 static struct sim_result res;
+static const char *prog_trace;	/* run_prog(): a text trace, narrated */
 
 /* Boot a 4-CPU machine with @seed and run @main as the program. */
 static void run_prog(int (*main)(int, char **, char **), const char *args,
@@ -47,7 +49,39 @@ static void run_prog(int (*main)(int, char **, char **), const char *args,
 	scn.seed = seed;
 	setenv("FUTEXSIM_CHECK_STATE", "1", 1);
 	sim_machine_init(&preset, 4, seed);
+	if (prog_trace) {
+		scn.narrate = 1;
+		scn.trace_events = SIM_TRACE_ALL;
+		ck_assert_int_eq(sim_trace_open(prog_trace, &scn), 0);
+	}
 	wl_program_run(&scn, ulock_find("ww"), main, &res);
+	if (prog_trace)
+		ck_assert_int_eq(sim_trace_close(), 0);
+}
+
+/* run_prog(), then: the program exited with @status. */
+static void run_prog_exits(int (*main)(int, char **, char **),
+			   const char *args, uint64_t seed, int status)
+{
+	run_prog(main, args, seed);
+	ck_assert_int_eq(res.prog_exited, 1);
+	ck_assert_int_eq(res.prog_status, status);
+}
+
+/* The program @main run as by run_prog() (no arguments, seed 1) in a
+ * child process: its exit status and output into @o. */
+static int (*child_main)(int, char **, char **);
+
+static void prog_child(void *arg)
+{
+	run_prog(child_main, "", 1);
+}
+
+static void run_prog_child(int (*main)(int, char **, char **),
+			   struct child_out *o)
+{
+	child_main = main;
+	run_child(prog_child, NULL, o);
 }
 
 /* ---- threads: creation, join order, exit ---- */
@@ -86,9 +120,7 @@ static int main_join(int argc, char **argv, char **envp)
 START_TEST(test_threads_run_and_join_in_order)
 {
 	nr_order = 0;
-	run_prog(main_join, "", 1);
-	ck_assert_int_eq(res.prog_exited, 1);
-	ck_assert_int_eq(res.prog_status, 0);
+	run_prog_exits(main_join, "", 1, 0);
 	ck_assert_int_eq(res.prog_threads, 4);
 	/* the shortest sleeper first: the sleeps are on the virtual clock */
 	ck_assert_int_eq(order[0], 2);
@@ -108,9 +140,7 @@ static int main_argv(int argc, char **argv, char **envp)
 
 START_TEST(test_main_is_the_first_task_with_its_arguments_and_status)
 {
-	run_prog(main_argv, "-x 'two words'", 1);
-	ck_assert_int_eq(res.prog_exited, 1);
-	ck_assert_int_eq(res.prog_status, 7);
+	run_prog_exits(main_argv, "-x 'two words'", 1, 7);
 }
 END_TEST
 
@@ -141,9 +171,7 @@ static int main_exit(int argc, char **argv, char **envp)
 
 START_TEST(test_exit_from_a_thread_ends_the_run)
 {
-	run_prog(main_exit, "", 1);
-	ck_assert_int_eq(res.prog_exited, 1);
-	ck_assert_int_eq(res.prog_status, 5);
+	run_prog_exits(main_exit, "", 1, 5);
 }
 END_TEST
 
@@ -169,10 +197,8 @@ static int main_pthread_exit(int argc, char **argv, char **envp)
 START_TEST(test_pthread_exit_of_main_waits_for_the_last_thread)
 {
 	late = 0;
-	run_prog(main_pthread_exit, "", 1);
+	run_prog_exits(main_pthread_exit, "", 1, 0);
 	ck_assert_int_eq(late, 1);
-	ck_assert_int_eq(res.prog_exited, 1);
-	ck_assert_int_eq(res.prog_status, 0);
 }
 END_TEST
 
@@ -206,9 +232,7 @@ static int main_shared(int argc, char **argv, char **envp)
 
 START_TEST(test_shared_futexes_work_on_the_programs_memory)
 {
-	run_prog(main_shared, "", 1);
-	ck_assert_int_eq(res.prog_exited, 1);
-	ck_assert_int_eq(res.prog_status, 0);
+	run_prog_exits(main_shared, "", 1, 0);
 }
 END_TEST
 
@@ -334,9 +358,7 @@ START_TEST(test_cond_and_barrier_over_the_futex)
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		items = 0;
 		memset(rounds_seen, 0, sizeof(rounds_seen));
-		run_prog(main_sync, "", seed);
-		ck_assert_int_eq(res.prog_exited, 1);
-		ck_assert_int_eq(res.prog_status, 0);
+		run_prog_exits(main_sync, "", seed, 0);
 		ck_assert_int_eq(rounds_seen[3], 3);
 		ck_assert_uint_ge(res.ops, 100);	/* mutex acquisitions */
 	}
@@ -389,9 +411,7 @@ START_TEST(test_rwlock_admits_readers_together_and_writers_alone)
 	for (uint64_t seed = 1; seed <= 3; seed++) {
 		readers_in = max_readers = writer_in = rw_bad = 0;
 		memset(&rwl, 0, sizeof(rwl));
-		run_prog(main_rwlock, "", seed);
-		ck_assert_int_eq(res.prog_exited, 1);
-		ck_assert_int_eq(res.prog_status, 0);
+		run_prog_exits(main_rwlock, "", seed, 0);
 		ck_assert_int_gt(max_readers, 1);
 	}
 }
@@ -420,16 +440,11 @@ static int main_output(int argc, char **argv, char **envp)
 	return 0;
 }
 
-static void output_child(void *arg)
-{
-	run_prog(main_output, "", 1);
-}
-
 START_TEST(test_output_is_captured_a_whole_line_per_task)
 {
 	struct child_out o;
 
-	run_child(output_child, NULL, &o);
+	run_prog_child(main_output, &o);
 	ck_assert_int_eq(o.status, 0);
 	ck_assert_str_eq(o.out, "main line\nb says hello\nno newline");
 	ck_assert_str_eq(o.err, "b on stderr\n");
@@ -442,19 +457,66 @@ static int main_unsupported(int argc, char **argv, char **envp)
 	return (int)futexsim_unsupported("fork(): processes are not simulated");
 }
 
-static void unsupported_child(void *arg)
-{
-	run_prog(main_unsupported, "", 1);
-}
-
 START_TEST(test_an_unsupported_call_is_a_failure_report)
 {
 	struct child_out o;
 
-	run_child(unsupported_child, NULL, &o);
+	run_prog_child(main_unsupported, &o);
 	ck_assert_int_eq(o.status, 3);
 	ck_assert_str_eq(o.out, "before\n");
 	ck_assert_ptr_nonnull(strstr(o.err, "unsupported call in the program: fork()"));
+}
+END_TEST
+
+/* ---- the trace shows the program's own futex words ---- */
+
+static uint32_t global_word = 7;
+
+/* Two FUTEX_WAITs that time out: on a global, then on a local. */
+static int main_words(int argc, char **argv, char **envp)
+{
+	uint32_t local = 9;
+	struct timespec ts = { .tv_nsec = 1000 };
+
+	futexsim_printf("local at 0x%lx\n", (unsigned long)&local);
+	futexsim_syscall(SYS_futex, &global_word, FUTEX_WAIT_PRIVATE, 7, &ts,
+			 NULL, 0);
+	futexsim_syscall(SYS_futex, &local, FUTEX_WAIT_PRIVATE, 9, &ts,
+			 NULL, 0);
+	return 0;
+}
+
+START_TEST(test_trace_shows_the_programs_globals_and_stack_words)
+{
+	char path[] = "/tmp/futexsim-uapi-XXXXXX.txt", want[160], *doc;
+	unsigned long local = 0;
+	struct child_out o;
+	int fd = mkstemps(path, 4);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	prog_trace = path;
+	run_prog_child(main_words, &o);
+	prog_trace = NULL;
+	ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+	ck_assert_int_eq(sscanf(o.out, "local at 0x%lx", &local), 1);
+	ck_assert_uint_ge(local, SIM_CORO_STACK_BASE);	/* a fixed stack */
+	doc = slurp(path, NULL);
+	unlink(path);
+	snprintf(want, sizeof(want), "futex_enter: uaddr=%p op=FUTEX_WAIT_PRIVATE val=7",
+		 (void *)&global_word);
+	ck_assert_msg(strstr(doc, want), "no '%s' in:\n%s", want, doc);
+	snprintf(want, sizeof(want), "futex_enter: uaddr=0x%lx op=FUTEX_WAIT_PRIVATE val=9",
+		 local);
+	ck_assert_msg(strstr(doc, want), "no '%s' in:\n%s", want, doc);
+	free(doc);
+	/* the narration reads the words there too */
+	snprintf(want, sizeof(want), "calls FUTEX_WAIT on %p, to sleep if the word is still 7 (it is 7 now)",
+		 (void *)&global_word);
+	ck_assert_msg(strstr(o.err, want), "no '%s' in:\n%s", want, o.err);
+	snprintf(want, sizeof(want), "calls FUTEX_WAIT on 0x%lx, to sleep if the word is still 9 (it is 9 now)",
+		 local);
+	ck_assert_msg(strstr(o.err, want), "no '%s' in:\n%s", want, o.err);
 }
 END_TEST
 
@@ -588,24 +650,21 @@ END_TEST
 
 Suite *uapi_suite(void)
 {
-	Suite *s = suite_create("uapi");
-	TCase *tc = tcase_create("core");
-
-	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_threads_run_and_join_in_order);
-	tcase_add_test(tc, test_main_is_the_first_task_with_its_arguments_and_status);
-	tcase_add_test(tc, test_exit_from_a_thread_ends_the_run);
-	tcase_add_test(tc, test_pthread_exit_of_main_waits_for_the_last_thread);
-	tcase_add_test(tc, test_shared_futexes_work_on_the_programs_memory);
-	tcase_add_test(tc, test_sleep_is_on_the_virtual_clock);
-	tcase_add_test(tc, test_malloc_is_the_arena_at_the_same_address_every_run);
-	tcase_add_test(tc, test_cond_and_barrier_over_the_futex);
-	tcase_add_test(tc, test_rwlock_admits_readers_together_and_writers_alone);
-	tcase_add_test(tc, test_output_is_captured_a_whole_line_per_task);
-	tcase_add_test(tc, test_an_unsupported_call_is_a_failure_report);
-	tcase_add_test(tc, test_atomics_are_scheduling_points_with_a_cost);
-	tcase_add_test(tc, test_the_example_hangs_on_a_seed_and_the_run_repeats_byte_for_byte);
-	tcase_add_test(tc, test_build_refuses_a_call_the_layer_does_not_simulate);
-	suite_add_tcase(s, tc);
-	return s;
+	return one_case_suite("uapi", 120, (const TTest *const[]){
+		test_threads_run_and_join_in_order,
+		test_main_is_the_first_task_with_its_arguments_and_status,
+		test_exit_from_a_thread_ends_the_run,
+		test_pthread_exit_of_main_waits_for_the_last_thread,
+		test_shared_futexes_work_on_the_programs_memory,
+		test_sleep_is_on_the_virtual_clock,
+		test_malloc_is_the_arena_at_the_same_address_every_run,
+		test_cond_and_barrier_over_the_futex,
+		test_rwlock_admits_readers_together_and_writers_alone,
+		test_output_is_captured_a_whole_line_per_task,
+		test_an_unsupported_call_is_a_failure_report,
+		test_trace_shows_the_programs_globals_and_stack_words,
+		test_atomics_are_scheduling_points_with_a_cost,
+		test_the_example_hangs_on_a_seed_and_the_run_repeats_byte_for_byte,
+		test_build_refuses_a_call_the_layer_does_not_simulate,
+		NULL });
 }

@@ -153,7 +153,7 @@ static void assign_roles(const struct sim_scenario *s)
 	for (int i = 0; i < n; i++) {
 		if (!s->readers_at.file && !s->writers_at.file)
 			rw.role[i] = ROLE_MIXED;
-		else if (readers && (!writers || i % 2 == 0 || !readers))
+		else if (readers && (!writers || i % 2 == 0))
 			readers--, rw.role[i] = ROLE_READER;
 		else
 			writers--, rw.role[i] = ROLE_WRITER;

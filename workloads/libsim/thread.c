@@ -58,7 +58,7 @@ static struct wl_prog_thread *new_thread(void)
 	if (wl_prog.nr_threads == wl_prog.cap_threads) {
 		wl_prog.cap_threads = wl_prog.cap_threads ? 2 * wl_prog.cap_threads : 16;
 		wl_prog.threads = realloc(wl_prog.threads, wl_prog.cap_threads *
-				       sizeof(*wl_prog.threads));
+					  sizeof(struct wl_prog_thread *));
 	}
 	t->acquire_ns = calloc(1, sizeof(*t->acquire_ns));
 	if (!wl_prog.threads || !t->acquire_ns) {
@@ -126,6 +126,13 @@ static void thread_task(void *arg)
 	thread_exit(t);
 }
 
+static char *arena_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(sim_arena_alloc(n, 16), s, n);
+}
+
 /* argv: the program's path, then @args split at blanks ('...' and "..."
  * group words), as strings in the arena. */
 static void make_argv(const char *prog, const char *args)
@@ -133,7 +140,7 @@ static void make_argv(const char *prog, const char *args)
 	char word[512];
 
 	wl_prog.argv = sim_arena_alloc(WL_PROG_ARGS_MAX * sizeof(char *), 16);
-	wl_prog.argv[0] = strcpy(sim_arena_alloc(strlen(prog) + 1, 16), prog);
+	wl_prog.argv[0] = arena_strdup(prog);
 	wl_prog.argc = 1;
 	while (*args && wl_prog.argc < WL_PROG_ARGS_MAX - 1) {
 		size_t n = 0;
@@ -152,7 +159,7 @@ static void make_argv(const char *prog, const char *args)
 				word[n++] = *args;
 		}
 		word[n] = '\0';
-		wl_prog.argv[wl_prog.argc++] = strcpy(sim_arena_alloc(n + 1, 16), word);
+		wl_prog.argv[wl_prog.argc++] = arena_strdup(word);
 	}
 	wl_prog.argv[wl_prog.argc] = NULL;
 }
