@@ -178,6 +178,7 @@ START_TEST(test_catalogue)
 		{ "rw-writer-starved", "rw-writer-starved-ok", "overtake", random_kv, 5, 20 },
 		{ "rw-writer-starved", "rw-writer-starved-ok", "overtake", timed_kv, 5, 20 },
 		{ "qspin-noundo", "qspin-noundo-ok", "livelock", random_kv, 200, 300 },
+		{ "tp-nohandoff-starve", "tp-nohandoff-starve-ok", "starve", timed_kv, 3, 10 },
 	};
 	char path[PATH_MAX];
 
