@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sim/scenario.c - the scenario keys: defaults, parsing and checking of
- * each value, and cross-key resolution (the echo as a scenario file and as
- * JSON is sim/scenario_echo.c).
+ * each value (cross-key resolution is sim/scenario_resolve.c, the echo as
+ * a scenario file and as JSON sim/scenario_echo.c).
  *
  * Stage: CLI input.  Called by the CLI (sim/cli.c) for the scenario file
  * and every --key=value; calls
@@ -134,7 +134,8 @@ static void set_workload(struct sim_scenario *s, const struct key *k,
 /* Append to @buf the lock names of @w's namespace (its kernel locks, or
  * the user locks), ", "-separated after a blank; the broken ones
  * (negative controls) work but are not advertised. */
-static void lock_names(const struct wl_workload *w, char *buf, size_t size)
+void sim__scenario_lock_names(const struct wl_workload *w, char *buf,
+			       size_t size)
 {
 	int i, n = 0;
 
@@ -157,7 +158,8 @@ static void fail_lock(const struct sim_scenario *s, const struct key *k,
 
 	snprintf(expected, sizeof(expected),
 		 "a comma-separated list of up to %d locks among", SIM_MAX_LOCKS);
-	lock_names(wl_find(s->workload), expected, sizeof(expected));
+	sim__scenario_lock_names(wl_find(s->workload), expected,
+				 sizeof(expected));
 	sim_config_fail(at, k->name, expected, v);
 }
 
@@ -609,185 +611,6 @@ void sim_scenario_load(struct sim_scenario *s, const char *path)
 {
 	snprintf(s->file, sizeof(s->file), "%s", path);
 	sim_config_each(path, load_one, s);
-}
-
-/* Was @a given after @b?  The command line comes after every file line;
- * two command-line keys count as @a later. */
-static int later(const struct sim_origin *a, const struct sim_origin *b)
-{
-	if (!a->line || !b->line)
-		return !a->line;
-	return a->line > b->line;
-}
-
-/* Two exclusive keys both given: blame the later one. */
-static void exclusive(const struct sim_origin *a_at, const char *a,
-		      const struct sim_origin *b_at, const char *b)
-{
-	char expected[320], got[48];
-	int b_later = later(b_at, a_at);
-	const struct sim_origin *at = b_later ? b_at : a_at;
-	const struct sim_origin *other = b_later ? a_at : b_at;
-
-	/* @other is in the one scenario file, or on the command line (then
-	 * @at is too: the command line comes later). */
-	if (other->line)
-		snprintf(got, sizeof(got), "at line %d%s", other->line,
-			 at->line ? "" : " of the scenario file");
-	else
-		snprintf(got, sizeof(got), "on the command line");
-	snprintf(expected, sizeof(expected),
-		 "either %s or %s, not both (%s is given %s)", a, b,
-		 b_later ? a : b, got);
-	sim_config_fail(at, b_later ? b : a, expected, NULL);
-}
-
-/* ops, ops-per-thread, duration: one of them at most; then the total. */
-static void resolve_ops(struct sim_scenario *s)
-{
-	if (s->ops_at.file && s->duration_at.file)
-		exclusive(&s->ops_at, "ops", &s->duration_at, "duration");
-	if (s->ops_at.file && s->ops_per_thread_at.file)
-		exclusive(&s->ops_at, "ops", &s->ops_per_thread_at,
-			  "ops-per-thread");
-	if (s->duration_at.file && s->ops_per_thread_at.file)
-		exclusive(&s->duration_at, "duration", &s->ops_per_thread_at,
-			  "ops-per-thread");
-	if (s->duration_ps)
-		s->ops = 0;
-	/* set_ops_per_thread() caps it so that this cannot overflow */
-	if (s->ops_per_thread)
-		s->ops = s->ops_per_thread * (uint64_t)s->threads;
-}
-
-/* Every lock must be of the workload's namespace; a workload with kernel
- * locks runs all of them when no lock was given. */
-static void resolve_locks(struct sim_scenario *s, const struct wl_workload *w)
-{
-	char expected[512];
-	int i, n = 0;
-
-	if (w->klocks && !s->lock_at.file) {
-		for (i = 0; w->klocks[i] && n < SIM_MAX_LOCKS; i++)
-			if (!w->klocks[i]->broken)
-				snprintf(s->locks[n++], sizeof(s->locks[0]), "%s",
-					 w->klocks[i]->name);
-		s->nr_locks = n;
-		return;
-	}
-	if (w->rwlocks && !s->lock_at.file) {	/* every rwlock */
-		for (i = 0; ulock_registry[i] && n < SIM_MAX_LOCKS; i++)
-			if (ulock_registry[i]->rw && !ulock_registry[i]->broken)
-				snprintf(s->locks[n++], sizeof(s->locks[0]), "%s",
-					 ulock_registry[i]->name);
-		s->nr_locks = n;
-		return;
-	}
-	for (i = 0; i < s->nr_locks; i++) {
-		if (w->klocks ? !!wl_klock_find(w, s->locks[i]) :
-				ulock_find(s->locks[i]) &&
-				(!w->rwlocks || ulock_find(s->locks[i])->rw))
-			continue;
-		snprintf(expected, sizeof(expected), "a %s lock of workload %s:",
-			 w->klocks ? "kernel" : w->rwlocks ? "reader-writer" : "user",
-			 w->name);
-		lock_names(w, expected, sizeof(expected));
-		sim_config_fail(&s->lock_at, "lock", expected, s->locks[i]);
-	}
-}
-
-/* The keys of workload=rwlock: readers and writers make the threads. */
-static void resolve_rwlock(struct sim_scenario *s, const struct wl_workload *w)
-{
-	const struct sim_origin *at[] = {
-		&s->readers_at, &s->writers_at, &s->read_ratio_at, &s->read_depth_at,
-	};
-	static const char *const name[] = {
-		"readers", "writers", "read-ratio", "read-depth",
-	};
-	const struct sim_origin *rw_at = s->readers_at.file ? &s->readers_at :
-					 &s->writers_at;
-	const char *rw_key = rw_at == &s->readers_at ? "readers" : "writers";
-	char expected[96], got[16];
-
-	for (int i = 0; !w->rwlocks && i < 4; i++) {
-		if (!at[i]->file)
-			continue;
-		snprintf(expected, sizeof(expected),
-			 "no %s key: it belongs to workload rwlock", name[i]);
-		sim_config_fail(at[i], name[i], expected, NULL);
-	}
-	if (!w->rwlocks || !rw_at->file)
-		return;
-	if (s->read_ratio_at.file)
-		exclusive(&s->read_ratio_at, "read-ratio", rw_at, rw_key);
-	snprintf(got, sizeof(got), "%d", s->readers + s->writers);
-	if (s->readers + s->writers < 1 || s->readers + s->writers >= SIM_MAX_TASKS)
-		sim_config_fail(rw_at, rw_key, "readers + writers from 1 to 4095", got);
-	if (s->threads_at.file && s->threads != s->readers + s->writers) {
-		snprintf(expected, sizeof(expected),
-			 "readers + writers (%s), or no threads key", got);
-		snprintf(got, sizeof(got), "%d", s->threads);
-		sim_config_fail(&s->threads_at, "threads", expected, got);
-	}
-	s->threads = s->readers + s->writers;
-}
-
-/* The keys of workload=spin, and what it cannot do. */
-static void resolve_spin(struct sim_scenario *s, const struct wl_workload *w)
-{
-	char expected[96], got[16];
-
-	if (w != &wl_spin) {
-		if (s->data_at.file)
-			sim_config_fail(&s->data_at, "data",
-					"no data key: it belongs to workload spin", NULL);
-		if (s->placement_at.file)
-			sim_config_fail(&s->placement_at, "placement",
-					"no placement key: it belongs to workload spin", NULL);
-		return;
-	}
-	if (s->threads > s->cpus) {
-		snprintf(expected, sizeof(expected),
-			 "at most cpus (%d): workload spin runs one task per CPU",
-			 s->cpus);
-		snprintf(got, sizeof(got), "%d", s->threads);
-		sim_config_fail(&s->threads_at, "threads", expected, got);
-	}
-	if (s->cs.kind == SIM_WORK_SLEEP)
-		sim_config_fail(&s->cs_at, "cs",
-				"pause:N or none (a spinlock holder cannot sleep)", NULL);
-	if (s->between.kind == SIM_WORK_SLEEP)
-		sim_config_fail(&s->between_at, "between",
-				"pause:N or none (workload spin's tasks never sleep)", NULL);
-}
-
-void sim_scenario_resolve(struct sim_scenario *s, int machine_cpus)
-{
-	const struct wl_workload *w = wl_find(s->workload);
-	char expected[320], got[48];
-
-	if (s->cpus > machine_cpus) {
-		snprintf(expected, sizeof(expected),
-			 "at most %d (the CPUs of machine %s)", machine_cpus,
-			 s->machine);
-		snprintf(got, sizeof(got), "%d", s->cpus);
-		sim_config_fail(&s->cpus_at, "cpus", expected, got);
-	}
-	if (!s->cpus)
-		s->cpus = machine_cpus;
-	resolve_rwlock(s, w);
-	if (!s->threads)
-		s->threads = s->cpus;
-	resolve_ops(s);
-	resolve_locks(s, w);
-	resolve_spin(s, w);
-	if (s->trace_to_ps && s->trace_to_ps <= s->trace_from_ps) {
-		snprintf(expected, sizeof(expected), "a time after trace-from (%s)",
-			 sim_format_duration_ps(s->trace_from_ps, got, sizeof(got)));
-		sim_config_fail(&s->trace_to_at, "trace-to", expected,
-				sim_format_duration_ps(s->trace_to_ps, got, sizeof(got)));
-	}
 }
 
 void sim_scenario_usage(FILE *out)

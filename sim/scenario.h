@@ -185,6 +185,14 @@ const char *sim_work_format(const struct sim_work *w, char *buf, int len);
 void sim_scenario_each(const struct sim_scenario *s,
 		       void (*fn)(void *ctx, const char *key, const char *value),
 		       void *ctx);
+struct wl_workload;
+/* sim__scenario_lock_names - append to @buf (@size bytes) the lock names
+ * of @w's namespace (its kernel locks, its reader-writer locks, or the
+ * user locks; all user locks when @w is NULL), ", "-separated after a
+ * blank, for errors; broken locks are left out.  Shared by the key
+ * parser and sim_scenario_resolve(). */
+void sim__scenario_lock_names(const struct wl_workload *w, char *buf,
+			      size_t size);
 /* sim_scenario_usage - one line per key (form, meaning, default), for
  * `futexsim --help`. */
 void sim_scenario_usage(FILE *out);
