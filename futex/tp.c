@@ -250,6 +250,8 @@ static int tp_spin_once(u32 __user *uaddr, struct futex_state *state,
 
 	if (get_user(uval, uaddr))
 		return -EFAULT;
+	if (uval & FUTEX_SHARED)	/* reader-owned: futex/tp_shared.c */
+		return futex_tp_wait_readers(uaddr, state, vpid, &s->sleeps);
 	if (tp_tid(uval) == vpid)
 		return TP_STATUS_HANDOFF;
 	if (!tp_tid(uval)) {
@@ -262,6 +264,8 @@ static int tp_spin_once(u32 __user *uaddr, struct futex_state *state,
 						      TP_STATUS_TOP_WAITER;
 		/* lost the race to a stealer: go on with its TID [R] */
 		uval = curval;
+		if (uval & FUTEX_SHARED)	/* a reader: look again */
+			return -EAGAIN;
 	}
 	if (tp_tid(uval) != s->owner_tid)
 		tp_follow_owner(&s->owner, &s->owner_tid, tp_tid(uval));
@@ -438,6 +442,12 @@ long ksim_sys_futex(unsigned int *uaddr, int op, unsigned int val,
 		return futex_tp_lock((u32 __user *)uaddr, flags);
 	case FUTEX_TP_UNLOCK:
 		return futex_tp_unlock((u32 __user *)uaddr, flags);
+	case FUTEX_TP_LOCK_SHARED:	/* futex/tp_shared.c */
+		if (utime)
+			return -EINVAL;
+		return futex_tp_lock_shared((u32 __user *)uaddr, flags, val);
+	case FUTEX_TP_UNLOCK_SHARED:
+		return futex_tp_unlock_shared((u32 __user *)uaddr, flags);
 	}
 	return sys_futex((u32 __user *)uaddr, op, val,
 			 (const struct __kernel_timespec __user *)utime,

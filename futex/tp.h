@@ -29,7 +29,10 @@
  * Return: FUTEX_TP_LOCK: the status word of futex/tp_abi.h (>= 0: the
  * caller owns the lock, its TID is in the word) or -errno;
  * FUTEX_TP_UNLOCK: 1 if a sleeping top waiter was woken, 0 if not,
- * -EPERM if the caller does not own the word; other ops: sys_futex().
+ * -EPERM if the caller does not own the word; FUTEX_TP_LOCK_SHARED and
+ * FUTEX_TP_UNLOCK_SHARED (@val: 0 or FLAGS_TP_PREADER): as
+ * futex_tp_lock_shared() and futex_tp_unlock_shared() of
+ * futex/tp_state.h (futex/tp_shared.c); other ops: sys_futex().
  */
 long ksim_sys_futex(unsigned int *uaddr, int op, unsigned int val,
 		    const void *utime, unsigned int *uaddr2, unsigned int val3);

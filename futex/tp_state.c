@@ -245,7 +245,8 @@ static int tp_holders(const struct futex_state *state)
 static void tp_check_state(const struct futex_state *state)
 {
 	u32 word = *(const u32 *)state->uaddr;
-	u32 tid = word & FUTEX_TP_TID_MASK;
+	/* a reader-owned word names no task (futex/tp_shared.c) */
+	u32 tid = word & FUTEX_SHARED ? 0 : word & FUTEX_TP_TID_MASK;
 	unsigned long mowner = state->mutex.owner.counter & ~TP_MUTEX_FLAGS;
 
 	tp_check(state->refcount == tp_holders(state),

@@ -71,6 +71,20 @@ int futex_state_get(u32 __user *uaddr, unsigned int flags, bool create,
 /* futex_state_put() - drop a reference; the last one detaches @state. */
 void futex_state_put(struct futex_state *state);
 
+/*
+ * Shared locking, futex/tp_shared.c.  futex_tp_lock_shared(): @val is 0 or
+ * FLAGS_TP_PREADER; Return: the status word or -errno (-EDEADLK if the
+ * caller holds the word for writing).  futex_tp_unlock_shared(): Return:
+ * 1 woke the top waiter, 0 not, -EPERM if the word is not reader-owned
+ * with FUTEX_SHARED_UNLOCK and a count of 0.  futex_tp_wait_readers():
+ * the exclusive top waiter's wait on a reader-owned word; Return: -EAGAIN
+ * once it is not reader-owned, or -EFAULT.
+ */
+long futex_tp_lock_shared(u32 __user *uaddr, unsigned int flags, u32 val);
+long futex_tp_unlock_shared(u32 __user *uaddr, unsigned int flags);
+int futex_tp_wait_readers(u32 __user *uaddr, struct futex_state *state,
+			  u32 vpid, unsigned int *sleeps);
+
 /* futex_tp_trace() - a TP trace event, if --trace asked for it. */
 static inline void futex_tp_trace(const u32 __user *uaddr, enum sim_tp_op op,
 				  u32 word, long long arg)

@@ -604,11 +604,16 @@ static void list_locks(void)
 {
 	int i, j;
 
-	printf(" user locks (workload=mutex):\n");
-	for (i = 0; ulock_registry[i]; i++)
-		if (!ulock_registry[i]->broken)
-			printf("  %-18s %s\n", ulock_registry[i]->name,
-			       ulock_registry[i]->description);
+	for (int rw = 0; rw < 2; rw++) {
+		printf(rw ? " reader-writer locks (workload=rwlock; "
+			    "workload=mutex runs their write side):\n" :
+			    " user locks (workload=mutex):\n");
+		for (i = 0; ulock_registry[i]; i++)
+			if (!ulock_registry[i]->broken &&
+			    !!ulock_registry[i]->rw == rw)
+				printf("  %-19s %s\n", ulock_registry[i]->name,
+				       ulock_registry[i]->description);
+	}
 	for (i = 0; wl_registry[i]; i++) {
 		const struct wl_workload *w = wl_registry[i];
 
@@ -617,7 +622,7 @@ static void list_locks(void)
 		printf(" kernel locks (workload=%s):\n", w->name);
 		for (j = 0; w->klocks[j]; j++)
 			if (!w->klocks[j]->broken)
-				printf("  %-18s %s\n", w->klocks[j]->name,
+				printf("  %-19s %s\n", w->klocks[j]->name,
 				       w->klocks[j]->description);
 	}
 }

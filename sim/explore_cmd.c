@@ -227,24 +227,6 @@ static void note_run(struct summary *m, uint64_t k, const struct sim_xres *res)
 		m->other++;
 }
 
-/* Copy the last run's choices into *@buf (grown as needed). */
-static int take_log(struct sim_choice **buf, int *cap)
-{
-	const struct sim_explore_log *l = sim_explore_log();
-
-	if (l->len > *cap) {
-		*cap = l->len;
-		*buf = realloc(*buf, (size_t)*cap * sizeof(**buf));
-		if (!*buf) {
-			fprintf(stderr, "futexsim: out of memory\n");
-			exit(1);
-		}
-	}
-	if (l->len && *buf)
-		memcpy(*buf, l->c, (size_t)l->len * sizeof(**buf));
-	return l->len;
-}
-
 /*
  * explore_search - the runs of @o over @x into @m; on a hit, the
  * choices of the hit run into *@hit_c (*@hit_n of them).
@@ -253,7 +235,7 @@ static int take_log(struct sim_choice **buf, int *cap)
 static int explore_search(struct sim_xctx *x, const struct opts *o,
 			  struct summary *m, struct sim_choice **hit_c, int *hit_n)
 {
-	struct sim_xres *res = calloc(1, sizeof(*res));
+	struct sim_xres *res = sim__explore_alloc(sizeof(*res));
 	struct sim_choice *sched = NULL;
 	int len = 0, cap = 0, hcap = 0, dfs = x->st.kind == SIM_STRAT_DFS, tty = isatty(2);
 	double t0 = host_now();
@@ -272,11 +254,11 @@ static int explore_search(struct sim_xctx *x, const struct opts *o,
 			m->hit_run = k;
 			m->hit_seed = seed;
 			snprintf(m->hit_oracle, sizeof(m->hit_oracle), "%s", res->oracle);
-			*hit_n = take_log(hit_c, &hcap);
+			*hit_n = sim__explore_take_log(hit_c, &hcap);
 			break;
 		}
 		if (dfs) {
-			len = take_log(&sched, &cap);
+			len = sim__explore_take_log(&sched, &cap);
 			if (!sim_explore_dfs_next(sched, &len, x->st.param)) {
 				m->exhausted = 1;
 				break;
@@ -294,7 +276,7 @@ static int explore_search(struct sim_xctx *x, const struct opts *o,
 static int show_hit(const char *self, struct sim_xctx *x, uint64_t seed,
 		    const struct sim_choice *c, int n, const char *path)
 {
-	struct sim_xres *res = calloc(1, sizeof(*res));
+	struct sim_xres *res = sim__explore_alloc(sizeof(*res));
 	int status, again;
 
 	sim_xrun(x, seed, c, n, path, res);
@@ -331,7 +313,7 @@ static void write_summary(const char *path, const struct summary *m)
 int sim_cmd_explore(const char *self, int argc, char **argv)
 {
 	struct sim_scenario s;
-	struct sim_xctx *x = calloc(1, sizeof(*x));
+	struct sim_xctx *x = sim__explore_alloc(sizeof(*x));
 	struct summary m;
 	struct sim_choice *hit_c = NULL;
 	int hit_n = 0, status = 0;
@@ -491,7 +473,7 @@ int sim_cmd_merge(int argc, char **argv)
 	if (argc < 1)
 		sim_config_fail(&cmdline, NULL, "summary files: futexsim merge SUMMARY...", NULL);
 	summary_read(argv[0], &all);
-	seen = calloc((size_t)all.shards + 1, 1);
+	seen = sim__explore_alloc((size_t)all.shards + 1);
 	all.done = all.other = all.coverage = all.fingerprint = 0;
 	all.wait_max_ns = all.overtaken_max = 0;
 	all.hit = 0;

@@ -57,12 +57,8 @@ static void read_keys(const struct sim_scenario *s, struct sim_strategy *st,
 static void calibrate(struct sim_xctx *x)
 {
 	struct sim_strategy keep = x->st;
-	struct sim_xres *res = calloc(1, sizeof(*res));
+	struct sim_xres *res = sim__explore_alloc(sizeof(*res));
 
-	if (!res) {
-		fprintf(stderr, "futexsim: out of memory\n");
-		exit(1);
-	}
 	x->st = (struct sim_strategy){ SIM_STRAT_DFS, 0 };
 	sim_xrun(x, 0, NULL, 0, NULL, res);
 	x->pct_steps = (uint64_t)res->choices;
@@ -172,7 +168,32 @@ void sim_explore_child_start(const struct sim_scenario *s)
 	sim_explore_start(&child.st, s->seed, NULL, 0, child.pct_steps);
 }
 
-/* ---- showing a hit ------------------------------------------------------------ */
+/* ---- shared by the commands ---------------------------------------------------- */
+
+void *sim__explore_alloc(size_t n)
+{
+	void *p = calloc(1, n ? n : 1);
+
+	if (!p) {
+		fprintf(stderr, "futexsim: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+int sim__explore_take_log(struct sim_choice **buf, int *cap)
+{
+	const struct sim_explore_log *l = sim_explore_log();
+
+	if (l->len > *cap) {
+		free(*buf);
+		*cap = l->len;
+		*buf = sim__explore_alloc((size_t)*cap * sizeof(**buf));
+	}
+	if (l->len)
+		memcpy(*buf, l->c, (size_t)l->len * sizeof(**buf));
+	return l->len;
+}
 
 int sim__explore_replay_show(const char *self, const char *file)
 {

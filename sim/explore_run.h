@@ -83,5 +83,11 @@ int sim_cmd_shrink(const char *self, int argc, char **argv);
 /* sim__explore_replay_show - run "SELF replay FILE --narrate=yes" in a
  * child (its report on our stderr).  Return: its exit status. */
 int sim__explore_replay_show(const char *self, const char *file);
+/* sim__explore_alloc - @n zeroed bytes (at least one); out of memory is
+ * a message and exit 1.  Return: the memory, for free(). */
+void *sim__explore_alloc(size_t n);
+/* sim__explore_take_log - copy the last run's choices (sim_explore_log())
+ * into *@buf, grown as needed (to *@cap entries).  Return: how many. */
+int sim__explore_take_log(struct sim_choice **buf, int *cap);
 
 #endif /* SIM_EXPLORE_RUN_H */

@@ -182,17 +182,26 @@ void sim_oracle_done(int idx)
 	}
 }
 
-static void starved(const char *fmt, int idx, uint64_t a, uint64_t b)
+/* A starvation failure: @fmt takes worker @idx, then counts @a and @b. */
+static void __attribute__((format(printf, 1, 0)))
+starved_count(const char *fmt, int idx, uint64_t a, uint64_t b)
+{
+	char what[200];
+
+	snprintf(what, sizeof(what), fmt, idx, (unsigned long long)a,
+		 (unsigned long long)b);
+	sim_fail(SIM_FAIL_STARVATION, what);
+}
+
+/* The same with durations @a_ps and @b_ps, each a string for @fmt. */
+static void __attribute__((format(printf, 1, 0)))
+starved_time(const char *fmt, int idx, uint64_t a_ps, uint64_t b_ps)
 {
 	char what[200], t1[32], t2[32];
 
-	if (strstr(fmt, "waited"))
-		snprintf(what, sizeof(what), fmt, idx,
-			 sim_format_duration_ps(a, t1, sizeof(t1)),
-			 sim_format_duration_ps(b, t2, sizeof(t2)));
-	else
-		snprintf(what, sizeof(what), fmt, idx, (unsigned long long)a,
-			 (unsigned long long)b);
+	snprintf(what, sizeof(what), fmt, idx,
+		 sim_format_duration_ps(a_ps, t1, sizeof(t1)),
+		 sim_format_duration_ps(b_ps, t2, sizeof(t2)));
 	sim_fail(SIM_FAIL_STARVATION, what);
 }
 
@@ -210,7 +219,7 @@ static void window_end(void)
 
 		if (!run.w[i].done_in_window &&
 		    run.w[i].window_ops < sim_oracles.share * fair)
-			starved("share: worker%d got %llu of %llu acquisitions in a window, below share= of its fair share",
+			starved_count("share: worker%d got %llu of %llu acquisitions in a window, below share= of its fair share",
 				i, run.w[i].window_ops, total);
 	}
 	for (int i = 0; i < run.n; i++) {
@@ -260,14 +269,14 @@ void sim_oracle_acquired(int idx)
 			continue;
 		o->overtaken++;
 		if ((m & SIM_ORACLE_OVERTAKE) && o->overtaken >= sim_oracles.overtake)
-			starved("worker%d was overtaken %llu times while waiting for the lock (overtake=%llu)",
+			starved_count("worker%d was overtaken %llu times while waiting for the lock (overtake=%llu)",
 				j, o->overtaken, sim_oracles.overtake);
 		if ((m & SIM_ORACLE_STARVE) && waited(o) > sim_oracles.starve_ps)
-			starved("worker%d has waited %s for one acquisition (starve=%s)",
+			starved_time("worker%d has waited %s for one acquisition (starve=%s)",
 				j, waited(o), sim_oracles.starve_ps);
 	}
 	if ((m & SIM_ORACLE_STARVE) && waited(me) > sim_oracles.starve_ps)
-		starved("worker%d waited %s for one acquisition (starve=%s)",
+		starved_time("worker%d waited %s for one acquisition (starve=%s)",
 			idx, waited(me), sim_oracles.starve_ps);
 	if (me->overtaken > run.overtaken_max)
 		run.overtaken_max = me->overtaken;

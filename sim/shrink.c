@@ -55,17 +55,6 @@ static struct {
 	struct sim_xres *res;
 } sh;
 
-static void *xalloc(size_t n)
-{
-	void *p = calloc(1, n ? n : 1);
-
-	if (!p) {
-		fprintf(stderr, "futexsim: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
 /* The X decisions of @src's file, in order. */
 static struct sim_choice *read_choices(const struct sim_replay_src *src,
 				       int *n)
@@ -121,7 +110,7 @@ static int attempt(const struct sim_choice *c, int len, struct cand *out)
 	if (!sh.res->hit || strcmp(sh.res->oracle, sh.oracle) != 0)
 		return 0;
 	l = sim_explore_log();
-	out->c = xalloc((size_t)l->len * sizeof(*out->c));
+	out->c = sim__explore_alloc((size_t)l->len * sizeof(*out->c));
 	if (l->len)
 		memcpy(out->c, l->c, (size_t)l->len * sizeof(*out->c));
 	out->len = l->len;
@@ -221,7 +210,7 @@ static int zero_chunks(struct cand *best, int chunk, int stride)
 
 	for (int start = 0; start < best->sz.nonzero && sh.runs < sh.budget;
 	     start += stride) {
-		struct sim_choice *c = xalloc((size_t)best->len * sizeof(*c) + 1);
+		struct sim_choice *c = sim__explore_alloc((size_t)best->len * sizeof(*c) + 1);
 		struct cand t;
 		int seen = 0;
 
@@ -262,7 +251,6 @@ static int pass_choices(struct cand *best)
 static int pass_dfs(struct cand *best)
 {
 	struct sim_choice *c = NULL;
-	const struct sim_explore_log *l;
 	int len, cap = 0;
 
 	for (int bound = 0; bound < best->sz.preempt; bound++) {
@@ -278,16 +266,7 @@ static int pass_dfs(struct cand *best)
 					return 1;
 				}
 			}
-			l = sim_explore_log();
-			if (l->len > cap) {
-				cap = l->len;
-				c = realloc(c, (size_t)cap * sizeof(*c));
-				if (!c)
-					exit(1);
-			}
-			if (l->len && c)
-				memcpy(c, l->c, (size_t)l->len * sizeof(*c));
-			len = l->len;
+			len = sim__explore_take_log(&c, &cap);
 		} while (sim_explore_dfs_next(c, &len, (unsigned int)bound));
 	}
 out:
@@ -341,8 +320,8 @@ int sim_cmd_shrink(const char *self, int argc, char **argv)
 	sim_scenario_defaults(&s);
 	sim_replay_load(file, &s, &src);
 	forced = read_choices(&src, &nf);
-	sh.x = xalloc(sizeof(*sh.x));
-	sh.res = xalloc(sizeof(*sh.res));
+	sh.x = sim__explore_alloc(sizeof(*sh.x));
+	sh.res = sim__explore_alloc(sizeof(*sh.res));
 	sim_xctx_init(sh.x, &s);
 	sh.x->s.ops_per_thread = 0;	/* ops and threads vary apart */
 	/* past the forced choices: index 0, whatever the file's strategy */
@@ -358,7 +337,7 @@ int sim_cmd_shrink(const char *self, int argc, char **argv)
 	if (!attempt(forced, nf, &start))
 		sim_config_fail(&cmdline, NULL, "a replay file whose failure reproduces", file);
 	best = start;
-	best.c = xalloc((size_t)start.len * sizeof(*best.c) + 1);
+	best.c = sim__explore_alloc((size_t)start.len * sizeof(*best.c) + 1);
 	memcpy(best.c, start.c, (size_t)start.len * sizeof(*best.c));
 	printf("shrink: %s: oracle %s\n", file, sh.oracle);
 	print_size("before", &start.sz);

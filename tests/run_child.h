@@ -81,7 +81,9 @@ static __attribute__((unused)) struct child_out *run_program(const char *path, c
 				     struct child_out *o)
 {
 	child__argv = argv;
-	return run_child(child__exec, (void *)path, o);
+	run_child(child__exec, (void *)path, o);
+	child__argv = NULL;	/* @argv may be the caller's local */
+	return o;
 }
 
 /*

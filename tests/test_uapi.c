@@ -34,6 +34,7 @@ static struct sim_preset preset;
 static struct sim_scenario scn;
 static struct sim_result res;
 static const char *prog_trace;	/* run_prog(): a text trace, narrated */
+static const char *prog_lock = "ww";	/* what pthread mutexes are made of */
 
 /* Boot a 4-CPU machine with @seed and run @main as the program. */
 static void run_prog(int (*main)(int, char **, char **), const char *args,
@@ -54,7 +55,7 @@ static void run_prog(int (*main)(int, char **, char **), const char *args,
 		scn.trace_events = SIM_TRACE_ALL;
 		ck_assert_int_eq(sim_trace_open(prog_trace, &scn), 0);
 	}
-	wl_program_run(&scn, ulock_find("ww"), main, &res);
+	wl_program_run(&scn, ulock_find(prog_lock), main, &res);
 	if (prog_trace)
 		ck_assert_int_eq(sim_trace_close(), 0);
 }
@@ -132,8 +133,8 @@ END_TEST
 
 static int main_argv(int argc, char **argv, char **envp)
 {
-	if (argc != 3 || strcmp(argv[0], "prog") || strcmp(argv[1], "-x") ||
-	    strcmp(argv[2], "two words"))
+	if (argc != 3 || strcmp(argv[0], "prog") != 0 ||
+	    strcmp(argv[1], "-x") != 0 || strcmp(argv[2], "two words") != 0)
 		return 1;
 	return futexsim_gettid() == SIM_TID_BASE ? 7 : 2;
 }
@@ -362,6 +363,21 @@ START_TEST(test_cond_and_barrier_over_the_futex)
 		ck_assert_int_eq(rounds_seen[3], 3);
 		ck_assert_uint_ge(res.ops, 100);	/* mutex acquisitions */
 	}
+}
+END_TEST
+
+/* The TP futex's figures (ulock_stats) of the program's mutexes reach
+ * the result, as workload=mutex's do. */
+START_TEST(test_the_locks_slow_path_figures_reach_the_result)
+{
+	items = 0;
+	memset(rounds_seen, 0, sizeof(rounds_seen));
+	prog_lock = "tp";
+	run_prog_exits(main_sync, "", 1, 0);
+	prog_lock = "ww";
+	/* each FUTEX_LOCK that acquired counts in one of the three */
+	ck_assert_uint_gt(res.lock_syscalls, 0);
+	ck_assert_uint_gt(res.tp_steals + res.tp_top_waiter + res.tp_handoffs, 0);
 }
 END_TEST
 
@@ -659,6 +675,7 @@ Suite *uapi_suite(void)
 		test_sleep_is_on_the_virtual_clock,
 		test_malloc_is_the_arena_at_the_same_address_every_run,
 		test_cond_and_barrier_over_the_futex,
+		test_the_locks_slow_path_figures_reach_the_result,
 		test_rwlock_admits_readers_together_and_writers_alone,
 		test_output_is_captured_a_whole_line_per_task,
 		test_an_unsupported_call_is_a_failure_report,

@@ -55,6 +55,13 @@ static void add_thread(struct sim_result *r, const struct wl_prog_thread *t,
 	r->eagain += t->st.eagain;
 	r->timeouts += t->st.timeouts;
 	r->wakeups += t->st.wakeups;
+	/* the lock=adaptive and lock=tp rows, as workload=mutex has them */
+	r->spins += t->st.spins;
+	r->spin_giveups += t->st.spin_giveups;
+	r->tp_steals += t->st.steals;
+	r->tp_top_waiter += t->st.top_waiter;
+	r->tp_handoffs += t->st.handoffs;
+	r->tp_sleeps += t->st.sleeps;
 	sim_hist_merge(all, t->acquire_ns);
 }
 

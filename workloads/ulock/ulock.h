@@ -88,5 +88,7 @@ extern const struct ulock_ops ulock_rw_prefer_reader_ops;	/* rwlock.c */
 extern const struct ulock_ops ulock_rw_prefer_writer_ops;	/* rwlock.c */
 extern const struct ulock_ops ulock_rw_prefer_writer_nr_ops;	/* rwlock.c */
 extern const struct ulock_ops ulock_rw_busted_ops;	/* rwlock_busted.c */
+extern const struct ulock_ops ulock_rw_tp_ops;		/* rwlock_tp.c	*/
+extern const struct ulock_ops ulock_rw_tp_preader_ops;	/* rwlock_tp.c	*/
 
 #endif /* ULOCK_H */
