@@ -146,7 +146,7 @@ $(B)/program_flags.h: Makefile
 $(B)/h/sim/program.o: $(B)/program_flags.h
 
 DEMO_ARGS ?= workloads/scenarios/to-futex-demo.scn
-demo: $(B)/futexsim
+demo: $(B)/futexsim $(B)/libfutexsim.a
 	$(B)/futexsim run $(DEMO_ARGS)
 
 # ---- compile rules ----------------------------------------------------------
@@ -216,7 +216,7 @@ kernel-audit: $(KERNEL_OBJS) $(KPROJ_OBJS) $(KX86_OBJS)
 $(B)/bench: $(B)/h/bench/bench.o $(SIM_OBJS)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
-bench: $(B)/bench $(B)/futexsim
+bench: $(B)/bench $(B)/futexsim $(B)/libfutexsim.a
 	@$(B)/bench $(B)/bench.json
 
 tidy: $(B)/version.h

@@ -54,7 +54,6 @@
 
 static size_t coro_page_size;
 
-#define SIM_CORO_STACK_BASE	0x300000000000UL	/* above the arena */
 static uintptr_t coro_next_stack = SIM_CORO_STACK_BASE;
 
 static size_t coro_page(void)

@@ -266,8 +266,16 @@ static int link_program(const struct build *b)
 {
 	struct cmd c = { .n = 0 };
 	char dir[PATH_MAX];
+	char *lib;
 
 	build_dir(dir, sizeof(dir));
+	lib = cmd_own(&c, dupf("%s/%s", dir, "libfutexsim.a"));
+	if (access(lib, R_OK)) {
+		fprintf(stderr, "futexsim build: %s: %s (run `make` in the futexsim tree first)\n",
+			lib, strerror(errno));
+		free(lib);
+		return 1;
+	}
 	cmd_words(&c, FUTEXSIM_CC);
 	cmd_add(&c, "-no-pie");
 	for (int i = 0; i < b->nsrc; i++)
@@ -275,7 +283,7 @@ static int link_program(const struct build *b)
 	for (int i = 0; i < b->nlink; i++)
 		cmd_add(&c, b->link[i]);
 	cmd_add(&c, "-Wl,--whole-archive");
-	cmd_add(&c, cmd_own(&c, dupf("%s/%s", dir, "libfutexsim.a")));
+	cmd_add(&c, lib);
 	cmd_add(&c, "-Wl,--no-whole-archive");
 	cmd_words(&c, FUTEXSIM_LDLIBS);
 	cmd_add(&c, "-o");

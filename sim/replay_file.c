@@ -182,7 +182,7 @@ static void check_complete(FILE *f, const char *path)
 		tail[--n] = '\0';
 	last = strrchr(tail, '\n');
 	last = last ? last + 1 : tail;
-	if (strncmp(last, "end ", 4) || !last[4] ||
+	if (strncmp(last, "end ", 4) != 0 || !last[4] ||
 	    strspn(last + 4, "0123456789") != strlen(last + 4))
 		sim_config_fail(&at, NULL,
 				"a complete record ending with its 'end N' line (the file is truncated)",

@@ -53,7 +53,8 @@ static bool use_backend(int i)
 
 /* ---- ping-pong ------------------------------------------------------------ */
 
-static volatile long pp_mailbox, pp_checksum;
+static volatile long pp_mailbox;
+static volatile unsigned long pp_checksum;	/* wraps, as intended */
 
 /* Six accumulators stay live across every switch: if a callee-saved
  * register were not restored, the checksums would disagree. */
@@ -64,13 +65,14 @@ static volatile long pp_mailbox, pp_checksum;
 
 static void pp_body(void *arg)
 {
-	long r0 = 1, r1 = 2, r2 = 3, r3 = 5, r4 = 7, r5 = 11;
+	unsigned long r0 = 1, r1 = 2, r2 = 3, r3 = 5, r4 = 7, r5 = 11;
 
 	ck_assert_ptr_eq(arg, (void *)&pp_mailbox);
 	for (;;) {
-		long v = pp_mailbox, r[6] = { r0, r1, r2, r3, r4, r5 };
+		long v = pp_mailbox;
+		unsigned long r[6] = { r0, r1, r2, r3, r4, r5 };
 
-		PP_MIX(r, v);
+		PP_MIX(r, (unsigned long)v);
 		r0 = r[0]; r1 = r[1]; r2 = r[2]; r3 = r[3]; r4 = r[4]; r5 = r[5];
 		pp_checksum = r0 + r1 + r2 + r3 + r4 + r5;
 		pp_mailbox = v * 2 + 1;
@@ -80,7 +82,7 @@ static void pp_body(void *arg)
 
 START_TEST(test_coro_ping_pong_passes_values_and_keeps_registers)
 {
-	long r[6] = { 1, 2, 3, 5, 7, 11 };
+	unsigned long r[6] = { 1, 2, 3, 5, 7, 11 };
 
 	if (!use_backend(_i))
 		return;
@@ -90,8 +92,8 @@ START_TEST(test_coro_ping_pong_passes_values_and_keeps_registers)
 		pp_mailbox = i;
 		be->switch_to(&co_main, &co_a);
 		ck_assert_int_eq(pp_mailbox, 2 * i + 1);
-		PP_MIX(r, i);
-		ck_assert_int_eq(pp_checksum, r[0] + r[1] + r[2] + r[3] + r[4] + r[5]);
+		PP_MIX(r, (unsigned long)i);
+		ck_assert_uint_eq(pp_checksum, r[0] + r[1] + r[2] + r[3] + r[4] + r[5]);
 	}
 	sim_coro_destroy(&co_a);
 	sim_coro_destroy(&co_main);
