@@ -33,6 +33,10 @@
  * kernel state, exactly as its replay command would, and a simulated
  * failure (exit 3, report already on stderr) ends that process alone; the
  * parent then exits with the same status.  Bad input: one line, exit 2.
+ *
+ * The usage text (--help) and `list` are sim/cli_list.c (sim/cli.h);
+ * `explore` and `merge` are sim/explore_cmd.c, `shrink` sim/shrink.c,
+ * `build` sim/program.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +49,7 @@
 #include <unistd.h>
 
 #include "sim/cache.h"
+#include "sim/cli.h"
 #include "sim/explore_run.h"
 #include "sim/failure.h"
 #include "sim/lockstat.h"
@@ -59,50 +64,6 @@
 #include "version.h"
 
 static const struct sim_origin cmdline = { .file = "command line" };
-
-static void usage(FILE *out)
-{
-	fputs("usage: futexsim run [SCENARIO] [--key=value ...]\n"
-	      "       futexsim replay FILE [--key=value ...]\n"
-	      "       futexsim list [machines|locks|workloads]\n"
-	      "       futexsim explore [SCENARIO] [--strategy=S] [--runs=N] [--oracle=LIST]\n"
-	      "                [--shard=I/N] [--summary=PATH] [--out=PATH] [--key=value ...]\n"
-	      "       futexsim shrink FILE [--out=PATH] [--budget=N]\n"
-	      "       futexsim merge SUMMARY...\n"
-	      "       futexsim build PROGRAM.c... [-o OUT] [CC-OPTION...]\n"
-	      "       futexsim --version\n"
-	      "       futexsim --help\n"
-	      "\n"
-	      "build   compile a C program (pthreads, futex(2)) against futexsim's\n"
-	      "        user-space layer; 'run --program=OUT [--args=\"...\"]' runs it.\n"
-	      "run     simulate the scenario once per lock of its lock list and\n"
-	      "        print the report.  SCENARIO is a file of 'key = value' lines\n"
-	      "        with the keys below; --key=value options override its keys.\n"
-	      "replay  re-run the run of one lock recorded in FILE (by --record, or\n"
-	      "        saved by a failed run) and check every scheduling decision\n"
-	      "        against it; the first that differs is reported on stderr\n"
-	      "        (decision number, simulated time, recorded and actual), then\n"
-	      "        the run goes on.  --key=value options override FILE's keys.\n"
-	      "explore run schedules of the scenario (strategy timed, random, pct:D or\n"
-	      "        dfs:P) until an oracle fires or N runs pass; on a hit, save the\n"
-	      "        replay file and print the narrated failure report (exit 3).\n"
-	      "shrink  minimise a failing replay file while the same oracle fires.\n"
-	      "merge   combine the --summary files of sharded explore runs.\n"
-	      "list    the machine presets, user locks and workloads.\n"
-	      "\n"
-	      "Scenario keys:\n", out);
-	sim_scenario_usage(out);
-	fputs("\n"
-	      "DURATION is a number with a unit: ns, us, ms or s (20ms, 1.5us).\n"
-	      "N takes the suffixes k, M and G (10M = 10000000).\n"
-	      "Machines are looked up in $FUTEXSIM_MACHINES, else in\n"
-	      "  " FUTEXSIM_MACHINES_DIR "\n"
-	      "\n"
-	      "Exit status: 0 success; 2 bad input (one line on stderr);\n"
-	      "3 simulated failure (deadlock, livelock, kernel BUG/WARN): the report\n"
-	      "on stderr gives the seed, the command that replays it and the replay\n"
-	      "file saved; 4 (replay) the run diverged from the replay file.\n", out);
-}
 
 /* A host-side failure that is neither bad input nor a simulated one. */
 static void __attribute__((noreturn)) die_errno(const char *what)
@@ -566,7 +527,7 @@ static int cmd_run(const char *self, int argc, char **argv)
 	const char *file;
 
 	if (scan_args(argc, argv, &file, "a scenario file")) {
-		usage(stdout);
+		sim_cli_usage(stdout);
 		return 0;
 	}
 	/* Defaults, then the file, then the command line. */
@@ -584,7 +545,7 @@ static int cmd_replay(const char *self, int argc, char **argv)
 	const char *file;
 
 	if (scan_args(argc, argv, &file, "a replay file")) {
-		usage(stdout);
+		sim_cli_usage(stdout);
 		return 0;
 	}
 	if (!file)
@@ -596,70 +557,6 @@ static int cmd_replay(const char *self, int argc, char **argv)
 	sim_replay_load(file, &s, &src);
 	apply_options(&s, argc, argv);
 	return run_scenario(self, &s, &src);
-}
-
-/* Two namespaces: the user locks (workload mutex), then each workload's
- * kernel locks. */
-static void list_locks(void)
-{
-	int i, j;
-
-	for (int rw = 0; rw < 2; rw++) {
-		printf(rw ? " reader-writer locks (workload=rwlock; "
-			    "workload=mutex runs their write side):\n" :
-			    " user locks (workload=mutex):\n");
-		for (i = 0; ulock_registry[i]; i++)
-			if (!ulock_registry[i]->broken &&
-			    !!ulock_registry[i]->rw == rw)
-				printf("  %-19s %s\n", ulock_registry[i]->name,
-				       ulock_registry[i]->description);
-	}
-	for (i = 0; wl_registry[i]; i++) {
-		const struct wl_workload *w = wl_registry[i];
-
-		if (!w->klocks)
-			continue;
-		printf(" kernel locks (workload=%s):\n", w->name);
-		for (j = 0; w->klocks[j]; j++)
-			if (!w->klocks[j]->broken)
-				printf("  %-19s %s\n", w->klocks[j]->name,
-				       w->klocks[j]->description);
-	}
-}
-
-static void list_workloads(void)
-{
-	for (int i = 0; wl_registry[i]; i++)
-		printf("  %-16s %s\n", wl_registry[i]->name,
-		       wl_registry[i]->description);
-}
-
-static int cmd_list(int argc, char **argv)
-{
-	static const char expected[] = "one of machines, locks, workloads";
-	const char *what = argc ? argv[0] : NULL;
-
-	if (argc > 1)
-		sim_config_fail(&cmdline, NULL, expected, argv[1]);
-	if (what && strcmp(what, "machines") && strcmp(what, "locks") &&
-	    strcmp(what, "workloads"))
-		sim_config_fail(&cmdline, NULL, expected, what);
-	if (!what || !strcmp(what, "machines")) {
-		if (!what)
-			printf("machines (%s):\n", sim_preset_dir());
-		sim_preset_list();
-	}
-	if (!what || !strcmp(what, "locks")) {
-		if (!what)
-			printf("locks:\n");
-		list_locks();
-	}
-	if (!what || !strcmp(what, "workloads")) {
-		if (!what)
-			printf("workloads:\n");
-		list_workloads();
-	}
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -677,7 +574,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "replay"))
 		return cmd_replay(argv[0], argc - 2, argv + 2);
 	if (!strcmp(cmd, "list"))
-		return cmd_list(argc - 2, argv + 2);
+		return sim_cmd_list(argc - 2, argv + 2);
 	if (!strcmp(cmd, "explore"))
 		return sim_cmd_explore(argv[0], argc - 2, argv + 2);
 	if (!strcmp(cmd, "shrink"))
@@ -686,7 +583,7 @@ int main(int argc, char **argv)
 		return sim_cmd_merge(argc - 2, argv + 2);
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") ||
 	    !strcmp(cmd, "help")) {
-		usage(stdout);
+		sim_cli_usage(stdout);
 		return 0;
 	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {

@@ -9,9 +9,10 @@
  * installed here.  Calls libunwind (the only file that does), the
  * coroutine layer for saved contexts and guard pages (sim/coro.h),
  * sim/failure_lines.c for the file:line of frames, sim_trace_last_events()
- * for the end of the narration (sim/trace.h), and reads the machine's
- * tasks and clocks (sim/machine.h); a stack overflow ends the replay file
- * being written or checked (sim/replay.h) itself.
+ * for the end of the narration (sim/trace.h), sim_oracle_lost_wakeup()
+ * (sim/oracle.c) to name a deadlock that is a lost wakeup, and reads the
+ * machine's tasks and clocks (sim/machine.h); a stack overflow ends the
+ * replay file being written or checked (sim/replay.h) itself.
  *
  * Report (stderr):
  *
@@ -28,11 +29,18 @@
  *	    ...
  *	replay: futexsim run --seed=42 ...
  *
- * "time" is the largest CPU clock; the parenthesis names the CPU that was
- * executing when the failure was found ("main loop" if none was).  "last
- * events" are the last SIM_NARRATE_LAST lines of --narrate (only a
- * narrated run keeps them; else one line says so), taken before the
- * headline so that the narration's own output ends before the report.
+ * A deadlock whose lock word reads 0 (free) is a lost wakeup, and its
+ * headline says what was seen instead:
+ *
+ *	futexsim: DEADLOCK (lost wakeup): task 101 "worker1" sleeps in
+ *	FUTEX_WAIT on 0x200000049180, whose word reads 0, free
+ *
+ * (one line).  "time" is the largest CPU clock; the parenthesis names
+ * the CPU that was executing when the failure was found ("main loop" if
+ * none was).  "last events" are the last SIM_NARRATE_LAST lines of
+ * --narrate (only a narrated run keeps them; else one line says so),
+ * taken before the headline so that the narration's own output ends
+ * before the report.
  * Stacks are function names, with file:line (and the functions inlined
  * into a frame) when sim/failure_lines.c resolves them, never addresses
  * or offsets, so a report is byte-identical between runs of one binary:
@@ -62,6 +70,7 @@
 
 #include "sim/failure.h"
 #include "sim/machine.h"
+#include "sim/oracle.h"
 #include "sim/replay.h"
 #include "sim/trace.h"
 
@@ -363,6 +372,7 @@ static void failure_report(enum sim_failure kind, const char *what,
 			   const struct sim_task *here_task)
 {
 	uint64_t max_ps = 0;
+	char lost[200];
 	int i;
 
 	if ((unsigned int)kind >= sizeof(failure_kinds) / sizeof(failure_kinds[0]))
@@ -370,8 +380,13 @@ static void failure_report(enum sim_failure kind, const char *what,
 	/* the narration's end goes out first: the report stays in one piece */
 	if (sim_trace_last_events(failure_event, NULL) < 0)
 		failure_ev.nr = -1;
-	failure_printf("futexsim: %s: %s\n", failure_kinds[kind].name,
-		       what && *what ? what : failure_kinds[kind].dflt);
+	if (kind == SIM_FAIL_DEADLOCK &&
+	    sim_oracle_lost_wakeup(lost, sizeof(lost)))
+		failure_printf("futexsim: %s (lost wakeup): %s\n",
+			       failure_kinds[kind].name, lost);
+	else
+		failure_printf("futexsim: %s: %s\n", failure_kinds[kind].name,
+			       what && *what ? what : failure_kinds[kind].dflt);
 	failure_flush();	/* the headline first, whatever happens next */
 
 	for (i = 0; i < sim.nr_cpus && i < SIM_MAX_CPUS; i++)

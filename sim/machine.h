@@ -57,6 +57,9 @@ struct sim_task {
 	int cpu;			/* CPU it runs or last ran on		*/
 	bool in_kernel;			/* in a syscall: time counts as sys	*/
 	int uerrno;			/* its errno (sim/syscall.h)		*/
+	const void *futex_uaddr;	/* the word of the futex(2) call it is
+					 * in (sim/syscall.c), else NULL	*/
+	unsigned int futex_op;		/* that call's op			*/
 	void *kt;			/* struct task_struct *			*/
 	struct sim_coro coro;		/* its coroutine and stack		*/
 	void (*fn)(void *arg);		/* body, run on the coroutine		*/

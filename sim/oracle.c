@@ -7,7 +7,11 @@
  * at each wait, acquisition and worker end, by the CLI's child and
  * sim/explore_run.c to set the oracles and name failures.  Calls the
  * machine's clock and sim_fail() (sim/failure.c) when a starvation
- * oracle fires.
+ * oracle fires.  The failure report (sim/failure.c) and explore's
+ * classification share one lost-wakeup diagnosis,
+ * sim_oracle_lost_wakeup(), which reads the machine's tasks (the futex
+ * word each sleeps on, set by sim/syscall.c) and names the op with
+ * sim__trace_futex_op() (sim/trace.c).
  *
  * Overtaking: while worker j waits, an acquisition by another worker
  * overtakes it if j sleeps, or if j's CPU has run since the last one that
@@ -18,6 +22,7 @@
  * count and the plain wait.  The figure is the largest count one wait
  * reached.
  */
+#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +30,7 @@
 #include "sim/config.h"
 #include "sim/machine.h"
 #include "sim/oracle.h"
+#include "sim/trace_writer.h"
 
 #define SHARE_WINDOW	10	/* x threads acquisitions		*/
 
@@ -113,7 +119,7 @@ const char *sim_oracle_classify(enum sim_failure kind, const char *what,
 	switch (kind) {
 	case SIM_FAIL_DEADLOCK:
 		*bit = SIM_ORACLE_DEADLOCK;
-		return sim_oracle_lock_free() == 1 ? "lost-wakeup" : "deadlock";
+		return sim_oracle_lost_wakeup(NULL, 0) ? "lost-wakeup" : "deadlock";
 	case SIM_FAIL_LIVELOCK:
 		*bit = SIM_ORACLE_DEADLOCK;
 		return "livelock";
@@ -140,6 +146,52 @@ int sim_oracle_lock_free(void)
 	if (!run.word)
 		return -1;
 	return *(const volatile uint32_t *)run.word == 0;
+}
+
+/* The first sleeping task in a futex(2) call on @word; *@more: how many
+ * others. */
+static const struct sim_task *word_sleeper(const void *word, int *more)
+{
+	const struct sim_task *first = NULL;
+
+	*more = 0;
+	for (int i = 0; i < sim.nr_tasks && i < SIM_MAX_TASKS; i++) {
+		const struct sim_task *t = sim.tasks[i];
+
+		if (!t || t->state != SIM_TASK_SLEEPING || t->futex_uaddr != word)
+			continue;
+		if (first)
+			(*more)++;
+		else
+			first = t;
+	}
+	return first;
+}
+
+int sim_oracle_lost_wakeup(char *buf, size_t len)
+{
+	unsigned long addr = (unsigned long)(uintptr_t)run.word;
+	const struct sim_task *t;
+	char op[48], others[32] = "";
+	int more;
+
+	if (sim_oracle_lock_free() != 1)
+		return 0;
+	if (!buf || !len)
+		return 1;
+	t = word_sleeper(run.word, &more);
+	if (!t) {	/* they wait elsewhere: the word is still free */
+		snprintf(buf, len, "every task is blocked while the lock word at %#lx reads 0, free",
+			 addr);
+		return 1;
+	}
+	if (more)
+		snprintf(others, sizeof(others), " (and %d more)", more);
+	snprintf(buf, len, "task %d \"%.16s\"%s sleeps in %s on %#lx, whose word reads 0, free",
+		 t->tid, t->name, others,
+		 sim__trace_futex_op(t->futex_op & FUTEX_CMD_MASK, op, sizeof(op)),
+		 addr);
+	return 1;
 }
 
 /* ---- the drivers' side ------------------------------------------------------ */

@@ -93,5 +93,17 @@ void sim_oracle_collect(struct sim_result *r);
 /* sim_oracle_lock_free - the watched lock word reads 0 (1), not (0), or
  * there is none (-1). */
 int sim_oracle_lock_free(void);
+/*
+ * sim_oracle_lost_wakeup - is a deadlock at hand a lost wakeup: the
+ * watched lock word reads 0 (free) while every task is blocked?  The one
+ * diagnosis of both sim_oracle_classify() and the DEADLOCK report's
+ * headline (sim/failure.c).  If so and @buf is not NULL, @buf (@len
+ * bytes) gets what is seen: 'task 101 "worker1" sleeps in
+ * FUTEX_WAIT on 0x200000049180, whose word reads 0, free' (the
+ * first task asleep in a futex(2) call on the word, "(and N more)" if
+ * others are), or that every task is blocked while the word reads 0.
+ * Return: 1 if it is a lost wakeup, 0 if not or no lock word is watched.
+ */
+int sim_oracle_lost_wakeup(char *buf, size_t len);
 
 #endif /* SIM_ORACLE_H */

@@ -74,13 +74,17 @@ long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 		   const struct timespec *timeout, uint32_t *uaddr2,
 		   uint32_t val3)
 {
+	struct sim_task *t = sim_current();
 	long ret;
 
 	sim_trace_futex_enter(uaddr, op, val, timeout && futex_has_timeout(op) ?
 			      timeout->tv_sec * 1000000000LL + timeout->tv_nsec : -1);
 	syscall_enter();
+	t->futex_uaddr = uaddr;		/* for a deadlock's report */
+	t->futex_op = (unsigned int)op;
 	/* the TP futex's ops first (futex/tp.c), then the real sys_futex() */
 	ret = ksim_sys_futex(uaddr, op, val, timeout, uaddr2, val3);
+	t->futex_uaddr = NULL;
 	syscall_exit();
 	sim_trace_futex_exit(uaddr, op, ret);
 	return ret;

@@ -153,7 +153,8 @@ static __attribute__((unused)) void child__assert_error(const struct child_out *
 
 /*
  * one_case_suite - the suite @name with one test case, also @name, of
- * the NULL-terminated @tests, each allowed @timeout_s seconds.
+ * the NULL-terminated @tests, each allowed @timeout_s seconds (0: Check's
+ * default, CK_DEFAULT_TIMEOUT).
  * Return: the suite, for tests/check_main.c.
  */
 static __attribute__((unused)) Suite *one_case_suite(const char *name,
@@ -163,7 +164,8 @@ static __attribute__((unused)) Suite *one_case_suite(const char *name,
 	Suite *s = suite_create(name);
 	TCase *tc = tcase_create(name);
 
-	tcase_set_timeout(tc, timeout_s);
+	if (timeout_s > 0)
+		tcase_set_timeout(tc, timeout_s);
 	for (; *tests; tests++)
 		tcase_add_test(tc, *tests);
 	suite_add_tcase(s, tc);

@@ -232,17 +232,13 @@ END_TEST
 
 Suite *cli_suite(void)
 {
-	Suite *s = suite_create("cli");
-	TCase *tc = tcase_create("cli");
-
-	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_version_prints_the_version_and_the_kernel);
-	tcase_add_test(tc, test_help_lists_the_commands_and_every_key);
-	tcase_add_test(tc, test_list_shows_machines_visible_locks_and_workloads);
-	tcase_add_test(tc, test_bad_command_lines_get_one_line_and_status_2);
-	tcase_add_test(tc, test_scenario_file_errors_name_the_file_line_and_key);
-	tcase_add_test(tc, test_key_space_value_equals_key_equals_value);
-	tcase_add_test(tc, test_run_is_deterministic_and_keeps_lock_order);
-	suite_add_tcase(s, tc);
-	return s;
+	return one_case_suite("cli", 120, (const TTest *const[]){
+		test_version_prints_the_version_and_the_kernel,
+		test_help_lists_the_commands_and_every_key,
+		test_list_shows_machines_visible_locks_and_workloads,
+		test_bad_command_lines_get_one_line_and_status_2,
+		test_scenario_file_errors_name_the_file_line_and_key,
+		test_key_space_value_equals_key_equals_value,
+		test_run_is_deterministic_and_keeps_lock_order,
+		NULL });
 }

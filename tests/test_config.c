@@ -339,23 +339,20 @@ END_TEST
 
 Suite *config_suite(void)
 {
-	Suite *s = suite_create("config");
-	TCase *tc = tcase_create("config");
-
-	tcase_add_test(tc, test_parse_u64_reads_plain_and_suffixed_counts);
-	tcase_add_test(tc, test_parse_u64_refuses_junk_signs_fractions_and_overflow);
-	tcase_add_test(tc, test_parse_duration_gives_picoseconds_for_every_unit);
-	tcase_add_test(tc, test_parse_duration_refuses_missing_unit_negative_overflow_junk);
-	tcase_add_test(tc, test_format_duration_is_exact_and_reads_back);
-	tcase_add_test(tc, test_parse_bool_reads_the_documented_words);
-	tcase_add_test(tc, test_config_each_reads_pairs_in_order_with_their_lines);
-	tcase_add_test(tc, test_config_missing_file_is_one_line_naming_it_exit_2);
-	tcase_add_test(tc, test_config_malformed_line_names_file_and_line);
-	tcase_add_test(tc, test_config_bad_key_characters_name_the_key);
-	tcase_add_test(tc, test_config_unreadable_file_is_one_line);
-	tcase_add_test(tc, test_config_fail_formats_file_line_key_expected_got);
-	tcase_add_test(tc, test_config_fail_formats_the_command_line_with_dashes);
-	tcase_add_test(tc, test_config_fail_keeps_hostile_values_on_one_line);
-	suite_add_tcase(s, tc);
-	return s;
+	return one_case_suite("config", 0, (const TTest *const[]){
+		test_parse_u64_reads_plain_and_suffixed_counts,
+		test_parse_u64_refuses_junk_signs_fractions_and_overflow,
+		test_parse_duration_gives_picoseconds_for_every_unit,
+		test_parse_duration_refuses_missing_unit_negative_overflow_junk,
+		test_format_duration_is_exact_and_reads_back,
+		test_parse_bool_reads_the_documented_words,
+		test_config_each_reads_pairs_in_order_with_their_lines,
+		test_config_missing_file_is_one_line_naming_it_exit_2,
+		test_config_malformed_line_names_file_and_line,
+		test_config_bad_key_characters_name_the_key,
+		test_config_unreadable_file_is_one_line,
+		test_config_fail_formats_file_line_key_expected_got,
+		test_config_fail_formats_the_command_line_with_dashes,
+		test_config_fail_keeps_hostile_values_on_one_line,
+		NULL });
 }

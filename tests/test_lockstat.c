@@ -231,14 +231,10 @@ END_TEST
 
 Suite *lockstat_suite(void)
 {
-	Suite *s = suite_create("lockstat");
-	TCase *tc = tcase_create("lockstat");
-
-	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_table_has_the_layout_and_counts_the_user_lock);
-	tcase_add_test(tc, test_same_seed_same_table_and_the_run_is_unchanged);
-	tcase_add_test(tc, test_table_to_a_file_one_per_lock);
-	tcase_add_test(tc, test_bad_lock_stat_values_get_one_line_and_status_2);
-	suite_add_tcase(s, tc);
-	return s;
+	return one_case_suite("lockstat", 120, (const TTest *const[]){
+		test_table_has_the_layout_and_counts_the_user_lock,
+		test_same_seed_same_table_and_the_run_is_unchanged,
+		test_table_to_a_file_one_per_lock,
+		test_bad_lock_stat_values_get_one_line_and_status_2,
+		NULL });
 }

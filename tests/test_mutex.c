@@ -247,6 +247,41 @@ START_TEST(test_unnarrated_deadlock_report_equals_the_narrated_one)
 }
 END_TEST
 
+/* The headline says a deadlock is a lost wakeup, names a task that sleeps
+ * on the free word and its address: the task is in the report, asleep, and
+ * the address is the one the narration's last FUTEX_WAIT was called on. */
+START_TEST(test_lost_wakeup_deadlock_headline_names_the_sleeper)
+{
+	char args[] = "run --machine=tiny4 --threads=6 --ops=3000 --cs=pause:5 "
+		      "--lock=ww-busted --seed=6";
+	char name[17], want[64], call[64];
+	unsigned long addr;
+	int tid, more = 0, n = 0, sleeping = 0;
+	const char *p, *last = NULL;
+
+	ck_assert_int_eq(futexsim(args), 3);
+	ck_assert_msg(sscanf(co.err, "futexsim: DEADLOCK (lost wakeup): task %d \"%16[^\"]\"%n",
+			     &tid, name, &n) == 2 && n > 0, "headline: %.300s", co.err);
+	p = co.err + n;
+	if (sscanf(p, " (and %d more)%n", &more, &n) == 1)
+		p += n;
+	ck_assert_int_eq(sscanf(p, " sleeps in FUTEX_WAIT on 0x%lx, whose word reads 0, free\n%n",
+				&addr, &n), 1);
+	ck_assert_int_gt(n, 0);
+	ck_assert_ptr_eq(strchr(co.err, '\n'), p + n - 1);	/* one line */
+	snprintf(want, sizeof(want), "\ntask %d \"%s\" SLEEPING on CPU ", tid, name);
+	ck_assert_msg(strstr(co.err, want), "%s not asleep in: %.2000s", want + 1, co.err);
+	for (p = co.err; (p = strstr(p, " SLEEPING on CPU ")); p++)
+		sleeping++;
+	ck_assert_int_eq(more + 1, sleeping);	/* all sleep on that word */
+	snprintf(call, sizeof(call), "calls FUTEX_WAIT on 0x%lx,", addr);
+	for (p = co.err; (p = strstr(p, "calls FUTEX_WAIT on 0x")); p++)
+		last = p;
+	ck_assert_ptr_nonnull(last);
+	ck_assert_int_eq(strncmp(last, call, strlen(call)), 0);
+}
+END_TEST
+
 START_TEST(test_racy_lock_violates_mutual_exclusion)
 {
 	char args[] = "run --machine=tiny4 --threads=4 --ops=4000 --lock=racy";
@@ -270,19 +305,16 @@ END_TEST
 
 Suite *mutex_suite(void)
 {
-	Suite *s = suite_create("mutex");
-	TCase *tc = tcase_create("mutex");
-
-	tcase_set_timeout(tc, 300);
-	tcase_add_test(tc, test_ww_256_tasks_on_8_cpus_complete_every_operation);
-	tcase_add_test(tc, test_ww_contended_futex_wait_returns_eagain);
-	tcase_add_test(tc, test_ww_timed_futex_wait_times_out_and_still_completes);
-	tcase_add_test(tc, test_same_seed_gives_same_results_in_process);
-	tcase_add_test(tc, test_lost_wakeup_lock_is_reported_as_deadlock);
-	tcase_add_test(tc, test_deadlock_report_narrates_the_last_events_with_file_lines);
-	tcase_add_test(tc, test_unnarrated_deadlock_report_equals_the_narrated_one);
-	tcase_add_test(tc, test_racy_lock_violates_mutual_exclusion);
-	tcase_add_test(tc, test_spinning_forever_is_reported_as_livelock);
-	suite_add_tcase(s, tc);
-	return s;
+	return one_case_suite("mutex", 300, (const TTest *const[]){
+		test_ww_256_tasks_on_8_cpus_complete_every_operation,
+		test_ww_contended_futex_wait_returns_eagain,
+		test_ww_timed_futex_wait_times_out_and_still_completes,
+		test_same_seed_gives_same_results_in_process,
+		test_lost_wakeup_lock_is_reported_as_deadlock,
+		test_deadlock_report_narrates_the_last_events_with_file_lines,
+		test_unnarrated_deadlock_report_equals_the_narrated_one,
+		test_lost_wakeup_deadlock_headline_names_the_sleeper,
+		test_racy_lock_violates_mutual_exclusion,
+		test_spinning_forever_is_reported_as_livelock,
+		NULL });
 }

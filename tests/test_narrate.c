@@ -130,14 +130,10 @@ END_TEST
 
 Suite *narrate_suite(void)
 {
-	Suite *s = suite_create("narrate");
-	TCase *tc = tcase_create("narrate");
-
-	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_contended_ww_run_is_told_in_sentences);
-	tcase_add_test(tc, test_window_bounds_the_narration);
-	tcase_add_test(tc, test_same_seed_same_narration_and_the_run_is_unchanged);
-	tcase_add_test(tc, test_bad_narrate_value_gets_one_line_and_status_2);
-	suite_add_tcase(s, tc);
-	return s;
+	return one_case_suite("narrate", 120, (const TTest *const[]){
+		test_contended_ww_run_is_told_in_sentences,
+		test_window_bounds_the_narration,
+		test_same_seed_same_narration_and_the_run_is_unchanged,
+		test_bad_narrate_value_gets_one_line_and_status_2,
+		NULL });
 }

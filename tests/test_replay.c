@@ -425,18 +425,14 @@ END_TEST
 
 Suite *replay_suite(void)
 {
-	Suite *s = suite_create("replay");
-	TCase *tc = tcase_create("replay");
-
-	tcase_set_timeout(tc, 300);
-	tcase_add_test(tc, test_recorded_run_replays_byte_identically);
-	tcase_add_test(tc, test_changed_scenario_or_seed_reports_the_divergence);
-	tcase_add_test(tc, test_truncated_file_is_one_line_and_status_2);
-	tcase_add_test(tc, test_broken_header_is_one_line_and_status_2);
-	tcase_add_test(tc, test_failed_run_saves_a_replay_file_that_fails_alike);
-	tcase_add_test(tc, test_several_locks_record_one_file_each);
-	tcase_add_test(tc, test_help_tells_replay_and_record);
-	tcase_add_test(tc, test_file_names);
-	suite_add_tcase(s, tc);
-	return s;
+	return one_case_suite("replay", 300, (const TTest *const[]){
+		test_recorded_run_replays_byte_identically,
+		test_changed_scenario_or_seed_reports_the_divergence,
+		test_truncated_file_is_one_line_and_status_2,
+		test_broken_header_is_one_line_and_status_2,
+		test_failed_run_saves_a_replay_file_that_fails_alike,
+		test_several_locks_record_one_file_each,
+		test_help_tells_replay_and_record,
+		test_file_names,
+		NULL });
 }

@@ -546,27 +546,24 @@ END_TEST
 
 Suite *scenario_suite(void)
 {
-	Suite *s = suite_create("scenario");
-	TCase *tc = tcase_create("scenario");
-
-	tcase_add_test(tc, test_defaults_are_the_documented_ones);
-	tcase_add_test(tc, test_file_keys_are_parsed_and_command_line_overrides_them);
-	tcase_add_test(tc, test_fixed_time_mode_clears_ops_on_resolve);
-	tcase_add_test(tc, test_broken_locks_are_accepted_though_not_listed);
-	tcase_add_test(tc, test_print_reads_back_as_the_same_scenario);
-	tcase_add_test(tc, test_echo_is_key_value_lines_in_documented_order);
-	tcase_add_test(tc, test_json_holds_every_key);
-	tcase_add_test(tc, test_unknown_key_lists_the_valid_keys);
-	tcase_add_test(tc, test_bad_values_name_file_line_and_key);
-	tcase_add_test(tc, test_bad_units_name_file_line_and_key);
-	tcase_add_test(tc, test_unknown_lock_workload_machine_are_refused);
-	tcase_add_test(tc, test_missing_file_and_malformed_line_are_refused);
-	tcase_add_test(tc, test_ops_and_duration_together_are_refused);
-	tcase_add_test(tc, test_more_cpus_than_the_machine_are_refused);
-	tcase_add_test(tc, test_command_line_errors_name_the_option);
-	tcase_add_test(tc, test_tiny4_file_equals_the_builtin_defaults);
-	tcase_add_test(tc, test_haswell_preset_has_the_seed_topology_and_costs);
-	tcase_add_test(tc, test_presets_are_found_in_FUTEXSIM_MACHINES_and_checked);
-	suite_add_tcase(s, tc);
-	return s;
+	return one_case_suite("scenario", 0, (const TTest *const[]){
+		test_defaults_are_the_documented_ones,
+		test_file_keys_are_parsed_and_command_line_overrides_them,
+		test_fixed_time_mode_clears_ops_on_resolve,
+		test_broken_locks_are_accepted_though_not_listed,
+		test_print_reads_back_as_the_same_scenario,
+		test_echo_is_key_value_lines_in_documented_order,
+		test_json_holds_every_key,
+		test_unknown_key_lists_the_valid_keys,
+		test_bad_values_name_file_line_and_key,
+		test_bad_units_name_file_line_and_key,
+		test_unknown_lock_workload_machine_are_refused,
+		test_missing_file_and_malformed_line_are_refused,
+		test_ops_and_duration_together_are_refused,
+		test_more_cpus_than_the_machine_are_refused,
+		test_command_line_errors_name_the_option,
+		test_tiny4_file_equals_the_builtin_defaults,
+		test_haswell_preset_has_the_seed_topology_and_costs,
+		test_presets_are_found_in_FUTEXSIM_MACHINES_and_checked,
+		NULL });
 }

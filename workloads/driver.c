@@ -3,7 +3,9 @@
  * workloads/driver.c - the parts every benchmark driver shares (see
  * workloads/driver.h).
  *
- * Stage: workload.  Called by workloads/mutex.c, spin.c and rwlock.c.
+ * Stage: workload.  Called by workloads/mutex.c, spin.c and rwlock.c,
+ * and by workloads/program.c for the figures of a user program's
+ * threads (wl_add_thread()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,34 +129,34 @@ void wl_run_sim(struct sim_result *r)
 	r->host_seconds = (h1.tv_sec - h0.tv_sec) + (h1.tv_nsec - h0.tv_nsec) / 1e9;
 }
 
-static void add_worker(struct sim_result *r, const struct wl_worker *w,
-		       uint64_t *tsum)
+void wl_add_thread(struct sim_result *r, const struct sim_task *task,
+		   const struct ulock_stats *st, uint64_t ops, uint64_t ns,
+		   int lockers_only, uint64_t *tsum)
 {
-	uint64_t t_ns = (w->end_ps - w->start_ps) / 1000;
-
-	r->ops += w->ops;
-	*tsum += t_ns;
-	if (t_ns < r->thread_min_ns)
-		r->thread_min_ns = t_ns;
-	if (t_ns > r->thread_max_ns)
-		r->thread_max_ns = t_ns;
-	if (w->ops < r->ops_thread_min)
-		r->ops_thread_min = w->ops;
-	if (w->ops > r->ops_thread_max)
-		r->ops_thread_max = w->ops;
-	r->sys_ns += w->task->stats.sys_ps / 1000;
-	r->user_ns += w->task->stats.user_ps / 1000;
-	r->lock_syscalls += w->st.lock_syscalls;
-	r->unlock_syscalls += w->st.unlock_syscalls;
-	r->eagain += w->st.eagain;
-	r->timeouts += w->st.timeouts;
-	r->wakeups += w->st.wakeups;
-	r->spins += w->st.spins;
-	r->spin_giveups += w->st.spin_giveups;
-	r->tp_steals += w->st.steals;
-	r->tp_top_waiter += w->st.top_waiter;
-	r->tp_handoffs += w->st.handoffs;
-	r->tp_sleeps += w->st.sleeps;
+	r->ops += ops;
+	*tsum += ns;
+	if (ns < r->thread_min_ns)
+		r->thread_min_ns = ns;
+	if (ns > r->thread_max_ns)
+		r->thread_max_ns = ns;
+	if ((ops || !lockers_only) && ops < r->ops_thread_min)
+		r->ops_thread_min = ops;
+	if (ops > r->ops_thread_max)
+		r->ops_thread_max = ops;
+	r->sys_ns += task->stats.sys_ps / 1000;
+	r->user_ns += task->stats.user_ps / 1000;
+	r->lock_syscalls += st->lock_syscalls;
+	r->unlock_syscalls += st->unlock_syscalls;
+	r->eagain += st->eagain;
+	r->timeouts += st->timeouts;
+	r->wakeups += st->wakeups;
+	/* the rows of lock=adaptive and lock=tp */
+	r->spins += st->spins;
+	r->spin_giveups += st->spin_giveups;
+	r->tp_steals += st->steals;
+	r->tp_top_waiter += st->top_waiter;
+	r->tp_handoffs += st->handoffs;
+	r->tp_sleeps += st->sleeps;
 }
 
 void wl_collect(const struct wl_run *run, struct sim_result *r,
@@ -172,7 +174,8 @@ void wl_collect(const struct wl_run *run, struct sim_result *r,
 		const struct wl_worker *w = &run->w[i];
 
 		ops[i] = w->ops;
-		add_worker(r, w, &tsum);
+		wl_add_thread(r, w->task, &w->st, w->ops,
+			      (w->end_ps - w->start_ps) / 1000, 0, &tsum);
 		if (w->start_ps < *start_ps)
 			*start_ps = w->start_ps;
 		if (w->end_ps > *end_ps)

@@ -5,7 +5,8 @@
  * termination, the driver's own mutual-exclusion check, and the figures
  * every result has.
  *
- * Stage: workload.  Used by workloads/mutex.c, spin.c and rwlock.c; calls
+ * Stage: workload.  Used by workloads/mutex.c, spin.c and rwlock.c (and
+ * wl_add_thread() by workloads/program.c); calls
  * the machine (tasks, events, clock) and sim/stats.c.
  */
 #ifndef WL_DRIVER_H
@@ -68,6 +69,18 @@ void wl_run_sim(struct sim_result *r);
  * last end. */
 void wl_collect(const struct wl_run *run, struct sim_result *r,
 		uint64_t *start_ps, uint64_t *end_ps);
+/*
+ * wl_add_thread - add one thread's figures to @r, whose thread_min_ns and
+ * ops_thread_min start at UINT64_MAX: its @ops acquisitions (the total,
+ * the per-thread minimum and maximum; with @lockers_only, a thread of no
+ * acquisition is left out of the minimum), its time @ns (the thread
+ * minimum and maximum, and added to *@tsum for the average), its @task's
+ * system and user time and its lock's slow-path counters @st.  Used by
+ * wl_collect() and by the program workload (workloads/program.c).
+ */
+void wl_add_thread(struct sim_result *r, const struct sim_task *task,
+		   const struct ulock_stats *st, uint64_t ops, uint64_t ns,
+		   int lockers_only, uint64_t *tsum);
 void wl_run_end(struct wl_run *run);
 
 #endif /* WL_DRIVER_H */

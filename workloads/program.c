@@ -8,7 +8,8 @@
  * futex(2) -> kernel -> sched -> machine -> report).  Called by the CLI
  * (one process per lock: the lock is what the program's pthread mutexes
  * are made of) and by the tests (wl_program_run()); calls
- * workloads/libsim/thread.c to start and finish the program.
+ * workloads/libsim/thread.c to start and finish the program, and
+ * wl_add_thread() (workloads/driver.c) for each thread's figures.
  *
  * The program's main() is the symbol futexsim_user_main, which `futexsim
  * build` makes of the program's main() (-Dmain=futexsim_user_main): weak
@@ -32,39 +33,6 @@
 int futexsim_user_main(int argc, char **argv, char **envp)
 	__attribute__((weak));
 
-static void add_thread(struct sim_result *r, const struct wl_prog_thread *t,
-		       uint64_t *tsum, struct sim_hist *all, uint64_t end_ps)
-{
-	uint64_t end = t->end_ps ? t->end_ps : end_ps;
-	uint64_t ns = end > t->start_ps ? (end - t->start_ps) / 1000 : 0;
-
-	r->ops += t->acquires;
-	*tsum += ns;
-	if (ns < r->thread_min_ns)
-		r->thread_min_ns = ns;
-	if (ns > r->thread_max_ns)
-		r->thread_max_ns = ns;
-	if (t->acquires && t->acquires < r->ops_thread_min)
-		r->ops_thread_min = t->acquires;
-	if (t->acquires > r->ops_thread_max)
-		r->ops_thread_max = t->acquires;
-	r->sys_ns += t->task->stats.sys_ps / 1000;
-	r->user_ns += t->task->stats.user_ps / 1000;
-	r->lock_syscalls += t->st.lock_syscalls;
-	r->unlock_syscalls += t->st.unlock_syscalls;
-	r->eagain += t->st.eagain;
-	r->timeouts += t->st.timeouts;
-	r->wakeups += t->st.wakeups;
-	/* the lock=adaptive and lock=tp rows, as workload=mutex has them */
-	r->spins += t->st.spins;
-	r->spin_giveups += t->st.spin_giveups;
-	r->tp_steals += t->st.steals;
-	r->tp_top_waiter += t->st.top_waiter;
-	r->tp_handoffs += t->st.handoffs;
-	r->tp_sleeps += t->st.sleeps;
-	sim_hist_merge(all, t->acquire_ns);
-}
-
 void wl_prog_finish(struct sim_result *r)
 {
 	int n = wl_prog.nr_threads, nops = 0;
@@ -85,9 +53,15 @@ void wl_prog_finish(struct sim_result *r)
 	r->thread_min_ns = UINT64_MAX;
 	r->ops_thread_min = UINT64_MAX;
 	for (int i = 0; i < n; i++) {
-		if (wl_prog.threads[i]->acquires)	/* lockers only */
-			ops[nops++] = wl_prog.threads[i]->acquires;
-		add_thread(r, wl_prog.threads[i], &tsum, all, end_ps);
+		const struct wl_prog_thread *t = wl_prog.threads[i];
+		uint64_t end = t->end_ps ? t->end_ps : end_ps;
+
+		if (t->acquires)	/* lockers only */
+			ops[nops++] = t->acquires;
+		wl_add_thread(r, t->task, &t->st, t->acquires,
+			      end > t->start_ps ? (end - t->start_ps) / 1000 : 0,
+			      1, &tsum);
+		sim_hist_merge(all, t->acquire_ns);
 	}
 	if (!nops)
 		r->ops_thread_min = 0;
