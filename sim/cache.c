@@ -49,6 +49,7 @@ struct line_ref {
 struct sim__cache_memo sim__cache_memo[SIM_CACHE_MEMO];
 uint64_t sim__cache_cost_ps[SIM_NR_ACCESS];
 uint64_t sim__cache_sb_done_ps[SIM_MAX_CPUS];
+uint64_t sim__cache_post_ps;
 
 static struct line_ref *refs;			/* the table		*/
 static struct line_ref *all_refs;		/* the same, listed	*/
@@ -64,6 +65,10 @@ static bool two_hop;
 static bool store_buffer;
 static enum tier tier_min, tier_max;	/* between two CPUs of the machine */
 static unsigned int jitter_pct;		/* sim_cache_set_jitter()	*/
+static bool arrival;			/* line-handover = arrival...	*/
+static bool overlap;			/* ... = arrival-overlap	*/
+/* arrival mode: the line of each CPU's miss in flight with a grace */
+static struct sim_cache_line *graced[SIM_MAX_CPUS];
 
 void sim_cache_set_jitter(unsigned int pct)
 {
@@ -104,6 +109,8 @@ void sim_cache_init(const struct sim_preset *p)
 	memo_clear();
 	jitter_pct = 0;
 	memset(sim__cache_sb_done_ps, 0, sizeof(sim__cache_sb_done_ps));
+	memset(graced, 0, sizeof(graced));
+	sim__cache_post_ps = 0;
 	next_id = 0;
 	memset(&stats, 0, sizeof(stats));
 
@@ -121,6 +128,8 @@ void sim_cache_init(const struct sim_preset *p)
 	uncached_ps = p->shared_read_ps;
 	sharer_penalty_ps = p->sharer_penalty_ps;
 	store_buffer = p->store_buffer;
+	arrival = p->line_handover != SIM_HANDOVER_ISSUE;
+	overlap = p->line_handover == SIM_HANDOVER_OVERLAP;
 	/* bounds for holder_tier()'s early exit */
 	tier_min = p->threads_per_core > 1 ? T_SMT :
 		   p->cores_per_socket > 1 ? T_SOCKET : T_REMOTE;
@@ -348,6 +357,97 @@ static uint64_t buffer_store(struct sim_cache_line *l, int cpu,
 	return sim__cache_cost_ps[SIM_STORE];
 }
 
+/* ---- line-handover = arrival ------------------------------------------- */
+
+/* Is @kind by @cpu, completing at @done_ps, an L1 hit under a grace of @l? */
+static bool grace_hit(const struct sim_cache_line *l, int cpu,
+		      enum sim_access kind, uint64_t done_ps)
+{
+	for (int i = 0; i < SIM_CACHE_GRACES; i++) {
+		const struct sim_cache_grace *g = &l->grace[i];
+
+		if (done_ps >= g->until_ps)
+			continue;		/* unused (0), or too late */
+		if (kind == SIM_LOAD ? (g->holders[cpu >> 6] >> (cpu & 63)) & 1 :
+		    g->owner == cpu)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * @c's miss on @l, whose holders and owner before it were @holders and
+ * @owner, arrives at @until_ps: until then they keep what it takes from
+ * them.  Replaces the grace that ends first (an unused one ends at 0).
+ */
+static void grace_open(struct sim_cache_line *l, const struct sim_cpu *c,
+		       const uint64_t *holders, int owner, uint64_t until_ps)
+{
+	struct sim_cache_grace *g = &l->grace[0];
+
+	for (int i = 1; i < SIM_CACHE_GRACES; i++)
+		if (l->grace[i].until_ps < g->until_ps)
+			g = &l->grace[i];
+	memcpy(g->holders, holders, sizeof(g->holders));
+	g->owner = owner;
+	g->until_ps = until_ps;
+	g->by = c->k.cpu;
+	graced[c->k.cpu] = l;
+}
+
+void sim_cache_arrive(const struct sim_cpu *c)
+{
+	struct sim_cache_line *l = graced[c->k.cpu];
+
+	if (!l)
+		return;
+	graced[c->k.cpu] = NULL;
+	for (int i = 0; i < SIM_CACHE_GRACES; i++)
+		if (l->grace[i].by == c->k.cpu)
+			l->grace[i].until_ps = 0;
+}
+
+/*
+ * line-handover = arrival: the miss of @kind (a load, an RMW or an
+ * unbuffered store) by @c on @l, issued at @now_ps, behind a miss in
+ * flight for @wait_ps.  Its request leaves when that miss has completed
+ * (the line's home forwards one request at a time) and arrives X/2
+ * later; with arrival-overlap it travels while it waits, arriving at
+ * now + max(X/2, wait).  The line comes back X/2 after the arrival.  The state changes now; a load takes
+ * only the owner's right to write, a write every other holder's copy,
+ * which they keep until the arrival.  Return: the time to the arrival;
+ * the rest is left in sim__cache_post_ps.
+ */
+static uint64_t arrival_miss(struct sim_cache_line *l, const struct sim_cpu *c,
+			     enum sim_access kind, uint64_t now_ps,
+			     uint64_t wait_ps)
+{
+	uint64_t holders[SIM_MAX_CPUS / 64], x, lead, op = 0;
+	int cpu = c->k.cpu, owner = l->owner;
+	int others = l->nr_holders - sim_cache_holds(l, cpu);
+	enum tier from = T_REMOTE;
+
+	memcpy(holders, l->holders, sizeof(holders));
+	if (kind == SIM_LOAD) {
+		x = jitter(load_miss(l, c, &from));
+		others = 0;		/* sharers keep their copies */
+	} else {
+		x = jitter(write_miss(l, c));
+		op = sim__cache_cost_ps[kind];
+	}
+	lead = !overlap ? wait_ps + x / 2 : wait_ps > x / 2 ? wait_ps : x / 2;
+	if (from >= T_REMOTE)		/* as in issue mode (sim__cache_miss) */
+		l->busy_until_ps = now_ps + lead + (x - x / 2) + op;
+	if (others > 0 || (owner >= 0 && owner != cpu)) {
+		if (!others)
+			memset(holders, 0, sizeof(holders));
+		grace_open(l, c, holders, owner == cpu ? -1 : owner,
+			   now_ps + lead);
+	}
+	sim__cache_post_ps = x - x / 2 + op;
+	return lead;
+}
+
 uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 			 const volatile void *addr, uint64_t now_ps)
 {
@@ -364,7 +464,9 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 	if (kind >= SIM_RELAX)
 		return drain + sim__cache_cost_ps[kind];
 	l = sim_cache_line(addr);
-	if (kind == SIM_LOAD ? sim_cache_holds(l, cpu) : l->owner == cpu) {
+	if ((kind == SIM_LOAD ? sim_cache_holds(l, cpu) : l->owner == cpu) ||
+	    (arrival && grace_hit(l, cpu, kind,
+				  now_ps + sim__cache_cost_ps[kind]))) {
 		/* a hit; a store still goes behind the pending ones */
 		if (kind == SIM_STORE && sim__cache_sb_done_ps[cpu] > now_ps)
 			return buffer_store(l, cpu, now_ps + sim__cache_cost_ps[kind]);
@@ -376,6 +478,8 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 		wait = l->busy_until_ps - now_ps;
 		stats.waits++;
 	}
+	if (arrival && !(kind == SIM_STORE && store_buffer))
+		return drain + arrival_miss(l, c, kind, now_ps, wait);
 	if (kind == SIM_LOAD) {
 		enum tier from;
 

@@ -43,6 +43,10 @@
  * invalidation are served one after the other; load misses served inside
  * a socket (L3, the SMT sibling, another core) overlap.
  *
+ * With the preset's line-handover key = arrival, a miss takes the line
+ * from its holders when its request arrives, not when it is issued: see
+ * sim_cache_access() and struct sim_cache_grace.
+ *
  * With the preset's store-buffer key on (x86-TSO), a store costs its CPU
  * only `store`: its miss runs in the background and completes no earlier
  * than the CPU's earlier stores (sb_done_ps, in program order), and its
@@ -70,6 +74,13 @@
 #include "sim/hooks.h"
 #include "sim/machine.h"
 
+/* line-handover (machines/README.md): when a miss takes its line. */
+enum sim_handover {
+	SIM_HANDOVER_ISSUE,		/* at its issue (the default)		*/
+	SIM_HANDOVER_ARRIVAL,		/* at its request's arrival		*/
+	SIM_HANDOVER_OVERLAP,		/* same, queued requests travel		*/
+};
+
 #define SIM_CACHE_LINE_SHIFT	6		/* 64-byte lines	*/
 #define SIM_CACHE_MEMO		4096		/* direct-mapped memo	*/
 
@@ -78,12 +89,28 @@
  * (sim_cache_check()): nr_holders is the number of bits in holders; an
  * owner is the only holder; a line with no owner and holders is shared.
  */
+/*
+ * struct sim_cache_grace - line-handover = arrival: what the CPUs that a
+ * miss in flight takes the line from may still do until its request
+ * arrives.  Holders may load, the owner may also store and RMW, as L1
+ * hits, if the access completes before @until_ps.  @until_ps 0: unused.
+ */
+struct sim_cache_grace {
+	uint64_t holders[SIM_MAX_CPUS / 64];	/* the holders before the miss	*/
+	uint64_t until_ps;		/* the request's arrival		*/
+	int owner;			/* the owner before the miss, or -1	*/
+	int by;				/* the CPU of the miss			*/
+};
+
+#define SIM_CACHE_GRACES	2	/* misses in flight with a grace	*/
+
 struct sim_cache_line {
 	uint64_t holders[SIM_MAX_CPUS / 64];	/* CPUs with a copy		*/
 	int owner;			/* CPU with it M or E, or -1		*/
 	int nr_holders;
 	uint64_t busy_until_ps;		/* a miss in flight completes then	*/
 	uint64_t id;			/* creation order, from 1: identity	*/
+	struct sim_cache_grace grace[SIM_CACHE_GRACES];	/* arrival mode	*/
 };
 
 /* Counters of the model, for tests and curiosity. */
@@ -103,6 +130,7 @@ struct sim__cache_memo {
 extern struct sim__cache_memo sim__cache_memo[SIM_CACHE_MEMO];
 extern uint64_t sim__cache_cost_ps[SIM_NR_ACCESS];
 extern uint64_t sim__cache_sb_done_ps[SIM_MAX_CPUS];	/* per CPU */
+extern uint64_t sim__cache_post_ps;	/* see sim_cache_access()	*/
 uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 			 const volatile void *addr, uint64_t now_ps);
 
@@ -140,6 +168,19 @@ void sim_cache_set_jitter(unsigned int pct);
  * line).  The L1 hit is inline; everything else is sim__cache_miss().
  * Return: the picoseconds to add to @c's clock, waiting for a busy line
  * (and, for an RMW or a fence, for the CPU's store buffer) included.
+ *
+ * With the preset's line-handover = arrival, a miss (not a buffered
+ * store) returns only the time until its request arrives, wait + X/2
+ * for a transfer of X behind a miss in flight for wait (arrival-overlap:
+ * max(X/2, wait), the queued request travels while it waits), and
+ * leaves the rest, X - X/2 plus the
+ * operation, in sim__cache_post_ps, which the caller takes (and zeroes) at once.
+ * The caller lets every CPU with an earlier clock run, performs the
+ * access at the arrival, then calls sim_cache_arrive() and adds the rest
+ * to the clock (sim_hook()).  The line's state changes when the miss is
+ * priced, as in issue mode, but until the arrival its former holders
+ * (owner) may still load (store, RMW) as L1 hits completing before it:
+ * struct sim_cache_grace.  sim__cache_post_ps stays 0 in issue mode.
  */
 static inline uint64_t sim_cache_access(struct sim_cpu *c,
 					enum sim_access kind,
@@ -164,6 +205,13 @@ static inline uint64_t sim_cache_access(struct sim_cpu *c,
 	}
 	return sim__cache_miss(c, kind, addr, now_ps);
 }
+
+/*
+ * sim_cache_arrive - the access of CPU @c whose miss left a rest in
+ * sim__cache_post_ps is performed now, at its arrival: its line's former
+ * holders lose their grace.  Called by sim_hook().
+ */
+void sim_cache_arrive(const struct sim_cpu *c);
 
 /*
  * sim_cache_line - the line of @addr, created (held by nobody) at its

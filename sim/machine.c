@@ -268,7 +268,9 @@ static void unpark(struct sim_cpu *c, uint64_t after_ps)
  *                invalidated the spinner's copy when its hook ran, so
  *                that reload misses, waits for the write (the line is
  *                busy until now_ps) and pays the transfer, as the loop
- *                would have.
+ *                would have.  With line-handover = arrival, hook_arrive()
+ *                passes arrival - LOAD: reloads that complete before the
+ *                arrival are hits under the line's grace (sim/cache.h).
  */
 static void sim__wake_spinners(const volatile void *addr, uint64_t issue_ps,
 			       uint64_t now_ps)
@@ -440,32 +442,59 @@ static void preempt_point(struct sim_cpu *c)
 	horizon_ps = 0;		/* look again at every hook until possible */
 }
 
+/*
+ * hook_arrive - line-handover = arrival (sim/cache.h): @c's clock is at
+ * its miss's arrival, every CPU with an earlier clock has run; the access
+ * is performed when the hook returns, and @c pays the rest, *@post_ps.
+ * Return: for sim__wake_spinners(), the issue of the first reload that
+ * sees the access, the first that completes at or after the arrival
+ * (earlier ones are hits under the line's grace).
+ */
+static uint64_t hook_arrive(struct sim_cpu *c, uint64_t *post_ps)
+{
+	uint64_t arrive_ps = c->now_ps;
+
+	sim_cache_arrive(c);
+	c->now_ps += *post_ps;
+	*post_ps = 0;
+	return arrive_ps > cost_ps[SIM_LOAD] ? arrive_ps - cost_ps[SIM_LOAD] : 0;
+}
+
 void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size)
 {
 	struct sim_cpu *c = sim_cur;
-	uint64_t issue_ps;
+	uint64_t issue_ps, post_ps = 0;
 
 	if (unlikely(!c || in_event))
 		return;		/* boot or event context: not a task */
 	sim.counters.hooks++;
 	issue_ps = c->now_ps;
-	if (likely(cache_on))
+	if (likely(cache_on)) {
 		c->now_ps += sim_cache_access(c, kind, addr, size, issue_ps);
-	else
+		if (unlikely(sim__cache_post_ps)) {	/* arrival mode */
+			post_ps = sim__cache_post_ps;
+			sim__cache_post_ps = 0;
+		}
+	} else {
 		c->now_ps += cost_ps[kind];
+	}
 	if (unlikely(c->now_ps >= horizon_ps)) {
 		struct sim_cpu *was = c;
-		uint64_t done_ps = c->now_ps;
+		uint64_t done_ps = c->now_ps + post_ps;
 
 		if (sim_explore_on)
 			sim_explore_note(c, kind, addr);
 		sim__dispatch();
 		c = sim_cur;
+		if (post_ps)
+			issue_ps = hook_arrive(c, &post_ps);
 		preempt_point(c);
 		c = sim_cur;
 		if (c != was || c->now_ps != done_ps)
 			issue_ps = ~0ULL;	/* preempted in the hook */
 	}
+	if (unlikely(post_ps))
+		issue_ps = hook_arrive(c, &post_ps);
 	/*
 	 * The access happens when we return, with no scheduling point in
 	 * between: only now may a write end other CPUs' spin-waits (a

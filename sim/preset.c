@@ -30,7 +30,7 @@
 
 #define MAX_PRESETS	64
 
-enum pkind { P_TEXT, P_COUNT, P_DURATION, P_PERIOD, P_BOOL };
+enum pkind { P_TEXT, P_COUNT, P_DURATION, P_PERIOD, P_BOOL, P_HANDOVER };
 
 struct pkey {
 	const char *name;
@@ -58,6 +58,7 @@ static const struct pkey pkeys[] = {
 	{ "sharer-penalty",	P_DURATION,	F(sharer_penalty_ps) },
 	{ "cache-model",	P_BOOL,		F(cache_model) },
 	{ "store-buffer",	P_BOOL,		F(store_buffer) },
+	{ "line-handover",	P_HANDOVER,	F(line_handover) },
 	{ "syscall",		P_DURATION,	F(syscall_ps) },
 	{ "ctxsw",		P_DURATION,	F(ctxsw_ps) },
 	{ "wake",		P_DURATION,	F(wake_ps) },
@@ -153,6 +154,20 @@ static void preset_set(void *ctx, const char *key, const char *value,
 		if (sim_parse_bool(value, &b))
 			sim_config_fail(at, key, "on or off", value);
 		*(bool *)((char *)p + k->off) = b;
+		break;
+	}
+	case P_HANDOVER: {	/* enum sim_handover, in its order */
+		static const char *const names[] = {
+			"issue", "arrival", "arrival-overlap"
+		};
+		int i = 0;
+
+		while (i < 3 && strcmp(value, names[i]))
+			i++;
+		if (i == 3)
+			sim_config_fail(at, key,
+					"issue, arrival or arrival-overlap", value);
+		*(int *)((char *)p + k->off) = i;
 		break;
 	}
 	case P_DURATION:

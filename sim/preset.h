@@ -38,6 +38,7 @@ struct sim_preset {
 	uint64_t shared_read_ps;	/* load miss on a line only shared (L3)	*/
 	uint64_t sharer_penalty_ps;	/* per extra sharer a write invalidates	*/
 	bool store_buffer;		/* stores retire into a store buffer	*/
+	int line_handover;		/* enum sim_handover (sim/cache.h)	*/
 	/* kernel paths */
 	uint64_t syscall_ps;		/* syscall entry + exit			*/
 	uint64_t ctxsw_ps;		/* context switch on one CPU		*/

@@ -37,6 +37,7 @@
 static struct sim_preset preset;
 static uint64_t now_ps;		/* acc()'s clock: far apart, no waits */
 static bool sb_on;		/* machine(): with a store buffer */
+static int handover;		/* machine(): enum sim_handover */
 
 static void machine(int sockets, int cores, int threads, bool model)
 {
@@ -57,6 +58,7 @@ static void machine(int sockets, int cores, int threads, bool model)
 	preset.sharer_penalty_ps = PENALTY_PS;
 	preset.cache_model = model;
 	preset.store_buffer = sb_on;
+	preset.line_handover = handover;
 	sim_machine_init(&preset, sim_preset_nr_cpus(&preset), 1);
 	now_ps = 0;
 }
@@ -333,6 +335,7 @@ static struct {
 	bool park;		/* the spinner parks (else it iterates) */
 	bool two_writes;	/* the writer first writes x[2], same line */
 	uint64_t end_ps;	/* the spinner's clock when it saw x[0] */
+	uint64_t last_ps;	/* ... and when it issued that load */
 } h;
 
 static void writer(void *arg)
@@ -398,6 +401,7 @@ END_TEST
 static void spinner(void *arg)
 {
 	for (;;) {
+		h.last_ps = sim_now_ps();
 		sim_hook(SIM_LOAD, h.x, 4);
 		if (__atomic_load_n(h.x, __ATOMIC_RELAXED))
 			break;
@@ -410,19 +414,42 @@ static void spinner(void *arg)
 }
 
 /*
- * _i varies the write's time over more than one loop iteration, and odd
- * _i add a store buffer.  The spinner's first load takes the untouched
+ * _i varies the write's time over more than one loop iteration, odd _i
+ * add a store buffer, and _i from 40 on set line-handover = arrival, from
+ * 80 on arrival-overlap (the reloads before the store's request arrives
+ * are hits, the first after it misses; see arrived() for the end).  The spinner's first load takes the untouched
  * line (Exclusive); the writer's store gets it from the spinner at D +
  * SOCKET + STORE; the spinner's next reload misses, waits for that store
  * and gets the line back: D + 2 x SOCKET + STORE, whether it parks or
  * iterates, with a store buffer or not.
  */
+/*
+ * When the spinner's reload, issued at @load_ps, starts its transfer
+ * after a store issued at @store_ps (the line busy until store + SOCKET
+ * + STORE).  Return: that start (with arrival, its request leaves then);
+ * with arrival-overlap the start less half the transfer (its request
+ * arrives when the line is free, at least half a transfer after its
+ * issue, and the other half follows).
+ */
+static uint64_t arrived(uint64_t store_ps, uint64_t load_ps)
+{
+	uint64_t free_ps = store_ps + SOCKET_PS + STORE_PS;
+
+	if (handover != SIM_HANDOVER_OVERLAP)
+		return free_ps;
+	if (free_ps < load_ps + SOCKET_PS / 2)
+		free_ps = load_ps + SOCKET_PS / 2;
+	return free_ps - SOCKET_PS / 2;
+}
+
 START_TEST(test_a_parked_spinner_sees_the_write_when_the_loop_would_and_pays_the_miss)
 {
-	uint64_t d = 100 * NS + (uint64_t)_i * 37, parked, looped, hooks;
+	uint64_t d = 100 * NS + (uint64_t)(_i % 40) * 37, parked, looped, hooks;
+	uint64_t last;			/* the parked spinner's last load */
 	uint64_t first;			/* the writer's first store, to it */
 
 	sb_on = _i & 1;
+	handover = _i / 40;
 	first = sb_on ? STORE_PS : SOCKET_PS + STORE_PS;
 
 	h.delay_ps = d;
@@ -430,12 +457,14 @@ START_TEST(test_a_parked_spinner_sees_the_write_when_the_loop_would_and_pays_the
 	h.park = true;
 	run_pair(spinner, true);
 	parked = h.end_ps;
+	last = h.last_ps;
 	hooks = sim.counters.hooks;
 	h.park = false;
 	run_pair(spinner, true);
 	looped = h.end_ps;
 	ck_assert_uint_eq(parked, looped);
-	ck_assert_uint_eq(parked, d + 2 * SOCKET_PS + STORE_PS);
+	ck_assert_uint_eq(last, h.last_ps);	/* the same reload saw it */
+	ck_assert_uint_eq(parked, arrived(d, last) + SOCKET_PS);
 	ck_assert_uint_lt(hooks * 4, sim.counters.hooks);	/* it did park */
 
 	/* a first write elsewhere in the line: one extra miss, and exact */
@@ -444,11 +473,14 @@ START_TEST(test_a_parked_spinner_sees_the_write_when_the_loop_would_and_pays_the
 	run_pair(spinner, true);
 	parked = h.end_ps;
 	h.park = false;
+	last = h.last_ps;
 	run_pair(spinner, true);
 	ck_assert_uint_eq(parked, h.end_ps);
-	ck_assert_uint_eq(parked, d + first + 300 * NS + SOCKET_PS + STORE_PS +
+	ck_assert_uint_eq(last, h.last_ps);
+	ck_assert_uint_eq(parked, arrived(d + first + 300 * NS, last) +
 			  SOCKET_PS);
 	sb_on = false;
+	handover = SIM_HANDOVER_ISSUE;
 }
 END_TEST
 
@@ -539,7 +571,7 @@ Suite *cache_suite(void)
 	tcase_add_test(tc, test_a_store_buffer_hides_store_misses_from_their_cpu_only);
 	tcase_add_test(tc, test_random_accesses_keep_the_line_invariants_and_the_table_bounded);
 	tcase_add_test(tc, test_hooks_of_a_task_pay_the_transfer_with_the_model_and_flat_costs_without);
-	tcase_add_loop_test(tc, test_a_parked_spinner_sees_the_write_when_the_loop_would_and_pays_the_miss, 0, 40);
+	tcase_add_loop_test(tc, test_a_parked_spinner_sees_the_write_when_the_loop_would_and_pays_the_miss, 0, 120);
 	tcase_add_test(tc, test_a_task_stack_is_one_line_and_the_arena_has_64_byte_lines);
 	tcase_add_test(tc, test_cost_jitter_spreads_misses_over_its_range_only_and_repeats_per_seed);
 	suite_add_tcase(s, tc);

@@ -14,10 +14,12 @@
 # 5,000,000), with the share of acquisitions that went through the
 # pending bit and the MCS queue.  Used by `make bench` (spin_table_s).
 #
-# usage: spin-2014.sh [-f FUTEXSIM] [-n OPS_PER_TASK] [-c PCT] [-j JOBS]
+# usage: spin-2014.sh [-f FUTEXSIM] [-n OPS_PER_TASK] [-c PCT] [-H issue|arrival] [-j JOBS]
 #   -f  the futexsim binary (default: build/futexsim of this tree)
 #   -n  lock/unlock pairs per task (default: the scenarios', 200000)
 #   -c  cost-jitter of every cell (default: the scenarios')
+#   -H  line-handover of the machines (default: theirs, issue); run with a
+#       copy of machines/ with the key set (FUTEXSIM_MACHINES)
 #   -j  cells run at once (default: the host's CPUs)
 # Exit status: 0; 1 if a cell failed (its stderr is shown); 2 bad usage.
 set -eu
@@ -40,19 +42,21 @@ if [ "${1:-}" = "--cell" ]; then
 fi
 
 usage() {
-	echo "usage: $0 [-f FUTEXSIM] [-n OPS_PER_TASK] [-c PCT] [-j JOBS]" >&2
+	echo "usage: $0 [-f FUTEXSIM] [-n OPS_PER_TASK] [-c PCT] [-H issue|arrival] [-j JOBS]" >&2
 	exit 2
 }
 
 exe=$here/../../build/futexsim
 ops=
 jitter=
+handover=
 jobs=$(nproc 2>/dev/null || echo 1)
-while getopts f:n:c:j: c; do
+while getopts f:n:c:H:j: c; do
 	case $c in
 	f) exe=$OPTARG ;;
 	n) ops=$OPTARG ;;
 	c) jitter=$OPTARG ;;
+	H) handover=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	*) usage ;;
 	esac
@@ -62,6 +66,14 @@ exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+if [ -n "$handover" ]; then
+	mkdir "$tmp/machines"
+	for m in "${FUTEXSIM_MACHINES:-$here/../../machines}"/*.machine; do
+		{ cat "$m"; echo "line-handover = $handover"; } \
+			>"$tmp/machines/${m##*/}"
+	done
+	export FUTEXSIM_MACHINES="$tmp/machines"
+fi
 export SPIN2014_EXE="$exe" SPIN2014_OPS="$ops" SPIN2014_TMP="$tmp" \
 	SPIN2014_JITTER="$jitter"
 
