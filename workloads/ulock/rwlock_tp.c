@@ -50,23 +50,6 @@ static void rw_tp_init(void *l)
 	uatomic_store(l, 0);
 }
 
-/* Count one FUTEX_LOCK_SHARED status word @r (>= 0) in @st. */
-static void rw_tp_count(long r, struct ulock_stats *st)
-{
-	switch (TP_STATUS_CODE(r)) {
-	case TP_STATUS_STOLEN:
-		st->steals++;
-		break;
-	case TP_STATUS_TOP_WAITER:
-		st->top_waiter++;
-		break;
-	case TP_STATUS_HANDOFF:
-		st->handoffs++;
-		break;
-	}
-	st->sleeps += TP_STATUS_SLEEPS(r);
-}
-
 /* A reader may join in user space: reader-owned and nothing else. */
 static bool rw_tp_joinable(uint32_t v)
 {
@@ -95,7 +78,7 @@ static int rw_tp_rdlock_val(void *l, struct ulock_stats *st, uint32_t val)
 	} while (ret == -EINTR || ret == -EAGAIN);
 	if (ret < 0)
 		return (int)-ret;
-	rw_tp_count(ret, st);
+	ulock_tp_count(ret, st);
 	return 0;
 }
 

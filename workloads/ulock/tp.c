@@ -41,8 +41,7 @@ static uint32_t tp_tid(void)
 	return (uint32_t)sim_current()->tid & FUTEX_TP_TID_MASK;
 }
 
-/* Count one FUTEX_LOCK status word @r (>= 0) in @st. */
-static void tp_count(long r, struct ulock_stats *st)
+void ulock_tp_count(long r, struct ulock_stats *st)
 {
 	switch (TP_STATUS_CODE(r)) {
 	case TP_STATUS_STOLEN:
@@ -71,7 +70,7 @@ static int tp_lock(void *l, struct ulock_stats *st)
 	} while (ret == -EINTR || ret == -EAGAIN);
 	if (ret < 0)
 		return (int)-ret;
-	tp_count(ret, st);
+	ulock_tp_count(ret, st);
 	return 0;
 }
 
