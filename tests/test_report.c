@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "sim/report.h"
+#include "tests/json_lex.h"
 
 /* ---- fixtures ---------------------------------------------------------- */
 
@@ -247,12 +248,6 @@ struct jp {
 	int nlocks;
 };
 
-static void jp_ws(struct jp *p)
-{
-	while (*p->s == ' ' || *p->s == '\n' || *p->s == '\t' || *p->s == '\r')
-		p->s++;
-}
-
 static void jp_note(struct jp *p, const char *path, char type)
 {
 	char e[96];
@@ -266,65 +261,6 @@ static void jp_note(struct jp *p, const char *path, char type)
 	strcpy(p->paths[p->np++], e);
 }
 
-/* A string into @out (escapes decoded, \u below 0x80 only). */
-static int jp_string(struct jp *p, char *out, size_t len)
-{
-	size_t o = 0;
-	unsigned int u;
-
-	if (*p->s++ != '"')
-		return -1;
-	while (*p->s != '"') {
-		char c = *p->s++;
-
-		if ((unsigned char)c < 0x20)
-			return -1;
-		if (c == '\\') {
-			c = *p->s++;
-			if (c == 'u') {
-				if (sscanf(p->s, "%4x", &u) != 1 || u >= 0x80)
-					return -1;
-				p->s += 4;
-				c = (char)u;
-			} else if (c == 'n') {
-				c = '\n';
-			} else if (c == 't') {
-				c = '\t';
-			} else if (!strchr("\"\\/", c)) {
-				return -1;
-			}
-		}
-		if (o + 1 < len)
-			out[o++] = c;
-	}
-	p->s++;
-	out[o] = '\0';
-	return 0;
-}
-
-static int jp_number(struct jp *p)
-{
-	const char *b = p->s;
-
-	if (*p->s == '-')
-		p->s++;
-	if (*p->s == '0')
-		p->s++;
-	else if (*p->s >= '1' && *p->s <= '9')
-		while (*p->s >= '0' && *p->s <= '9')
-			p->s++;
-	else
-		return -1;
-	if (*p->s == '.') {
-		p->s++;
-		if (*p->s < '0' || *p->s > '9')
-			return -1;
-		while (*p->s >= '0' && *p->s <= '9')
-			p->s++;
-	}
-	return p->s > b ? 0 : -1;
-}
-
 static int jp_value(struct jp *p, const char *path);
 
 static int jp_object(struct jp *p, const char *path)
@@ -332,20 +268,20 @@ static int jp_object(struct jp *p, const char *path)
 	char key[64], sub[96];
 
 	p->s++;
-	jp_ws(p);
+	jl_ws(&p->s);
 	if (*p->s == '}')
 		return p->s++, 0;
 	for (;;) {
-		jp_ws(p);
-		if (jp_string(p, key, sizeof(key)))
+		jl_ws(&p->s);
+		if (jl_string(&p->s, key, sizeof(key)))
 			return -1;
-		jp_ws(p);
+		jl_ws(&p->s);
 		if (*p->s++ != ':')
 			return -1;
 		snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", key);
 		if (jp_value(p, sub))
 			return -1;
-		jp_ws(p);
+		jl_ws(&p->s);
 		if (*p->s == '}')
 			return p->s++, 0;
 		if (*p->s++ != ',')
@@ -359,13 +295,13 @@ static int jp_array(struct jp *p, const char *path)
 
 	snprintf(sub, sizeof(sub), "%s[]", path);
 	p->s++;
-	jp_ws(p);
+	jl_ws(&p->s);
 	if (*p->s == ']')
 		return p->s++, 0;
 	for (;;) {
 		if (jp_value(p, sub))
 			return -1;
-		jp_ws(p);
+		jl_ws(&p->s);
 		if (*p->s == ']')
 			return p->s++, 0;
 		if (*p->s++ != ',')
@@ -377,7 +313,7 @@ static int jp_value(struct jp *p, const char *path)
 {
 	char str[64];
 
-	jp_ws(p);
+	jl_ws(&p->s);
 	switch (*p->s) {
 	case '{':
 		jp_note(p, path, 'o');
@@ -387,7 +323,7 @@ static int jp_value(struct jp *p, const char *path)
 		return jp_array(p, path);
 	case '"':
 		jp_note(p, path, 's');
-		if (jp_string(p, str, sizeof(str)))
+		if (jl_string(&p->s, str, sizeof(str)))
 			return -1;
 		if (!strcmp(path, "results[].lock") && p->nlocks < 4)
 			strcpy(p->locks[p->nlocks++], str);
@@ -398,7 +334,7 @@ static int jp_value(struct jp *p, const char *path)
 	if (!strncmp(p->s, "false", 5))
 		return jp_note(p, path, 'l'), p->s += 5, 0;
 	jp_note(p, path, 'n');
-	return jp_number(p);
+	return jl_number(&p->s, NULL);
 }
 
 /* ---- JSON file --------------------------------------------------------- */
@@ -460,7 +396,7 @@ START_TEST(test_report_json_parses_with_exactly_the_schema)
 	doc = json_of(&s, r, 2);
 	p.s = doc;
 	ck_assert_msg(jp_value(&p, "") == 0, "bad JSON near: %.40s", p.s);
-	jp_ws(&p);
+	jl_ws(&p.s);
 	ck_assert_msg(*p.s == '\0', "trailing bytes: %s", p.s);
 
 	for (i = 0; i < sizeof(schema) / sizeof(schema[0]); i++) {

@@ -6,7 +6,8 @@
  * kept (ph, pid, tid, ts, dur, name and the keys of args); and checks of
  * its tracks (slices present, slices nested).
  *
- * Stage: tests.  Used by tests/test_trace.c; libc and Check only.  Static
+ * Stage: tests.  Used by tests/test_trace.c; libc, Check and
+ * tests/json_lex.h (the tokens) only.  Static
  * functions: each test file gets its own copy.
  */
 #ifndef TESTS_TRACE_JSON_H
@@ -15,6 +16,8 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tests/json_lex.h"
 
 struct tj_event {
 	char ph;		/* 'X', 'C', 'M', 'i', ... ('?' if missing) */
@@ -32,106 +35,34 @@ struct tj_doc {
 	int has_events;		/* a "traceEvents" array was found	*/
 };
 
-static void tj_ws(struct tj_doc *d)
-{
-	while (*d->s == ' ' || *d->s == '\n' || *d->s == '\t' || *d->s == '\r')
-		d->s++;
-}
-
-/* A string into @out (escapes decoded; \u below 0x80 only). */
-static int tj_string(struct tj_doc *d, char *out, size_t len)
-{
-	size_t o = 0;
-	unsigned int u;
-	char c;
-
-	if (*d->s++ != '"')
-		return -1;
-	while ((c = *d->s++) != '"') {
-		if ((unsigned char)c < 0x20)
-			return -1;
-		if (c == '\\') {
-			c = *d->s++;
-			if (c == 'u') {
-				if (sscanf(d->s, "%4x", &u) != 1 || u >= 0x80)
-					return -1;
-				d->s += 4;
-				c = (char)u;
-			} else if (c == 'n') {
-				c = '\n';
-			} else if (c == 't') {
-				c = '\t';
-			} else if (!strchr("\"\\/", c)) {
-				return -1;
-			}
-		}
-		if (o + 1 < len)
-			out[o++] = c;
-	}
-	out[o] = '\0';
-	return 0;
-}
-
-static int tj_number(struct tj_doc *d, double *v)
-{
-	const char *b = d->s;
-
-	if (*d->s == '-')
-		d->s++;
-	if (*d->s == '0')
-		d->s++;
-	else if (*d->s >= '1' && *d->s <= '9')
-		while (*d->s >= '0' && *d->s <= '9')
-			d->s++;
-	else
-		return -1;
-	if (*d->s == '.') {
-		if (d->s[1] < '0' || d->s[1] > '9')
-			return -1;
-		for (d->s++; *d->s >= '0' && *d->s <= '9'; d->s++)
-			;
-	}
-	if (*d->s == 'e' || *d->s == 'E') {
-		d->s++;
-		if (*d->s == '+' || *d->s == '-')
-			d->s++;
-		if (*d->s < '0' || *d->s > '9')
-			return -1;
-		while (*d->s >= '0' && *d->s <= '9')
-			d->s++;
-	}
-	*v = strtod(b, NULL);
-	return 0;
-}
-
 /* Any value; @sval/@nval receive a string's or a number's value. */
 static int tj_value(struct tj_doc *d, char *sval, size_t slen, double *nval)
 {
 	char tmp[256];
 	double x;
 
-	tj_ws(d);
+	jl_ws(&d->s);
 	if (*d->s == '"')
-		return tj_string(d, sval ? sval : tmp, sval ? slen : sizeof(tmp));
+		return jl_string(&d->s, sval ? sval : tmp, sval ? slen : sizeof(tmp));
 	if (*d->s == '{' || *d->s == '[') {
 		char close = *d->s == '{' ? '}' : ']';
 
 		d->s++;
-		tj_ws(d);
+		jl_ws(&d->s);
 		if (*d->s == close)
 			return d->s++, 0;
 		for (;;) {
-			tj_ws(d);
+			jl_ws(&d->s);
 			if (close == '}') {
-				if (tj_string(d, tmp, sizeof(tmp)))
+				if (jl_string(&d->s, tmp, sizeof(tmp)))
 					return -1;
-				tj_ws(d);
+				jl_ws(&d->s);
 				if (*d->s++ != ':')
 					return -1;
 			}
 			if (tj_value(d, NULL, 0, NULL))
 				return -1;
-			tj_ws(d);
+			jl_ws(&d->s);
 			if (*d->s == close)
 				return d->s++, 0;
 			if (*d->s++ != ',')
@@ -142,7 +73,7 @@ static int tj_value(struct tj_doc *d, char *sval, size_t slen, double *nval)
 		return d->s += 4, 0;
 	if (!strncmp(d->s, "false", 5))
 		return d->s += 5, 0;
-	return tj_number(d, nval ? nval : &x);
+	return jl_number(&d->s, nval ? nval : &x);
 }
 
 /* The "args" object of @e: its keys, and args.name. */
@@ -150,17 +81,17 @@ static int tj_args(struct tj_doc *d, struct tj_event *e)
 {
 	char key[64];
 
-	tj_ws(d);
+	jl_ws(&d->s);
 	if (*d->s++ != '{')
 		return -1;
-	tj_ws(d);
+	jl_ws(&d->s);
 	if (*d->s == '}')
 		return d->s++, 0;
 	for (;;) {
-		tj_ws(d);
-		if (tj_string(d, key, sizeof(key)))
+		jl_ws(&d->s);
+		if (jl_string(&d->s, key, sizeof(key)))
 			return -1;
-		tj_ws(d);
+		jl_ws(&d->s);
 		if (*d->s++ != ':')
 			return -1;
 		if (strlen(e->args) + strlen(key) + 2 < sizeof(e->args))
@@ -168,7 +99,7 @@ static int tj_args(struct tj_doc *d, struct tj_event *e)
 		if (tj_value(d, !strcmp(key, "name") ? e->arg_name : NULL,
 			     sizeof(e->arg_name), NULL))
 			return -1;
-		tj_ws(d);
+		jl_ws(&d->s);
 		if (*d->s == '}')
 			return d->s++, 0;
 		if (*d->s++ != ',')
@@ -182,14 +113,14 @@ static int tj_event(struct tj_doc *d)
 	char key[64], ph[8] = "";
 	double v;
 
-	tj_ws(d);
+	jl_ws(&d->s);
 	if (*d->s++ != '{')
 		return -1;
 	for (;;) {
-		tj_ws(d);
-		if (tj_string(d, key, sizeof(key)))
+		jl_ws(&d->s);
+		if (jl_string(&d->s, key, sizeof(key)))
 			return -1;
-		tj_ws(d);
+		jl_ws(&d->s);
 		if (*d->s++ != ':')
 			return -1;
 		v = 0;
@@ -210,7 +141,7 @@ static int tj_event(struct tj_doc *d)
 			e.ts = v;
 		else if (!strcmp(key, "dur"))
 			e.dur = v;
-		tj_ws(d);
+		jl_ws(&d->s);
 		if (*d->s == '}')
 			break;
 		if (*d->s++ != ',')
@@ -239,29 +170,29 @@ static __attribute__((unused)) int tj_parse(struct tj_doc *d, const char *text)
 
 	memset(d, 0, sizeof(*d));
 	d->s = text;
-	tj_ws(d);
+	jl_ws(&d->s);
 	if (*d->s++ != '{')
 		return -1;
 	for (;;) {
-		tj_ws(d);
-		if (tj_string(d, key, sizeof(key)))
+		jl_ws(&d->s);
+		if (jl_string(&d->s, key, sizeof(key)))
 			return -1;
-		tj_ws(d);
+		jl_ws(&d->s);
 		if (*d->s++ != ':')
 			return -1;
-		tj_ws(d);
+		jl_ws(&d->s);
 		if (!strcmp(key, "traceEvents")) {
 			d->has_events = 1;
 			if (*d->s++ != '[')
 				return -1;
-			tj_ws(d);
+			jl_ws(&d->s);
 			if (*d->s == ']')
 				d->s++;
 			else
 				for (;;) {
 					if (tj_event(d))
 						return -1;
-					tj_ws(d);
+					jl_ws(&d->s);
 					if (*d->s == ']' && ++d->s)
 						break;
 					if (*d->s++ != ',')
@@ -270,14 +201,14 @@ static __attribute__((unused)) int tj_parse(struct tj_doc *d, const char *text)
 		} else if (tj_value(d, NULL, 0, NULL)) {
 			return -1;
 		}
-		tj_ws(d);
+		jl_ws(&d->s);
 		if (*d->s == '}')
 			break;
 		if (*d->s++ != ',')
 			return -1;
 	}
 	d->s++;
-	tj_ws(d);
+	jl_ws(&d->s);
 	return *d->s ? -1 : 0;
 }
 
