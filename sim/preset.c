@@ -162,7 +162,7 @@ static void preset_set(void *ctx, const char *key, const char *value,
 		};
 		int i = 0;
 
-		while (i < 3 && strcmp(value, names[i]))
+		while (i < 3 && strcmp(value, names[i]) != 0)
 			i++;
 		if (i == 3)
 			sim_config_fail(at, key,
