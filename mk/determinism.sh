@@ -8,7 +8,7 @@
 # builds reuse $B's extracted kernel tree.
 set -u
 B=$1
-SCN="run --machine=tiny4 --threads=8 --ops=20000 --lock=ww,ww-timed --cs=pause:5"
+SCN="run --machine=tiny4 --threads=8 --ops=20000 --lock=ww,ww-timed,pi,tp,adaptive --cs=pause:5 --adaptive=glibc236"
 pass=0
 fail=0
 
