@@ -335,6 +335,36 @@ static long futex_tp_spin_on_owner(u32 __user *uaddr,
 				 TP_STATUS_SLEEPS_MAX) << 16;
 }
 
+long futex_tp_acquire(u32 __user *uaddr, unsigned int flags,
+		      int (*trylock)(u32 __user *, struct futex_state *, u32),
+		      u32 try_arg,
+		      long (*spin)(u32 __user *, struct futex_state *, u32))
+{
+	u32 vpid = task_pid_vnr(current);
+	struct futex_state *state;
+	long ret;
+
+	ret = futex_state_get(uaddr, flags, true, &state);
+	if (ret)
+		return ret;
+	ret = trylock(uaddr, state, try_arg);
+	if (ret) {
+		ret = ret < 0 ? ret : TP_STATUS_STOLEN;
+		goto out;
+	}
+	mutex_lock(&state->mutex);
+	WRITE_ONCE(state->owner, current);
+	futex_tp_trace(uaddr, SIM_TP_TOP_WAITER, 0, 0);
+	ret = spin(uaddr, state, vpid);
+	WRITE_ONCE(state->owner, NULL);
+	mutex_unlock(&state->mutex);
+out:
+	if (ret >= 0)
+		futex_tp_trace(uaddr, SIM_TP_ACQUIRE, vpid, ret);
+	futex_state_put(state);
+	return ret;
+}
+
 /**
  * futex_tp_lock() - FUTEX_LOCK: one steal attempt, then the serialization
  * mutex, then spin on the owner as the top waiter.
@@ -347,32 +377,14 @@ static long futex_tp_spin_on_owner(u32 __user *uaddr,
 static long futex_tp_lock(u32 __user *uaddr, unsigned int flags)
 {
 	u32 vpid = task_pid_vnr(current), uval;
-	struct futex_state *state;
-	long ret;
 
 	if (get_user(uval, uaddr))
 		return -EFAULT;
-	if (tp_tid(uval) == vpid)
+	/* a reader count is no TID, even one that reads like ours */
+	if (!(uval & FUTEX_SHARED) && tp_tid(uval) == vpid)
 		return -EDEADLK;
-	ret = futex_state_get(uaddr, flags, true, &state);
-	if (ret)
-		return ret;
-	ret = futex_tp_trylock(uaddr, state, vpid);
-	if (ret) {
-		ret = ret < 0 ? ret : TP_STATUS_STOLEN;
-		goto out;
-	}
-	mutex_lock(&state->mutex);
-	WRITE_ONCE(state->owner, current);
-	futex_tp_trace(uaddr, SIM_TP_TOP_WAITER, 0, 0);
-	ret = futex_tp_spin_on_owner(uaddr, state, vpid);
-	WRITE_ONCE(state->owner, NULL);
-	mutex_unlock(&state->mutex);
-out:
-	if (ret >= 0)
-		futex_tp_trace(uaddr, SIM_TP_ACQUIRE, vpid, ret);
-	futex_state_put(state);
-	return ret;
+	return futex_tp_acquire(uaddr, flags, futex_tp_trylock, vpid,
+				futex_tp_spin_on_owner);
 }
 
 /**

@@ -226,7 +226,7 @@ static inline bool tp_reader_unlocking(u32 uval)
  * Return: 1 taken, 0 not, -EFAULT.
  */
 static int tp_shared_trylock(u32 __user *uaddr, struct futex_state *state,
-			     bool preader)
+			     u32 preader)
 {
 	u32 uval;
 	int ret;
@@ -377,8 +377,6 @@ static long tp_shared_spin(u32 __user *uaddr, struct futex_state *state,
 long futex_tp_lock_shared(u32 __user *uaddr, unsigned int flags, u32 val)
 {
 	u32 vpid = task_pid_vnr(current), uval;
-	struct futex_state *state;
-	long ret;
 
 	if (val & ~FLAGS_TP_PREADER)
 		return -EINVAL;
@@ -386,25 +384,8 @@ long futex_tp_lock_shared(u32 __user *uaddr, unsigned int flags, u32 val)
 		return -EFAULT;
 	if (!tp_reader_owned(uval) && (uval & FUTEX_TP_TID_MASK) == vpid)
 		return -EDEADLK;		/* we hold it for writing */
-	ret = futex_state_get(uaddr, flags, true, &state);
-	if (ret)
-		return ret;
-	ret = tp_shared_trylock(uaddr, state, val & FLAGS_TP_PREADER);
-	if (ret) {
-		ret = ret < 0 ? ret : TP_STATUS_STOLEN;
-		goto out;
-	}
-	mutex_lock(&state->mutex);
-	WRITE_ONCE(state->owner, current);
-	futex_tp_trace(uaddr, SIM_TP_TOP_WAITER, 0, 0);
-	ret = tp_shared_spin(uaddr, state, vpid);
-	WRITE_ONCE(state->owner, NULL);
-	mutex_unlock(&state->mutex);
-out:
-	if (ret >= 0)
-		futex_tp_trace(uaddr, SIM_TP_ACQUIRE, vpid, ret);
-	futex_state_put(state);
-	return ret;
+	return futex_tp_acquire(uaddr, flags, tp_shared_trylock,
+				val & FLAGS_TP_PREADER, tp_shared_spin);
 }
 
 long futex_tp_unlock_shared(u32 __user *uaddr, unsigned int flags)

@@ -81,6 +81,22 @@ void futex_state_put(struct futex_state *state);
  * once it is not reader-owned, or -EFAULT.
  */
 long futex_tp_lock_shared(u32 __user *uaddr, unsigned int flags, u32 val);
+
+/**
+ * futex_tp_acquire() - the kernel side of every TP acquisition, exclusive
+ * (futex/tp.c) or shared (futex/tp_shared.c): attach the word's
+ * futex_state, one steal attempt @trylock(@uaddr, state, @try_arg) as a
+ * non-top waiter, else take the serialization mutex and, as the top
+ * waiter (state->owner), run @spin(@uaddr, state, caller's TID) until the
+ * word is ours; release the mutex and the state.
+ * @trylock returns 1 taken, 0 not, or -errno; @spin the status word or
+ * -errno.
+ * Return: the status word (TP_STATUS_STOLEN for a steal), or -errno.
+ */
+long futex_tp_acquire(u32 __user *uaddr, unsigned int flags,
+		      int (*trylock)(u32 __user *, struct futex_state *, u32),
+		      u32 try_arg,
+		      long (*spin)(u32 __user *, struct futex_state *, u32));
 long futex_tp_unlock_shared(u32 __user *uaddr, unsigned int flags);
 int futex_tp_wait_readers(u32 __user *uaddr, struct futex_state *state,
 			  u32 vpid, unsigned int *sleeps);
