@@ -34,84 +34,18 @@
 #include "sim/syscall.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/workload.h"
+#include "tests/checked_lock.h"
 #include "tests/run_child.h"
 
-static struct sim_preset preset;
 static struct sim_scenario scn;
 static struct sim_result res;
-
-static struct {
-	uint32_t *word;			/* the lock, seen at the first call */
-	uint64_t fast, kernel;		/* acquisitions by kind		    */
-	uint64_t bad_word, bad_calls, errors;
-} chk;
-
-static uint32_t my_tid(void)
-{
-	return (uint32_t)sim_current()->tid;
-}
-
-static int checked_lock(void *l, struct ulock_stats *st)
-{
-	uint64_t calls = st->lock_syscalls;
-	int err = ulock_pi_ops.lock(l, st);
-	uint32_t w = *(uint32_t *)l;	/* plain load: no scheduling point */
-
-	chk.word = l;
-	chk.errors += err != 0;
-	if (st->lock_syscalls == calls) {
-		chk.fast++;
-		chk.bad_word += w != my_tid();
-	} else {
-		chk.kernel++;
-		chk.bad_word += (w & FUTEX_TID_MASK) != my_tid();
-		chk.bad_calls += st->lock_syscalls - calls != 1;
-	}
-	return err;
-}
-
-static int checked_unlock(void *l, struct ulock_stats *st)
-{
-	int err = ulock_pi_ops.unlock(l, st);
-
-	chk.errors += err != 0;
-	return err;
-}
-
-static const struct ulock_ops checked_pi = {
-	.name		= "pi",
-	.description	= "pi, checked after every acquisition",
-	.size		= sizeof(uint32_t),
-	.init		= NULL,		/* set from ulock_pi_ops below */
-	.lock		= checked_lock,
-	.unlock		= checked_unlock,
-};
-
-static void boot(int cpus, uint64_t seed)
-{
-	sim_preset_defaults(&preset);
-	preset.sockets = 1;
-	preset.threads_per_core = 1;
-	preset.cores_per_socket = cpus;
-	setenv("FUTEXSIM_CHECK_STATE", "1", 1);	/* sched_assert_state() */
-	sim_machine_init(&preset, cpus, seed);
-}
 
 /* The mutex workload with the checked pi lock. */
 static void run_pi(int cpus, int threads, uint64_t ops, uint64_t seed)
 {
-	static struct ulock_ops ops_tbl;
-
-	ops_tbl = checked_pi;
-	ops_tbl.init = ulock_pi_ops.init;
-	memset(&chk, 0, sizeof(chk));
 	sim_scenario_defaults(&scn);
-	scn.threads = threads;
-	scn.cpus = cpus;
-	scn.ops = ops;
-	scn.seed = seed;
-	boot(cpus, seed);
-	wl_mutex.run(&scn, &ops_tbl, &res);
+	checked_run(&ulock_pi_ops, FUTEX_TID_MASK, &scn, cpus, threads, ops,
+		    seed, &res);
 }
 
 START_TEST(test_pi_32_threads_on_8_cpus_complete_every_operation)

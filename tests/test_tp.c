@@ -36,86 +36,18 @@
 #include "sim/trace.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/workload.h"
+#include "tests/checked_lock.h"
 #include "tests/run_child.h"
 
-static struct sim_preset preset;
 static struct sim_scenario scn;
 static struct sim_result res;
-
-static struct {
-	uint64_t fast, kernel;		/* acquisitions by kind		*/
-	uint64_t bad_word, bad_calls, errors;
-} chk;
-
-static uint32_t my_tid(void)
-{
-	return (uint32_t)sim_current()->tid;
-}
-
-static int checked_lock(void *l, struct ulock_stats *st)
-{
-	uint64_t calls = st->lock_syscalls;
-	int err = ulock_tp_ops.lock(l, st);
-	uint32_t w = *(uint32_t *)l;	/* plain load: no scheduling point */
-
-	chk.errors += err != 0;
-	chk.bad_word += (w & FUTEX_TP_TID_MASK) != my_tid();
-	if (st->lock_syscalls == calls) {
-		chk.fast++;
-		chk.bad_word += w != my_tid();
-	} else {
-		chk.kernel++;
-		chk.bad_calls += st->lock_syscalls - calls != 1;
-	}
-	return err;
-}
-
-static int checked_unlock(void *l, struct ulock_stats *st)
-{
-	int err = ulock_tp_ops.unlock(l, st);
-
-	chk.errors += err != 0;
-	return err;
-}
-
-static const struct ulock_ops checked_tp = {
-	.name		= "tp",
-	.description	= "tp, checked after every acquisition",
-	.size		= sizeof(uint32_t),
-	.init		= NULL,		/* set from ulock_tp_ops below */
-	.lock		= checked_lock,
-	.unlock		= checked_unlock,
-};
-
-static void boot(int cpus, uint64_t seed)
-{
-	sim_preset_defaults(&preset);
-	preset.sockets = 1;
-	preset.threads_per_core = 1;
-	preset.cores_per_socket = cpus;
-	setenv("FUTEXSIM_CHECK_STATE", "1", 1);	/* TP and sched invariants */
-	sim_machine_init(&preset, cpus, seed);
-}
 
 /* The mutex workload with the checked tp lock; the critical section and
  * the tp keys are already in scn, and its trace if scn.trace is set. */
 static void run_tp_scn(int cpus, int threads, uint64_t ops, uint64_t seed)
 {
-	static struct ulock_ops ops_tbl;
-
-	ops_tbl = checked_tp;
-	ops_tbl.init = ulock_tp_ops.init;
-	memset(&chk, 0, sizeof(chk));
-	scn.threads = threads;
-	scn.cpus = cpus;
-	scn.ops = ops;
-	scn.seed = seed;
-	boot(cpus, seed);
-	if (scn.trace[0])
-		ck_assert_int_eq(sim_trace_open(scn.trace, &scn), 0);
-	wl_mutex.run(&scn, &ops_tbl, &res);
-	if (scn.trace[0])
-		ck_assert_int_eq(sim_trace_close(), 0);
+	checked_run(&ulock_tp_ops, FUTEX_TP_TID_MASK, &scn, cpus, threads,
+		    ops, seed, &res);
 }
 
 static void run_tp(int cpus, int threads, uint64_t ops, uint64_t seed)
