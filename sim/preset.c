@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/cache.h"
 #include "sim/machine.h"
 #include "sim/preset.h"
 #include "version.h"
@@ -59,6 +60,7 @@ static const struct pkey pkeys[] = {
 	{ "cache-model",	P_BOOL,		F(cache_model) },
 	{ "store-buffer",	P_BOOL,		F(store_buffer) },
 	{ "line-handover",	P_HANDOVER,	F(line_handover) },
+	{ "lock-call",		P_DURATION,	F(lock_call_ps) },
 	{ "syscall",		P_DURATION,	F(syscall_ps) },
 	{ "ctxsw",		P_DURATION,	F(ctxsw_ps) },
 	{ "wake",		P_DURATION,	F(wake_ps) },
@@ -93,6 +95,8 @@ void sim_preset_defaults(struct sim_preset *p)
 	p->shared_read_ps = 20 * NS;
 	p->sharer_penalty_ps = 12 * NS;
 	p->store_buffer = true;
+	p->line_handover = SIM_HANDOVER_ARRIVAL;
+	p->lock_call_ps = 3 * NS;
 	p->syscall_ps = 90 * NS;
 	p->ctxsw_ps = 1200 * NS;
 	p->wake_ps = 800 * NS;

@@ -39,6 +39,9 @@ struct sim_preset {
 	uint64_t sharer_penalty_ps;	/* per extra sharer a write invalidates	*/
 	bool store_buffer;		/* stores retire into a store buffer	*/
 	int line_handover;		/* enum sim_handover (sim/cache.h)	*/
+	/* instructions of one kernel lock or unlock call not priced as
+	 * accesses (call, return, preempt_count): workload=spin */
+	uint64_t lock_call_ps;
 	/* kernel paths */
 	uint64_t syscall_ps;		/* syscall entry + exit			*/
 	uint64_t ctxsw_ps;		/* context switch on one CPU		*/

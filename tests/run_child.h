@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define CHILD_OUT_MAX	65536
+#define CHILD_OUT_MAX	(256 * 1024)	/* a narrated failure report fits */
 
 struct child_out {
 	int status;		/* exit status, or 128 + signal number	*/

@@ -475,11 +475,12 @@ START_TEST(test_2014_directions_with_the_cache_model)
 	sim_preset_load(&p, "westmere-ex");
 	if (!p.cache_model)
 		return;		/* flat costs: no direction to expect */
-	/* 2 tasks: the generic build queues behind the pending hand-over */
+	/* 2 tasks: x86's 512-round wait for the (0,1,0) hand-over keeps the
+	 * second task on the pending bit, within 1.3 x the ticket lock */
 	ticket = ns_per_op("ticket", 2);
-	generic = ns_per_op("qspinlock-generic", 2);
-	ck_assert_msg(generic > ticket, "2 tasks: generic %.1f ns, ticket %.1f ns",
-		      generic, ticket);
+	x86 = ns_per_op("qspinlock-x86", 2);
+	ck_assert_msg(x86 <= 1.3 * ticket, "2 tasks: x86 %.1f ns, ticket %.1f ns",
+		      x86, ticket);
 	/* 8 tasks: every unlock of the ticket lock invalidates 7 spinners */
 	ticket = ns_per_op("ticket", 8);
 	generic = ns_per_op("qspinlock-generic", 8);

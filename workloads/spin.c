@@ -112,6 +112,18 @@ static void critical_section(struct wl_worker *w)
 	wl_cs_exit(&sp.run, w);
 }
 
+/*
+ * The instructions of a spin_lock() or spin_unlock() call that are not
+ * memory accesses of the lock (call and return, preempt_count, the loop):
+ * the machine's lock-call, charged as the call starts.  Inside the
+ * critical section for the unlock, before the lock's RMW for the lock.
+ */
+static void lock_call(void)
+{
+	if (sim.preset->lock_call_ps)
+		sim_delay_ps(sim.preset->lock_call_ps);
+}
+
 static void worker(void *arg)
 {
 	struct wl_worker *w = arg;
@@ -123,9 +135,11 @@ static void worker(void *arg)
 	while (wl_keep_going(&sp.run, w)) {
 		uint64_t t0 = sim_now_ps();
 
+		lock_call();
 		sp.lock->lock(sp.word);
 		sim_hist_add(&w->acquire_ns, (sim_now_ps() - t0) / 1000);
 		critical_section(w);
+		lock_call();
 		sp.lock->unlock(sp.word);
 		w->ops++;
 		sim_progress();

@@ -5,7 +5,7 @@
  * program support (README "User programs").  It is compiled unmodified:
  *
  *   futexsim build workloads/examples/lostwake.c -o lostwake
- *   futexsim run --program=./lostwake --args="buggy 3 20" --seed=N
+ *   futexsim run --program=./lostwake --args="buggy 3 20 50" --seed=N
  *
  * Stage: user program (workload): it calls pthreads, futex(2) through
  * syscall() and GCC atomics, which workloads/libsim turns into simulated
