@@ -26,11 +26,16 @@
 #include "sim/trace.h"
 
 struct rq {
-	struct sim_task *head, *tail;	/* FIFO of QUEUED tasks		*/
+	struct sim_task *head, *tail;	/* QUEUED tasks, in arrival order	*/
 	int nr;
+	int64_t min_vruntime;		/* never decreases			*/
 };
 
 static struct rq runqueues[SIM_MAX_CPUS];
+/* Linux 6.1 CFS tunables for this machine (kernel/sched/fair.c):
+ * base x (1 + ilog2(min(CPUs, 8))), SCHED_TUNABLESCALING_LOG. */
+static int64_t sleeper_credit_ps;	/* sysctl_sched_latency / 2	*/
+static int64_t wakeup_gran_ps;		/* sysctl_sched_wakeup_granularity */
 
 static inline struct rq *cpu_rq(const struct sim_cpu *c)
 {
@@ -66,6 +71,12 @@ static void dequeue(struct rq *rq, struct sim_task *t)
 
 void sched_init(void)
 {
+	int factor = 1, n = sim.nr_cpus < 8 ? sim.nr_cpus : 8;
+
+	while (n >>= 1)
+		factor++;
+	sleeper_credit_ps = 6000000000LL * factor / 2;
+	wakeup_gran_ps = 1000000000LL * factor;
 	for (int i = 0; i < sim.nr_cpus; i++) {
 		runqueues[i] = (struct rq){ 0 };
 		sim.cpus[i].rq = &runqueues[i];
@@ -129,7 +140,9 @@ static void place(struct sim_task *t, int cpu, uint64_t latency_ps)
 
 void sched_task_start(struct sim_task *t, int cpu)
 {
-	place(t, cpu >= 0 ? cpu % sim.nr_cpus : select_cpu(t), 0);
+	cpu = cpu >= 0 ? cpu % sim.nr_cpus : select_cpu(t);
+	t->vruntime_ps = runqueues[cpu].min_vruntime;
+	place(t, cpu, 0);
 	sim_trace_wakeup_new(t, t->cpu);
 }
 
@@ -145,27 +158,70 @@ static void run_task(struct sim_cpu *c, struct sim_task *next)
 	next->mode_start_ps = c->now_ps;
 }
 
-/* The next task for @c: its own queue first, else pull the head of the
- * longest other queue (newly-idle balancing). */
+/* @t's vruntime, kept relative to @from's min_vruntime, moves to @to. */
+static void migrate_vruntime(struct sim_task *t, const struct rq *from,
+			     const struct rq *to)
+{
+	t->vruntime_ps += to->min_vruntime - from->min_vruntime;
+}
+
+/* The queued task of @rq with the least vruntime (the first on ties). */
+static struct sim_task *leftmost(const struct rq *rq)
+{
+	struct sim_task *best = rq->head;
+
+	for (struct sim_task *t = rq->head; t; t = t->rq_next)
+		if (t->vruntime_ps < best->vruntime_ps)
+			best = t;
+	return best;
+}
+
+/* The next task for @c: the least vruntime of its own queue, else pull
+ * that of the longest other queue (newly-idle balancing). */
 static struct sim_task *pick_next(struct sim_cpu *c)
 {
-	struct rq *rq = cpu_rq(c), *busiest = NULL;
+	struct rq *rq = cpu_rq(c), *from = rq;
 	struct sim_task *t;
 
 	if (!rq->nr) {
 		for (int i = 0; i < sim.nr_cpus; i++) {
 			struct rq *o = &runqueues[i];
 
-			if (o != rq && o->nr && (!busiest || o->nr > busiest->nr))
-				busiest = o;
+			if (o != rq && o->nr && (from == rq || o->nr > from->nr))
+				from = o;
 		}
-		if (!busiest)
+		if (from == rq)
 			return NULL;
-		rq = busiest;
 	}
-	t = rq->head;
-	dequeue(rq, t);
+	t = leftmost(from);
+	dequeue(from, t);
+	migrate_vruntime(t, from, rq);
+	if (t->vruntime_ps > rq->min_vruntime)
+		rq->min_vruntime = t->vruntime_ps;
 	return t;
+}
+
+/*
+ * CFS wakeup placement and preemption (6.1 place_entity() with
+ * GENTLE_FAIR_SLEEPERS, check_preempt_wakeup()): a woken task gets at
+ * most half a scheduling latency of credit below the runqueue's
+ * min_vruntime, and preempts the running task if that task's vruntime
+ * is more than a wakeup granularity ahead of its own.
+ */
+static void place_woken(struct sim_task *t, int cpu)
+{
+	struct sim_cpu *c = &sim.cpus[cpu];
+	struct rq *rq = cpu_rq(c);
+	struct sim_task *curr = c->curr;
+	int64_t floor = rq->min_vruntime - sleeper_credit_ps;
+
+	migrate_vruntime(t, &runqueues[t->cpu], rq);
+	if (t->vruntime_ps < floor)
+		t->vruntime_ps = floor;
+	if (curr && sim_now_ps() > curr->slice_start_ps &&
+	    curr->vruntime_ps + (int64_t)(sim_now_ps() - curr->slice_start_ps) >
+	    t->vruntime_ps + wakeup_gran_ps)
+		c->k.need_resched = 1;
 }
 
 /* The current task stops running (it sleeps, yields or dies). */
@@ -176,6 +232,8 @@ static void switch_away(struct sim_task *prev)
 	const struct sim_preset *p = sim.preset;
 
 	sim_trace_sched_switch(c->k.cpu, c->now_ps, prev, next);
+	if (c->now_ps > prev->slice_start_ps)
+		prev->vruntime_ps += c->now_ps - prev->slice_start_ps;
 	sim_account(prev, c->now_ps);
 	prev->stats.switches++;
 	if (next) {
@@ -230,12 +288,15 @@ void sched_cond_resched(void)
 int sched_wake(struct sim_task *t)
 {
 	const struct sim_preset *p = sim.preset;
+	int cpu;
 
 	if (t->state != SIM_TASK_SLEEPING)
 		return 0;
 	sim_trace_waking(t, t->cpu);
 	sim_charge_ps(p->wake_ps);
-	place(t, select_cpu(t),
+	cpu = select_cpu(t);
+	place_woken(t, cpu);
+	place(t, cpu,
 	      sim_jitter_ps(p->wakeup_to_run_ps + p->idle_exit_ps));
 	sim_trace_wakeup(t, t->cpu);
 	return 1;

@@ -8,14 +8,25 @@
  * sched_*() services of sim/hooks.h) and the machine (sim/machine.h),
  * which it asks to switch coroutines and to wake idle CPUs.
  *
- * Policy: round-robin per CPU with a timeslice.  The periodic tick (every
- * preset tick_ps on a busy CPU) sets need_resched once the running task
- * has used its slice and another task waits on that CPU; the machine then
- * preempts at the next hook point where preempt_count is 0 (spinlock
- * holders are never preempted).  Wakeup placement: the task's previous CPU
- * if idle, else an idle CPU on the same socket, else any idle CPU, else
- * the CPU with the shortest runqueue (previous CPU on ties).  A CPU with
- * nothing to run goes idle; waking it costs the preset's idle exit.
+ * Policy: CFS-like, every task nice 0.  Each task's vruntime is the CPU
+ * time it ran; a CPU runs the queued task with the least vruntime (its own
+ * queue, else the longest other one's: newly-idle balancing), vruntimes
+ * being kept relative to each runqueue's min_vruntime.  A woken task is
+ * placed no lower than min_vruntime - sched_latency/2 (the sleeper credit
+ * of 6.1's place_entity() with GENTLE_FAIR_SLEEPERS) and preempts the
+ * running task whose vruntime is more than sched_wakeup_granularity ahead
+ * of it (check_preempt_wakeup()); both tunables scale as 6.1's do, with
+ * 1 + ilog2(min(CPUs, 8)): 12 ms credit and 4 ms granularity from 8 CPUs
+ * up.  The periodic tick (every preset tick_ps on a busy CPU) sets
+ * need_resched once the running task has used its timeslice and another
+ * task waits on that CPU.  A set need_resched preempts at the next hook
+ * point where preempt_count is 0 (spinlock holders are never preempted).
+ * Not modelled: weights, group scheduling, periodic load balancing, the
+ * tick's vruntime check (check_preempt_tick() beyond the slice).
+ * Wakeup placement: the task's previous CPU if idle, else an idle CPU on
+ * the same socket, else any idle CPU, else the CPU with the shortest
+ * runqueue (previous CPU on ties).  A CPU with nothing to run goes idle;
+ * waking it costs the preset's idle exit.
  *
  * Task states, in the kernel's tuple style (state, on_cpu, queued):
  *

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tests/test_sched.c - the scheduler's CFS-like policy (sched/sched.h):
+ * a task woken from a sleep preempts a CPU hog at once (sleeper credit,
+ * wakeup preemption) instead of waiting for the hog's timeslice, and two
+ * hogs on one CPU share it evenly.
+ *
+ * Tasks on a one-CPU machine; their measurements are asserted after the
+ * run.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "sim/machine.h"
+#include "sim/preset.h"
+#include "sim/syscall.h"
+
+#define SLEEPS		20
+#define SLEEP_NS	100000		/* 100 us */
+
+static struct sim_preset preset;
+
+static struct {
+	uint64_t worst_late_ps;		/* sleeper: wakeup to running	*/
+	int sleeps_done;
+	uint64_t hog_end_ps[2];
+} r;
+
+/* Runs in 1 us steps (each a scheduling point) for @arg microseconds. */
+static void hog(void *arg)
+{
+	long us = (long)arg;
+
+	for (long i = 0; i < us; i++)
+		sim_delay_ps(1000000);
+}
+
+static void hog0(void *arg)
+{
+	hog(arg);
+	r.hog_end_ps[0] = sim_now_ps();
+}
+
+static void hog1(void *arg)
+{
+	hog(arg);
+	r.hog_end_ps[1] = sim_now_ps();
+}
+
+static void sleeper(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < SLEEPS; i++) {
+		uint64_t t0 = sim_now_ps(), late;
+
+		sim_sys_nanosleep(SLEEP_NS);
+		late = sim_now_ps() - t0 - SLEEP_NS * 1000ULL;
+		if (late > r.worst_late_ps)
+			r.worst_late_ps = late;
+		r.sleeps_done++;
+	}
+}
+
+static void boot(void)
+{
+	memset(&r, 0, sizeof(r));
+	sim_preset_defaults(&preset);
+	sim_machine_init(&preset, 1, 1);
+}
+
+START_TEST(test_a_woken_sleeper_preempts_a_hog_at_once)
+{
+	boot();
+	sim_task_create("hog", hog, (void *)20000L, 0);	/* 20 ms */
+	sim_task_create("sleeper", sleeper, NULL, 0);
+	sim_run();
+
+	ck_assert_int_eq(r.sleeps_done, SLEEPS);
+	/*
+	 * Round-robin would leave the woken sleeper queued behind the hog
+	 * for the rest of its timeslice (2.25 ms here); CFS places it
+	 * half a latency below the hog's vruntime and preempts the hog at
+	 * its next scheduling point: the sleeper is late by its timer
+	 * slack, the wakeup and a context switch only.
+	 */
+	ck_assert_msg(r.worst_late_ps < preset.timer_slack_ps + 20 * 1000000ULL,
+		      "sleeper late by up to %llu ns",
+		      (unsigned long long)r.worst_late_ps / 1000);
+	ck_assert_uint_lt(r.worst_late_ps, preset.timeslice_ps / 4);
+}
+END_TEST
+
+START_TEST(test_two_hogs_share_one_cpu_evenly)
+{
+	boot();
+	sim_task_create("hog0", hog0, (void *)10000L, 0);	/* 10 ms each */
+	sim_task_create("hog1", hog1, (void *)10000L, 0);
+	sim_run();
+
+	/* both need 10 ms of CPU; sharing, both end near 20 ms, within a
+	 * timeslice of each other */
+	ck_assert_uint_gt(r.hog_end_ps[0], 10000 * 1000000ULL);
+	ck_assert_uint_gt(r.hog_end_ps[1], 10000 * 1000000ULL);
+	ck_assert_uint_le(r.hog_end_ps[0] > r.hog_end_ps[1] ?
+			  r.hog_end_ps[0] - r.hog_end_ps[1] :
+			  r.hog_end_ps[1] - r.hog_end_ps[0],
+			  preset.timeslice_ps + preset.tick_ps);
+}
+END_TEST
+
+Suite *sched_suite(void)
+{
+	Suite *s = suite_create("sched");
+	TCase *tc = tcase_create("sched");
+
+	tcase_add_test(tc, test_a_woken_sleeper_preempts_a_hog_at_once);
+	tcase_add_test(tc, test_two_hogs_share_one_cpu_evenly);
+	suite_add_tcase(s, tc);
+	return s;
+}
