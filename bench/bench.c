@@ -42,7 +42,9 @@
  *				`workloads/scenarios/spin-2014.sh -n 500000`:
  *				the whole 2014 table, same node and different
  *				nodes, 500,000 lock/unlock per task, the three
- *				kernel locks; the table it prints is kept in
+ *				kernel locks, and its block of the 2014
+ *				policies (20,000 per task, futex/qspin_2014.c);
+ *				the table it prints is kept in
  *				spin-2014.txt beside OUT.json
  *	tp_table_s		{"ww","pi","tp"}: host seconds (wall clock)
  *				of the full published 2016 TO-futex run of

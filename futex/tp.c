@@ -4,9 +4,10 @@
  * FUTEX_UNLOCK of Waiman Long's 2016-2017 patches (SPEC.md section 9),
  * written as a patch on top of the real kernel/futex/ would add them.
  *
- * Stage: futex(2) -> kernel.  sim/syscall.c calls ksim_sys_futex(), which
- * routes FUTEX_TP_LOCK/FUTEX_TP_UNLOCK here and every other op to the real
- * sys_futex().  Calls the real futex internals (get_futex_key(),
+ * Stage: futex(2) -> kernel.  ksim_sys_futex() (futex/tp_unlock.c, the
+ * router, with FUTEX_UNLOCK) calls futex_tp_lock() for FUTEX_TP_LOCK, and
+ * futex/tp_shared.c calls futex_tp_acquire() for FUTEX_TP_LOCK_SHARED.
+ * Calls the real futex internals (get_futex_key(),
  * futex_hash(), the bucket spinlock), the real kernel mutex
  * (kernel/locking/mutex.c, the serialization mutex) and the scheduler API
  * of sched/kapi.c.  The futex_state objects and the per-bucket lists are
@@ -68,8 +69,25 @@
  *    FUTEX_WAITERS; it reads state->owner without a lock (task_structs
  *    outlive the run here; a late wakeup is a spurious one, which every
  *    sleeper of the kernel tolerates).
- * Owner death (v3+) is not modelled: a task only exits after its last
- * unlock.  A TID with no live task is taken over like a free word.
+ *
+ * Owner death (v3+, SPEC.md 9.8): the top waiter takes the word over
+ * (tp_take_over(), FUTEX_OWNER_DIED added [R]) when no task has its TID
+ * or the owner is exiting (PF_EXITING, seen when it is off CPU); before
+ * it sleeps it hangs the futex_state on the owner's list
+ * (futex/tp_state.c), whose exit wakes it (ksim_futex_tp_exit()).
+ *
+ * Timeouts [R] (SPEC.md 9.5 has mutex_lock[_timeout] and "handle signal /
+ * timeout"; the clock and the argument checks: futex/tp_unlock.c): the
+ * timer is armed after the steal attempt; a task queued on the
+ * serialization mutex leaves it through mutex_lock_interruptible(), the
+ * timer standing in for a signal (tp_mutex_lock()); the top waiter looks
+ * at the timer after each look at the word and, timed out, withdraws its
+ * handoff request and FUTEX_WAITERS (tp_spin_timeout()) before it gives
+ * up the mutex.  The series' own timeout patch, as recalled and not in
+ * SPEC.md, noticed the expiry only in the top waiter; here a task queued
+ * on the mutex leaves at its deadline too.  A top waiter waiting on a
+ * reader-owned word (futex/tp_shared.c) notices the timeout once the
+ * readers are gone.
  */
 #include <linux/kernel.h>
 #include <linux/futex.h>
@@ -85,11 +103,6 @@
 #include "futex.h"
 #include "futex/tp.h"
 #include "futex/tp_state.h"
-
-/* The real kernel/futex/syscalls.c entry point. */
-long sys_futex(u32 __user *uaddr, int op, u32 val,
-	       const struct __kernel_timespec __user *utime,
-	       u32 __user *uaddr2, u32 val3);
 
 static int tp_policy = TP_POLICY_V2;
 static bool tp_handoff = true;
@@ -138,7 +151,7 @@ static int futex_tp_trylock(u32 __user *uaddr, struct futex_state *state,
 }
 
 /* Is it time to ask for a handoff?  Never with tp-handoff=off. */
-static bool tp_handoff_due(int budget, ktime_t deadline)
+bool futex_tp_handoff_due(int budget, ktime_t deadline)
 {
 	if (!tp_handoff)
 		return false;
@@ -220,7 +233,10 @@ static bool tp_sleep(u32 __user *uaddr, struct futex_state *state, u32 uval,
 		uval |= FUTEX_WAITERS;
 	}
 	set_current_state(TASK_INTERRUPTIBLE);
-	if (!get_user(curval, uaddr) && curval == uval) {
+	/* a timer that fired before the state change woke nobody: look,
+	 * as futex_wait_queue() does */
+	if (!get_user(curval, uaddr) && curval == uval &&
+	    (!state->timeout || state->timeout->task)) {
 		futex_tp_trace(uaddr, SIM_TP_SLEEP, uval, 0);
 		schedule();
 	}
@@ -239,6 +255,27 @@ static void tp_follow_owner(struct task_struct **owner, u32 *owner_tid,
 }
 
 /*
+ * The owner died holding the word (v3+, SPEC.md 9.8: no task has its TID,
+ * or it is exiting): take the word over directly.  The new word carries
+ * FUTEX_OWNER_DIED, as a robust futex's next owner finds it, so that user
+ * space can tell [R]; the bit alone, beside a live TID, is no death sign:
+ * it is what the taker leaves.  Return: TP_STATUS_TOP_WAITER, -EAGAIN
+ * (the word changed), -EFAULT.
+ */
+static int tp_take_over(u32 __user *uaddr, u32 uval, u32 vpid)
+{
+	u32 curval;
+
+	if (futex_atomic_cmpxchg_inatomic(&curval, uaddr, uval,
+					  vpid | FUTEX_OWNER_DIED))
+		return -EFAULT;
+	if (curval != uval)
+		return -EAGAIN;
+	futex_tp_trace(uaddr, SIM_TP_OWNER_DIED, uval, vpid);
+	return TP_STATUS_TOP_WAITER;
+}
+
+/*
  * One look at the word by the top waiter.
  * Return: the status code once the lock is ours, -EAGAIN to look again,
  * -EFAULT.
@@ -251,7 +288,8 @@ static int tp_spin_once(u32 __user *uaddr, struct futex_state *state,
 	if (get_user(uval, uaddr))
 		return -EFAULT;
 	if (uval & FUTEX_SHARED)	/* reader-owned: futex/tp_shared.c */
-		return futex_tp_wait_readers(uaddr, state, vpid, &s->sleeps);
+		return futex_tp_wait_readers(uaddr, state, vpid, &s->sleeps,
+					     &s->budget, s->deadline);
 	if (tp_tid(uval) == vpid)
 		return TP_STATUS_HANDOFF;
 	if (!tp_tid(uval)) {
@@ -264,22 +302,22 @@ static int tp_spin_once(u32 __user *uaddr, struct futex_state *state,
 						      TP_STATUS_TOP_WAITER;
 		/* lost the race to a stealer: go on with its TID [R] */
 		uval = curval;
-		if (uval & FUTEX_SHARED)	/* a reader: look again */
-			return -EAGAIN;
+		if (uval & FUTEX_SHARED)	/* a reader: wait on readers */
+			return futex_tp_wait_readers(uaddr, state, vpid,
+						     &s->sleeps, &s->budget,
+						     s->deadline);
 	}
-	if (tp_tid(uval) != s->owner_tid)
+	if (tp_tid(uval) != s->owner_tid) {
+		futex_state_unlink_owner(state);	/* a new owner */
 		tp_follow_owner(&s->owner, &s->owner_tid, tp_tid(uval));
-	if (!s->owner) {
-		/* no task has that TID (owner death, v3+): take it over */
-		if (futex_atomic_cmpxchg_inatomic(&curval, uaddr, uval, vpid))
-			return -EFAULT;
-		return curval == uval ? TP_STATUS_TOP_WAITER : -EAGAIN;
 	}
+	if (!s->owner)			/* no task has that TID */
+		return tp_take_over(uaddr, uval, vpid);
 	if (!(uval & FUTEX_WAITERS) && s->waiters_set) {
 		WRITE_ONCE(state->waiters_set, false);
 		s->waiters_set = false;
 	}
-	if (tp_handoff_due(s->budget, s->deadline))
+	if (futex_tp_handoff_due(s->budget, s->deadline))
 		tp_request_handoff(uaddr, state, uval, vpid, s);
 	if (owner_on_cpu(s->owner) && !need_resched()) {
 		if (!s->spinning)
@@ -292,10 +330,13 @@ static int tp_spin_once(u32 __user *uaddr, struct futex_state *state,
 	if (s->spinning)
 		futex_tp_trace(uaddr, SIM_TP_SPIN_STOP, uval, s->budget);
 	s->spinning = false;
+	if (s->owner->flags & PF_EXITING)	/* off CPU for good */
+		return tp_take_over(uaddr, uval, vpid);
 	if (need_resched()) {
 		schedule();			/* a yield [R] */
-	} else if (!tp_sleep(uaddr, state, uval, s)) {
-		return -EAGAIN;
+	} else if (futex_state_link_owner(state, s->owner) ||
+		   !tp_sleep(uaddr, state, uval, s)) {
+		return -EAGAIN;	/* exiting, or the word changed */
 	}
 	s->sleeps++;
 	s->budget -= TP_SLEEP_DECREMENT;
@@ -303,10 +344,62 @@ static int tp_spin_once(u32 __user *uaddr, struct futex_state *state,
 }
 
 /*
+ * The top waiter's FUTEX_LOCK timed out: take back what it put into the
+ * word and the state, and leave.  Its handoff request goes first, under
+ * the bucket lock, which futex_tp_unlock() holds across a grant: either
+ * the grant landed before (the word is ours: a handoff after all) or no
+ * unlocker can write our TID any more.  Then FUTEX_WAITERS, which it set
+ * to sleep or to ask for the handoff, is cleared again: nobody else sets
+ * it on an exclusive word while we are the top waiter.  state->waiters_set
+ * covers the bit until it is gone (the state checker).
+ * Return: -ETIMEDOUT, TP_STATUS_HANDOFF if the lock was handed to us
+ * meanwhile, -EFAULT.
+ */
+static int tp_spin_timeout(u32 __user *uaddr, struct futex_state *state,
+			   u32 vpid, struct tp_spin *s)
+{
+	u32 uval, curval;
+	int ret = 0;
+
+	if (!s->waiters_set) {
+		WRITE_ONCE(state->waiters_set, true);
+		s->waiters_set = true;
+	}
+	if (s->handoff_pid_set) {
+		spin_lock(&state->hb->lock);
+		if (futex_get_value_locked(&uval, uaddr))
+			ret = -EFAULT;
+		else if (tp_tid(uval) == vpid)
+			ret = TP_STATUS_HANDOFF;	/* granted: keep it */
+		else
+			WRITE_ONCE(state->handoff_pid, 0);
+		spin_unlock(&state->hb->lock);
+		if (ret)
+			return ret;
+		s->handoff_pid_set = false;
+	}
+	if (get_user(uval, uaddr))
+		return -EFAULT;
+	/* a reader-owned word's FUTEX_WAITERS is not ours (tp_shared.c) */
+	while ((uval & FUTEX_WAITERS) && !(uval & FUTEX_SHARED)) {
+		if (futex_atomic_cmpxchg_inatomic(&curval, uaddr, uval,
+						  uval & ~FUTEX_WAITERS))
+			return -EFAULT;
+		if (curval == uval)
+			break;
+		uval = curval;
+	}
+	futex_tp_trace(uaddr, SIM_TP_TIMEOUT, uval, s->sleeps);
+	return -ETIMEDOUT;
+}
+
+/*
  * futex_tp_spin_on_owner - the top waiter (owner of the serialization
  * mutex) spins on the futex owner while it runs, sleeps while it does not,
- * and asks for a handoff when its budget (v2) or time (v6) is spent.
- * Return: the status word (code | sleeps << 16), or -EFAULT.
+ * and asks for a handoff when its budget (v2) or time (v6) is spent.  A
+ * timeout (state->timeout, expired) is looked at after each look at the
+ * word, so a lock it can take wins over the timeout, as in FUTEX_LOCK_PI.
+ * Return: the status word (code | sleeps << 16), -ETIMEDOUT, -EFAULT.
  */
 static long futex_tp_spin_on_owner(u32 __user *uaddr,
 				   struct futex_state *state, u32 vpid)
@@ -320,7 +413,11 @@ static long futex_tp_spin_on_owner(u32 __user *uaddr,
 	s.deadline = s.start + TP_HANDOFF_TIMEOUT;
 	do {
 		ret = tp_spin_once(uaddr, state, vpid, &s);
+		/* a plain read of the sleeper, as futex_wait_queue() does */
+		if (ret == -EAGAIN && state->timeout && !state->timeout->task)
+			ret = tp_spin_timeout(uaddr, state, vpid, &s);
 	} while (ret == -EAGAIN);
+	futex_state_unlink_owner(state);
 	if (s.owner)
 		put_task_struct(s.owner);
 	if (s.waiters_set)
@@ -335,12 +432,58 @@ static long futex_tp_spin_on_owner(u32 __user *uaddr,
 				 TP_STATUS_SLEEPS_MAX) << 16;
 }
 
-long futex_tp_acquire(u32 __user *uaddr, unsigned int flags,
-		      int (*trylock)(u32 __user *, struct futex_state *, u32),
-		      u32 try_arg,
-		      long (*spin)(u32 __user *, struct futex_state *, u32))
+/*
+ * The timer of a timed FUTEX_LOCK: hrtimer_wakeup()'s "timed out" (the
+ * sleeper's task cleared) plus ->sim_sigpending, which ends the task's
+ * wait in mutex_lock_interruptible() as a signal would.  Event context.
+ */
+static enum hrtimer_restart tp_timeout_fire(struct hrtimer *timer)
+{
+	struct hrtimer_sleeper *to =
+		container_of(timer, struct hrtimer_sleeper, timer);
+	struct task_struct *task = to->task;
+
+	to->task = NULL;
+	if (task) {
+		task->sim_sigpending = 1;
+		wake_up_process(task);
+	}
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * Queue on the serialization mutex; with a timeout, interruptibly: the
+ * real mutex.c takes a waiter whose timer fired off its wait list the
+ * way it takes one that got a signal (-EINTR), there being no timed
+ * mutex_lock() [R].  A waiter spinning on the mutex owner (the OSQ, or
+ * the first waiter's spin) does not look at signals, so its timeout
+ * comes when it stops spinning, or as the top waiter.
+ * Return: 0 (the mutex is ours), -ETIMEDOUT.
+ */
+static int tp_mutex_lock(u32 __user *uaddr, struct futex_state *state,
+			 struct hrtimer_sleeper *to)
+{
+	futex_tp_trace(uaddr, SIM_TP_MUTEX_ENQUEUE, 0, 0);
+	if (!to) {
+		mutex_lock(&state->mutex);
+		return 0;
+	}
+	return mutex_lock_interruptible(&state->mutex) ? -ETIMEDOUT : 0;
+}
+
+/*
+ * futex_tp_acquire_timed - futex_tp_acquire() with an absolute timeout
+ * @time (NULL: none), armed after the steal attempt: a lock that can be
+ * taken at once is taken whatever the time.
+ */
+static long futex_tp_acquire_timed(u32 __user *uaddr, unsigned int flags,
+		int (*trylock)(u32 __user *, struct futex_state *, u32),
+		u32 try_arg,
+		long (*spin)(u32 __user *, struct futex_state *, u32),
+		ktime_t *time)
 {
 	u32 vpid = task_pid_vnr(current);
+	struct hrtimer_sleeper timeout, *to;
 	struct futex_state *state;
 	long ret;
 
@@ -352,12 +495,31 @@ long futex_tp_acquire(u32 __user *uaddr, unsigned int flags,
 		ret = ret < 0 ? ret : TP_STATUS_STOLEN;
 		goto out;
 	}
-	mutex_lock(&state->mutex);
+	/* FUTEX_LOCK_PI's clock: CLOCK_REALTIME, absolute [R] */
+	to = futex_setup_timer(time, &timeout, flags | FLAGS_CLOCKRT,
+			       current->timer_slack_ns);
+	if (to) {
+		to->timer.function = tp_timeout_fire;
+		hrtimer_sleeper_start_expires(to, HRTIMER_MODE_ABS);
+	}
+	ret = tp_mutex_lock(uaddr, state, to);
+	if (ret) {
+		futex_tp_trace(uaddr, SIM_TP_TIMEOUT, 0, 0);
+		goto out_timer;
+	}
 	WRITE_ONCE(state->owner, current);
+	state->timeout = to;
 	futex_tp_trace(uaddr, SIM_TP_TOP_WAITER, 0, 0);
 	ret = spin(uaddr, state, vpid);
+	state->timeout = NULL;
 	WRITE_ONCE(state->owner, NULL);
 	mutex_unlock(&state->mutex);
+out_timer:
+	if (to) {
+		hrtimer_cancel(&to->timer);
+		destroy_hrtimer_on_stack(&to->timer);
+		current->sim_sigpending = 0;
+	}
 out:
 	if (ret >= 0)
 		futex_tp_trace(uaddr, SIM_TP_ACQUIRE, vpid, ret);
@@ -365,16 +527,17 @@ out:
 	return ret;
 }
 
-/**
- * futex_tp_lock() - FUTEX_LOCK: one steal attempt, then the serialization
- * mutex, then spin on the owner as the top waiter.
- * @uaddr:	the futex word
- * @flags:	FLAGS_SHARED or 0
- *
- * Return: the status word; -EDEADLK if the caller owns the word already;
- * -ENOMEM, -EFAULT.
- */
-static long futex_tp_lock(u32 __user *uaddr, unsigned int flags)
+long futex_tp_acquire(u32 __user *uaddr, unsigned int flags,
+		      int (*trylock)(u32 __user *, struct futex_state *, u32),
+		      u32 try_arg,
+		      long (*spin)(u32 __user *, struct futex_state *, u32))
+{
+	return futex_tp_acquire_timed(uaddr, flags, trylock, try_arg, spin,
+				      NULL);
+}
+
+/* FUTEX_LOCK (futex/tp_state.h). */
+long futex_tp_lock(u32 __user *uaddr, unsigned int flags, ktime_t *time)
 {
 	u32 vpid = task_pid_vnr(current), uval;
 
@@ -383,85 +546,6 @@ static long futex_tp_lock(u32 __user *uaddr, unsigned int flags)
 	/* a reader count is no TID, even one that reads like ours */
 	if (!(uval & FUTEX_SHARED) && tp_tid(uval) == vpid)
 		return -EDEADLK;
-	return futex_tp_acquire(uaddr, flags, futex_tp_trylock, vpid,
-				futex_tp_spin_on_owner);
-}
-
-/**
- * futex_tp_unlock() - FUTEX_UNLOCK: clear the word, or write the TID of
- * the top waiter that asked for a handoff, and wake the top waiter if it
- * may sleep.
- * @uaddr:	the futex word
- * @flags:	FLAGS_SHARED or 0
- *
- * Return: 1 if a sleeping top waiter was woken, 0 if not; -EPERM if the
- * word does not name the caller (also on a word of 0: the feature probe
- * of tp-futex.txt); -EFAULT.
- */
-static long futex_tp_unlock(u32 __user *uaddr, unsigned int flags)
-{
-	u32 vpid = task_pid_vnr(current), uval, curval, newval;
-	struct futex_state *state;
-	struct task_struct *top;
-	long ret;
-
-	if (get_user(uval, uaddr))
-		return -EFAULT;
-	if (tp_tid(uval) != vpid)
-		return -EPERM;
-	ret = futex_state_get(uaddr, flags, false, &state);
-	if (ret)
-		return ret;
-	for (;;) {
-		newval = state ? READ_ONCE(state->handoff_pid) : 0;
-		ret = -EFAULT;
-		if (futex_atomic_cmpxchg_inatomic(&curval, uaddr, uval, newval))
-			goto out;
-		if (curval == uval)
-			break;
-		uval = curval;		/* FUTEX_WAITERS came meanwhile */
-		ret = -EPERM;
-		if (tp_tid(uval) != vpid)
-			goto out;
-	}
-	if (newval) {
-		/* no hook since the cmpxchg: the checker sees both at once */
-		state->granted = true;
-		futex_tp_trace(uaddr, SIM_TP_HANDOFF_GRANT, newval, newval);
-	}
-	ret = 0;
-	if (state && (uval & FUTEX_WAITERS)) {
-		top = READ_ONCE(state->owner);		/* [R] see the head */
-		if (top && wake_up_process(top))
-			ret = 1;
-	}
-	futex_tp_trace(uaddr, SIM_TP_UNLOCK, newval, ret);
-out:
-	if (state)
-		futex_state_put(state);
-	return ret;
-}
-
-long ksim_sys_futex(unsigned int *uaddr, int op, unsigned int val,
-		    const void *utime, unsigned int *uaddr2, unsigned int val3)
-{
-	unsigned int flags = (op & FUTEX_PRIVATE_FLAG) ? 0 : FLAGS_SHARED;
-
-	switch (op & FUTEX_CMD_MASK) {
-	case FUTEX_TP_LOCK:
-		if (val || utime)
-			return -EINVAL;
-		return futex_tp_lock((u32 __user *)uaddr, flags);
-	case FUTEX_TP_UNLOCK:
-		return futex_tp_unlock((u32 __user *)uaddr, flags);
-	case FUTEX_TP_LOCK_SHARED:	/* futex/tp_shared.c */
-		if (utime)
-			return -EINVAL;
-		return futex_tp_lock_shared((u32 __user *)uaddr, flags, val);
-	case FUTEX_TP_UNLOCK_SHARED:
-		return futex_tp_unlock_shared((u32 __user *)uaddr, flags);
-	}
-	return sys_futex((u32 __user *)uaddr, op, val,
-			 (const struct __kernel_timespec __user *)utime,
-			 (u32 __user *)uaddr2, val3);
+	return futex_tp_acquire_timed(uaddr, flags, futex_tp_trylock, vpid,
+				      futex_tp_spin_on_owner, time);
 }

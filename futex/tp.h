@@ -5,9 +5,11 @@
  * and the machine's state checker look at.
  *
  * Stage: futex(2) boundary -> kernel.  Included by sim/syscall.c, the CLI,
- * the tests and futex/tp.c itself; plain C types only, like sim/hooks.h,
- * so that host and kernel translation units agree on it.  The ABI
- * (op numbers, word bits, status codes) is futex/tp_abi.h.
+ * the tests and futex/tp*.c themselves (ksim_sys_futex() is in
+ * futex/tp_unlock.c, the rest in futex/tp.c and futex/tp_state.c); plain
+ * C types only, like sim/hooks.h, so that host and kernel translation
+ * units agree on it.  The ABI (op numbers, word bits, status codes) is
+ * futex/tp_abi.h.
  */
 #ifndef FUTEX_TP_H
 #define FUTEX_TP_H
@@ -20,14 +22,17 @@
  * futex, every other op to the real sys_futex() of kernel/futex/.
  * @uaddr:	the futex word
  * @op:		the op, with its flags
- * @val:	FUTEX_TP_LOCK: flags, must be 0 (v6 put prefer-reader here)
+ * @val:	FUTEX_TP_LOCK: flags, must be 0 (-EINVAL); the shared lock
+ *		takes FLAGS_TP_PREADER only
  * @utime:	struct __kernel_timespec * (struct timespec on the host);
- *		FUTEX_TP_LOCK takes no timeout here: non-NULL is -EINVAL
+ *		FUTEX_TP_LOCK: an absolute timeout or NULL (-EINVAL if not
+ *		a valid timespec); FUTEX_TP_LOCK_SHARED: must be NULL
  * @uaddr2:	unused by the TP ops
  * @val3:	unused by the TP ops
  *
  * Return: FUTEX_TP_LOCK: the status word of futex/tp_abi.h (>= 0: the
- * caller owns the lock, its TID is in the word) or -errno;
+ * caller owns the lock, its TID is in the word) or -errno (-ETIMEDOUT
+ * once @utime passed); any TP op with FUTEX_CLOCK_REALTIME: -ENOSYS;
  * FUTEX_TP_UNLOCK: 1 if a sleeping top waiter was woken, 0 if not,
  * -EPERM if the caller does not own the word; FUTEX_TP_LOCK_SHARED and
  * FUTEX_TP_UNLOCK_SHARED (@val: 0 or FLAGS_TP_PREADER): as

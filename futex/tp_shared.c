@@ -41,10 +41,19 @@
  *  - user-space readers do not join a word with FUTEX_WAITERS (see
  *    workloads/ulock/rwlock_tp.c): a sleeping writer would otherwise
  *    wait for a reader count that need never reach 0;
- *  - a writer top waiter asks for a handoff after 5 ms on readers
- *    (TP_HANDOFF_TIMEOUT, whatever tp-policy says; tp-handoff=off does
- *    not reach this file), so the last reader hands it the word; a
- *    reader top waiter does the same on a writer-owned word;
+ *  - a writer top waiter asks for a handoff 5 ms after it became the
+ *    top waiter (TP_HANDOFF_TIMEOUT) under both tp-policy values, so the
+ *    last reader hands it the word; a reader top waiter does the same
+ *    on a writer-owned word; never with tp-handoff=off.  Shared locking
+ *    came with v4, whose only trigger is the 5 ms (SPEC.md 9.1, 9.12):
+ *    the v2 budget counts spins on a running exclusive owner, which
+ *    readers are not (counted per look it would also run out inside
+ *    one 50 us window on a machine whose PAUSE is 4 ns).  tp-policy=v2
+ *    keeps its budget for the writer-on-writer wait of futex/tp.c, and
+ *    a writer that spent it there asks at once on readers too;
+ *  - a cmpxchg that loses a race goes on with the value it found, as
+ *    futex/tp.c does: see tp_shared_spin_once() and
+ *    futex_tp_wait_readers();
  *  - the 50 us window restarts on any change of the reader count, and
  *    after each sleep;
  *  - sleeps on readers are counted in the status word like other sleeps;
@@ -118,17 +127,33 @@ static void tp_shared_sleep(u32 __user *uaddr, u32 uval)
 	__set_current_state(TASK_RUNNING);
 }
 
-/* Ask for a handoff once: handoff_pid, then FUTEX_WAITERS. */
-static void tp_shared_request_handoff(u32 __user *uaddr,
-				      struct futex_state *state, u32 uval,
-				      u32 vpid, ktime_t start, bool *asked)
+/*
+ * The handoff trigger of shared locking (see the head): @deadline (5 ms
+ * after becoming the top waiter) passed, or v2's @budget is spent; never
+ * with tp-handoff=off.  futex_tp_handoff_due() applies the run's keys:
+ * it reads a budget under v2, the deadline under v6.
+ */
+static bool tp_shared_handoff_due(int budget, ktime_t deadline)
 {
-	if (*asked)
+	return futex_tp_handoff_due(budget < 0 || ktime_get() > deadline ?
+				    -1 : INT_MAX, deadline);
+}
+
+/*
+ * If due, ask for a handoff once: handoff_pid, then FUTEX_WAITERS.  The
+ * trace's argument: the time as top waiter, as futex/tp.c's under v6.
+ */
+static void tp_shared_handoff_if_due(u32 __user *uaddr,
+				     struct futex_state *state, u32 uval,
+				     u32 vpid, int budget, ktime_t deadline,
+				     bool *asked)
+{
+	if (*asked || !tp_shared_handoff_due(budget, deadline))
 		return;
 	WRITE_ONCE(state->handoff_pid, vpid);
 	*asked = true;
 	futex_tp_trace(uaddr, SIM_TP_HANDOFF_REQUEST, uval,
-		       ktime_get() - start);
+		       ktime_get() - (deadline - TP_HANDOFF_TIMEOUT));
 	if (!(uval & FUTEX_WAITERS))
 		atomic_fetch_or(FUTEX_WAITERS, (atomic_t __force *)uaddr);
 }
@@ -145,41 +170,76 @@ static void tp_shared_leave(struct futex_state *state, bool marked,
 	}
 }
 
+/*
+ * tp_shared_take_free - the exclusive top waiter waiting on readers found
+ * the word free (0, or 0|FUTEX_WAITERS: its own handoff request that
+ * found the word free): take it as futex/tp.c would.
+ * Return: the status code, -EAGAIN (lost it: *@uval is the word now),
+ * -EFAULT.
+ */
+static int tp_shared_take_free(u32 __user *uaddr, u32 *uval, u32 vpid)
+{
+	u32 curval;
+
+	if (futex_atomic_cmpxchg_inatomic(&curval, uaddr, *uval, vpid))
+		return -EFAULT;
+	if (curval == *uval)
+		return *uval & FUTEX_WAITERS ? TP_STATUS_HANDOFF :
+					       TP_STATUS_TOP_WAITER;
+	*uval = curval;
+	return -EAGAIN;
+}
+
 /**
  * futex_tp_wait_readers() - the exclusive top waiter found the word
  * reader-owned: spin while the reader count changes at least every
- * 50 us, else set FUTEX_WAITERS and sleep; ask for a handoff after 5 ms.
+ * 50 us, else set FUTEX_WAITERS and sleep; ask for a handoff when the
+ * trigger of the head says so.  A free word between two readers is taken
+ * here, and one lost to a reader is one more look at the readers [R]: a
+ * reader that unlocks and relocks in user space leaves the word 0 for
+ * moments only, and a waiter that went back to futex/tp.c's loop for
+ * each (whose lost race to a reader was a bare "look again") could lose
+ * every race and never reach a handoff check.
  * @uaddr:	the futex word
  * @state:	its futex_state (the caller owns the serialization mutex)
  * @vpid:	the caller's TID
  * @sleeps:	incremented per sleep or yield
+ * @budget:	the caller's v2 budget (what its spinning on writers left)
+ * @deadline:	5 ms after the caller became the top waiter
  *
- * Return: -EAGAIN once the word is no longer reader-owned (the caller
- * looks at it again: it may hold the caller's TID, a handoff), -EFAULT.
+ * Return: the status code if it took a free word; -EAGAIN once a writer
+ * owns the word (the caller looks at it again: it may hold the caller's
+ * TID, a handoff); -EFAULT.
  */
 int futex_tp_wait_readers(u32 __user *uaddr, struct futex_state *state,
-			  u32 vpid, unsigned int *sleeps)
+			  u32 vpid, unsigned int *sleeps, const int *budget,
+			  ktime_t deadline)
 {
-	ktime_t start = ktime_get(), window = start, now;
+	ktime_t window = ktime_get(), now;
 	bool marked = false, asked = false, spinning = false;
 	u32 uval, count = ~0u;
-	int ret = -EAGAIN;
+	int ret;
 
 	for (;;) {
 		if (get_user(uval, uaddr)) {
 			ret = -EFAULT;
 			break;
 		}
+		ret = -EAGAIN;
+		if (!tp_reader_owned(uval) && !(uval & FUTEX_TP_TID_MASK)) {
+			ret = tp_shared_take_free(uaddr, &uval, vpid);
+			if (ret != -EAGAIN)
+				break;
+		}
 		if (!tp_reader_owned(uval))
-			break;
+			break;			/* a writer's, maybe ours */
 		now = ktime_get();
 		if ((uval & FUTEX_SHARED_COUNT) != count) {
 			count = uval & FUTEX_SHARED_COUNT;
 			window = now;		/* reader activity */
 		}
-		if (now - start > TP_HANDOFF_TIMEOUT)
-			tp_shared_request_handoff(uaddr, state, uval, vpid,
-						  start, &asked);
+		tp_shared_handoff_if_due(uaddr, state, uval, vpid, *budget,
+					 deadline, &asked);
 		if (now - window < TP_READER_WINDOW && !need_resched()) {
 			if (!spinning)
 				futex_tp_trace(uaddr, SIM_TP_SPIN_START, uval, 0);
@@ -250,23 +310,28 @@ static int tp_shared_trylock(u32 __user *uaddr, struct futex_state *state,
 struct tp_rspin {
 	struct task_struct *owner;	/* the writer, referenced	*/
 	u32 owner_tid;
-	ktime_t start;
+	ktime_t deadline;		/* handoff after this		*/
 	unsigned int sleeps;
 	bool marked;			/* state->waiters_set is ours	*/
 	bool asked;			/* state->handoff_pid is ours	*/
 	bool spinning;
 };
 
-/* Take the word as its first reader.  Return: @code, -EAGAIN, -EFAULT. */
+/*
+ * Take the word: @*uval -> @new.  On a lost race @*uval is what the word
+ * holds now.  Return: @code, -EAGAIN (lost), -EFAULT.
+ */
 static int tp_shared_take(u32 __user *uaddr, struct futex_state *state,
-			  u32 uval, u32 new, int code, struct tp_rspin *s)
+			  u32 *uval, u32 new, int code, struct tp_rspin *s)
 {
-	int ret = tp_cmpxchg(uaddr, uval, new);
+	u32 curval;
 
-	if (ret < 0)
-		return ret;
-	if (!ret)
+	if (futex_atomic_cmpxchg_inatomic(&curval, uaddr, *uval, new))
+		return -EFAULT;
+	if (curval != *uval) {
+		*uval = curval;
 		return -EAGAIN;
+	}
 	if (s->asked) {
 		/* before the next scheduling point: the checker */
 		WRITE_ONCE(state->granted, false);
@@ -298,37 +363,14 @@ static int tp_shared_block(u32 __user *uaddr, struct futex_state *state,
 }
 
 /*
- * tp_shared_spin_once - one look at the word by the reader top waiter:
- * join readers, take a free word or a handed-off one, spin on a running
- * writer, sleep while it does not run.
- * Return: the status code once a read lock is ours, -EAGAIN, -EFAULT.
+ * tp_shared_on_writer - the reader top waiter found writer @tid owning
+ * the word (@uval): ask for a handoff when due, spin while the writer
+ * runs, sleep while it does not.
+ * Return: the status code (owner death), -EAGAIN, -EFAULT.
  */
-static int tp_shared_spin_once(u32 __user *uaddr, struct futex_state *state,
-			       u32 vpid, struct tp_rspin *s)
+static int tp_shared_on_writer(u32 __user *uaddr, struct futex_state *state,
+			       u32 uval, u32 tid, u32 vpid, struct tp_rspin *s)
 {
-	u32 uval, tid;
-
-	if (get_user(uval, uaddr))
-		return -EFAULT;
-	if (tp_reader_joinable(uval))
-		return tp_shared_take(uaddr, state, uval, uval + 1,
-				      TP_STATUS_TOP_WAITER, s);
-	if (tp_reader_owned(uval)) {
-		/* the last reader is in FUTEX_UNLOCK_SHARED */
-		if (need_resched()) {
-			schedule();
-			s->sleeps++;
-		} else {
-			cpu_relax();
-		}
-		return -EAGAIN;
-	}
-	tid = uval & FUTEX_TP_TID_MASK;
-	if (tid == vpid || !tid)	/* handed to us, or free */
-		return tp_shared_take(uaddr, state, uval, TP_SHARED_ONE,
-				      uval & FUTEX_WAITERS || tid ?
-				      TP_STATUS_HANDOFF : TP_STATUS_TOP_WAITER,
-				      s);
 	if (tid != s->owner_tid) {
 		if (s->owner)
 			put_task_struct(s->owner);
@@ -336,15 +378,14 @@ static int tp_shared_spin_once(u32 __user *uaddr, struct futex_state *state,
 		s->owner_tid = tid;
 	}
 	if (!s->owner)			/* owner death: take it over */
-		return tp_shared_take(uaddr, state, uval, TP_SHARED_ONE,
+		return tp_shared_take(uaddr, state, &uval, TP_SHARED_ONE,
 				      TP_STATUS_TOP_WAITER, s);
 	if (!(uval & FUTEX_WAITERS) && s->marked) {
 		WRITE_ONCE(state->waiters_set, false);
 		s->marked = false;
 	}
-	if (ktime_get() - s->start > TP_HANDOFF_TIMEOUT)
-		tp_shared_request_handoff(uaddr, state, uval, vpid, s->start,
-					  &s->asked);
+	tp_shared_handoff_if_due(uaddr, state, uval, vpid, 0, s->deadline,
+				 &s->asked);
 	if (owner_on_cpu(s->owner) && !need_resched()) {
 		if (!s->spinning)
 			futex_tp_trace(uaddr, SIM_TP_SPIN_START, uval, 0);
@@ -355,11 +396,68 @@ static int tp_shared_spin_once(u32 __user *uaddr, struct futex_state *state,
 	return tp_shared_block(uaddr, state, uval, s);
 }
 
+/*
+ * tp_shared_spin_once - one look at the word by the reader top waiter:
+ * join readers, take a free word or a handed-off one, else wait on the
+ * writer that owns it.  A cmpxchg that lost a race goes on with the value
+ * it found [R] (as futex/tp.c does, and as the user-space read lock
+ * does): join the readers that came first, take a word a reader just
+ * left, or wait on the writer that stole it, which checks the handoff
+ * trigger on every look.  Going back to a fresh load instead let a reader
+ * that unlocks and relocks in user space, or two writers passing the
+ * word, win every race for ever: the waiter never joined and never asked
+ * for a handoff, and kept everyone behind it on the mutex.
+ * Return: the status code once a read lock is ours, -EAGAIN, -EFAULT.
+ */
+static int tp_shared_spin_once(u32 __user *uaddr, struct futex_state *state,
+			       u32 vpid, struct tp_rspin *s)
+{
+	u32 uval, tid;
+	int ret = -EAGAIN;
+
+	if (get_user(uval, uaddr))
+		return -EFAULT;
+	while (ret == -EAGAIN) {
+		tid = uval & FUTEX_TP_TID_MASK;
+		if (tp_reader_joinable(uval)) {
+			ret = tp_shared_take(uaddr, state, &uval, uval + 1,
+					     TP_STATUS_TOP_WAITER, s);
+		} else if (!tp_reader_owned(uval) && (!tid || tid == vpid)) {
+			/* free, or handed to us: a grant is seen (the word
+			 * stops naming us, for the state checker) */
+			if (tid)
+				WRITE_ONCE(state->granted, false);
+			ret = tp_shared_take(uaddr, state, &uval,
+					     TP_SHARED_ONE,
+					     uval & FUTEX_WAITERS || tid ?
+					     TP_STATUS_HANDOFF :
+					     TP_STATUS_TOP_WAITER, s);
+		} else {
+			break;
+		}
+	}
+	if (ret != -EAGAIN)
+		return ret;
+	if (tp_reader_owned(uval)) {
+		/* the last reader is in FUTEX_UNLOCK_SHARED */
+		if (need_resched()) {
+			schedule();
+			s->sleeps++;
+		} else {
+			cpu_relax();
+		}
+		return -EAGAIN;
+	}
+	return tp_shared_on_writer(uaddr, state, uval, tid, vpid, s);
+}
+
 /* The reader top waiter's loop.  Return: the status word, -EFAULT. */
 static long tp_shared_spin(u32 __user *uaddr, struct futex_state *state,
 			   u32 vpid)
 {
-	struct tp_rspin s = { .start = ktime_get() };
+	struct tp_rspin s = {
+		.deadline = ktime_get() + TP_HANDOFF_TIMEOUT,
+	};
 	long ret;
 
 	do {

@@ -51,6 +51,9 @@ struct tp_bucket {
 /* What the TP futex keeps per task (task_struct cannot gain fields). */
 struct tp_task {
 	pid_t			pid;
+	bool			exited;		/* ksim_futex_tp_exit()	*/
+	/* states whose top waiter sleeps on us; set up at first use */
+	struct list_head	owned;
 	struct futex_state	*cache;		/* allocated, unused	*/
 	struct futex_state	*held;		/* referenced now	*/
 };
@@ -148,6 +151,7 @@ static struct futex_state *tp_attach(struct tp_task *t, struct tp_bucket *b,
 	tp_census.cached--;
 	memset(state, 0, sizeof(*state));
 	mutex_init(&state->mutex);
+	INIT_LIST_HEAD(&state->owner_link);
 	state->key = *key;
 	state->hb = hb;
 	state->uaddr = uaddr;
@@ -220,6 +224,94 @@ void futex_state_put(struct futex_state *state)
 	tp_census.allocated--;
 }
 
+/* ---- owner death (SPEC.md 9.8) ---- */
+
+int futex_state_link_owner(struct futex_state *state,
+			   struct task_struct *owner)
+{
+	int ret = 0;
+
+	if (state->owner_task == owner)
+		return 0;
+	futex_state_unlink_owner(state);
+	raw_spin_lock(&owner->pi_lock);
+	if (owner->flags & PF_EXITING) {
+		ret = -ESRCH;
+	} else {
+		struct tp_task *t = tp_task_of(owner);
+
+		if (!t->owned.next)
+			INIT_LIST_HEAD(&t->owned);
+		list_add(&state->owner_link, &t->owned);
+		state->owner_task = owner;
+	}
+	raw_spin_unlock(&owner->pi_lock);
+	return ret;
+}
+
+void futex_state_unlink_owner(struct futex_state *state)
+{
+	struct task_struct *p = state->owner_task;
+
+	if (!p)
+		return;
+	raw_spin_lock(&p->pi_lock);
+	if (state->owner_task == p) {
+		list_del(&state->owner_link);
+		state->owner_task = NULL;
+	}
+	raw_spin_unlock(&p->pi_lock);
+}
+
+/*
+ * ksim_futex_tp_exit - the current task is exiting (sim/hooks.h): what
+ * the series added to the exit path, exit_pi_state_list() walking TP
+ * states too.  PF_EXITING first, so that no top waiter hangs itself on
+ * us after the walk (futex_state_link_owner() looks at it under our
+ * pi_lock); then wake every top waiter that sleeps on a word we still
+ * own: it takes the word over.  A run in which no TP futex_state was ever
+ * attached has no list to walk, and its exits cost nothing (no scheduling
+ * point: the exploration counts and hook counts of other locks stay as
+ * they were).  The flag and the read of tp_dir_nr are plain accesses
+ * with no hook between them, which the machine's sequentially consistent
+ * memory orders; a real kernel would put smp_mb() between the two, as a
+ * linker takes pi_lock after attaching its state.
+ */
+void ksim_futex_tp_exit(void)
+{
+	struct task_struct *p = current, *top;
+	struct futex_state *state, *n;
+	struct tp_task *t;
+
+	p->flags |= PF_EXITING;
+	if (!tp_tasks)
+		return;
+	t = tp_task_of(p);
+	t->exited = true;		/* for the checker: a word may name us */
+	if (!tp_dir_nr)
+		return;
+	raw_spin_lock(&p->pi_lock);
+	if (!t->owned.next)		/* nobody ever slept on us */
+		goto unlock;
+	list_for_each_entry_safe(state, n, &t->owned, owner_link) {
+		list_del(&state->owner_link);
+		state->owner_task = NULL;
+		top = READ_ONCE(state->owner);
+		if (top)
+			wake_up_process(top);
+	}
+unlock:
+	raw_spin_unlock(&p->pi_lock);
+}
+
+/* Did the task with TID @tid exit (a word may name it: owner death)? */
+static bool tp_task_exited(u32 tid)
+{
+	const struct tp_task *t = &tp_tasks[tid % TP_TASK_SLOTS];
+
+	return t->pid == (pid_t)tid && t->exited;
+}
+
 void ksim_futex_tp_census(struct ksim_futex_tp_census *c)
 {
 	*c = tp_census;
@@ -251,8 +343,8 @@ static void tp_check_state(const struct futex_state *state)
 
 	tp_check(state->refcount == tp_holders(state),
 		 "TP: futex_state refcount != tasks holding a reference");
-	tp_check(!tid || find_task_by_vpid(tid),
-		 "TP: the futex word names no live task");
+	tp_check(!tid || find_task_by_vpid(tid) || tp_task_exited(tid),
+		 "TP: the futex word names no live or exited task");
 	/* one top waiter per state: the serialization mutex's owner */
 	tp_check(!state->owner || mowner == (unsigned long)state->owner,
 		 "TP: top waiter is not the serialization mutex owner");

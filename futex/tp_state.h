@@ -12,6 +12,8 @@
 #define FUTEX_TP_STATE_H
 
 #include <linux/futex.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
@@ -30,13 +32,21 @@ struct task_struct;
  *		bucket lock
  * @handoff_pid: 0, or the TID of the top waiter that asked for a handoff
  * @waiters_set: the top waiter set (or is about to set) FUTEX_WAITERS in
- *		the word in order to sleep; for the state checker
+ *		the word in order to sleep, or, timed out, is about to take
+ *		back the bit it set; for the state checker
  * @granted:	the unlocker wrote @handoff_pid into the word, and the top
  *		waiter has not yet seen it; for the state checker
  * @key:	the futex key of the word
  * @hb:		the word's hash bucket (its lock protects @hb_list and
  *		@refcount)
  * @uaddr:	the word, for the state checker
+ * @timeout:	the top waiter's FUTEX_LOCK timeout (NULL: none); only the
+ *		top waiter sets, reads and clears it (futex/tp.c)
+ * @owner_link:	link in the futex owner's list of the states whose top
+ *		waiter sleeps on it (the patch used the owner's
+ *		pi_state_list), so that its exit wakes that waiter
+ * @owner_task:	the task @owner_link hangs on, or NULL; both under that
+ *		task's pi_lock
  *
  * The patch generalised futex_pi_state into futex_state (SPEC.md 9.4);
  * here the TP object is a type of its own, as the PI one cannot be
@@ -53,6 +63,9 @@ struct futex_state {
 	union futex_key			key;
 	struct futex_hash_bucket	*hb;
 	u32 __user			*uaddr;
+	struct hrtimer_sleeper		*timeout;
+	struct list_head		owner_link;
+	struct task_struct		*owner_task;
 };
 
 /**
@@ -72,13 +85,25 @@ int futex_state_get(u32 __user *uaddr, unsigned int flags, bool create,
 void futex_state_put(struct futex_state *state);
 
 /*
+ * Owner death (SPEC.md 9.8), futex/tp_state.c.  futex_state_link_owner():
+ * before the top waiter of @state sleeps on the futex owner @owner, hang
+ * @state on @owner's list (a no-op if it hangs there already); Return: 0,
+ * or -ESRCH if @owner is exiting (its exit will wake nobody: take the
+ * word over instead).  futex_state_unlink_owner(): take @state off its
+ * owner's list, if it is on one (the owner changed, or the top waiter
+ * leaves).
+ */
+int futex_state_link_owner(struct futex_state *state,
+			   struct task_struct *owner);
+void futex_state_unlink_owner(struct futex_state *state);
+
+/*
  * Shared locking, futex/tp_shared.c.  futex_tp_lock_shared(): @val is 0 or
  * FLAGS_TP_PREADER; Return: the status word or -errno (-EDEADLK if the
  * caller holds the word for writing).  futex_tp_unlock_shared(): Return:
  * 1 woke the top waiter, 0 not, -EPERM if the word is not reader-owned
  * with FUTEX_SHARED_UNLOCK and a count of 0.  futex_tp_wait_readers():
- * the exclusive top waiter's wait on a reader-owned word; Return: -EAGAIN
- * once it is not reader-owned, or -EFAULT.
+ * the exclusive top waiter's wait on a reader-owned word (below).
  */
 long futex_tp_lock_shared(u32 __user *uaddr, unsigned int flags, u32 val);
 
@@ -98,8 +123,41 @@ long futex_tp_acquire(u32 __user *uaddr, unsigned int flags,
 		      u32 try_arg,
 		      long (*spin)(u32 __user *, struct futex_state *, u32));
 long futex_tp_unlock_shared(u32 __user *uaddr, unsigned int flags);
+/*
+ * futex_tp_wait_readers(): @budget and @deadline are the exclusive top
+ * waiter's (futex/tp.c); it asks for a handoff 5 ms after becoming the
+ * top waiter (@deadline), or under v2 at once if @budget is spent, never
+ * with tp-handoff=off.  Return: a status code if it took a free word,
+ * -EAGAIN once a writer owns the word, -EFAULT.
+ */
 int futex_tp_wait_readers(u32 __user *uaddr, struct futex_state *state,
-			  u32 vpid, unsigned int *sleeps);
+			  u32 vpid, unsigned int *sleeps, const int *budget,
+			  ktime_t deadline);
+
+/**
+ * futex_tp_handoff_due() - the run's handoff trigger (futex/tp.c; scenario
+ * keys tp-policy and tp-handoff), for every top waiter, reader or writer
+ * @budget:	v2: spin iterations left (a sleep costs TP_SLEEP_DECREMENT)
+ * @deadline:	v6: the time as top waiter plus TP_HANDOFF_TIMEOUT
+ *
+ * Return: true once a handoff is due: v2 @budget < 0, v6 now > @deadline;
+ * never with tp-handoff=off.
+ */
+bool futex_tp_handoff_due(int budget, ktime_t deadline);
+
+/**
+ * futex_tp_lock() - FUTEX_LOCK (futex/tp.c): one steal attempt, then the
+ * serialization mutex, then spin on the owner as the top waiter.
+ * @uaddr:	the futex word
+ * @flags:	FLAGS_SHARED or 0
+ * @time:	absolute timeout (futex/tp_unlock.c says which clock), or NULL
+ *
+ * Return: the status word; -EDEADLK if the caller owns the word already;
+ * -ETIMEDOUT (@time passed: the caller holds neither the lock nor the
+ * serialization mutex, and the FUTEX_WAITERS and handoff request it made
+ * are withdrawn); -ENOMEM, -EFAULT.
+ */
+long futex_tp_lock(u32 __user *uaddr, unsigned int flags, ktime_t *time);
 
 /* futex_tp_trace() - a TP trace event, if --trace asked for it. */
 static inline void futex_tp_trace(const u32 __user *uaddr, enum sim_tp_op op,

@@ -12,6 +12,17 @@
  * 4 KiB, then powers of two; a freed block goes on its class's free list
  * and is zeroed when handed out again.  All of it is a function of the
  * sequence of calls only.
+ *
+ * ASan builds (make asan): ASan does not know this allocator, so it is
+ * told here: a block's header, the bytes past its requested size and a
+ * freed block are poisoned, and any access to them is reported as ASan
+ * reports one to a malloc() block (use after free, overflow).  A freed
+ * block is reused by the next allocation of its class (free lists are
+ * LIFO and must stay so: addresses are part of the reports), so a use
+ * after free is caught only until then.  The arena, as far as it was
+ * handed out, is a root region of the leak checker: a malloc() block
+ * that only an arena object points to is not a leak.  The addresses are
+ * the same as in every other build.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,7 +32,18 @@
 #include <sys/mman.h>
 
 #include "sim/arena.h"
+#include "sim/coro.h"		/* SIM_CORO_ASAN */
 #include "sim/hooks.h"
+
+#ifdef SIM_CORO_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/lsan_interface.h>
+#define arena_poison(p, n)	__asan_poison_memory_region((p), (n))
+#define arena_unpoison(p, n)	__asan_unpoison_memory_region((p), (n))
+#else
+#define arena_poison(p, n)	((void)(p), (void)(n))
+#define arena_unpoison(p, n)	((void)(p), (void)(n))
+#endif
 
 #define HDR		16
 #define ARENA_MEMSET_MAX	(1024 * 1024)
@@ -61,9 +83,31 @@ static unsigned int size_class(size_t size, size_t *class_size)
 	return NR_SMALL + (shift - 13);
 }
 
+/* The size of the blocks of class @class. */
+static __attribute__((unused)) size_t class_bytes(unsigned int class)
+{
+	if (class < NR_SMALL)
+		return ((size_t)class + 1) * 16;
+	return (size_t)1 << (13 + class - NR_SMALL);
+}
+
+/* ASan: the leak checker scans the arena up to brk_off (1 MiB more). */
+static void arena_roots(void)
+{
+#ifdef SIM_CORO_ASAN
+	static size_t roots_off;	/* root regions up to here */
+	const size_t chunk = 1 << 20;
+
+	for (; roots_off < brk_off && roots_off < SIM_ARENA_SIZE;
+	     roots_off += chunk)
+		__lsan_register_root_region(base + roots_off, chunk);
+#endif
+}
+
 void sim_arena_init(void)
 {
 	if (base) {
+		arena_unpoison(base, brk_off);
 		memset(free_list, 0, sizeof(free_list));
 		/* zero again: a small arena (explore mode builds a machine
 		 * per run) by memset, which keeps its pages; else madvise */
@@ -97,10 +141,13 @@ void *sim_arena_alloc(size_t size, size_t align)
 	if (align < 16)
 		align = 16;
 	if (h && align == 16) {
+		arena_unpoison(h, HDR + csize);
 		free_list[class] = h->next_free;
 		h->magic = MAGIC_USED;
 		h->next_free = NULL;
 		memset(h + 1, 0, csize);
+		arena_poison(h, HDR);
+		arena_poison((char *)(h + 1) + size, csize - size);
 		return h + 1;
 	}
 	/* the block starts at an aligned address; its header sits below */
@@ -115,6 +162,9 @@ void *sim_arena_alloc(size_t size, size_t align)
 	h->class = class;
 	h->magic = MAGIC_USED;
 	brk_off = start + csize;
+	arena_roots();
+	arena_poison(h, HDR);
+	arena_poison(base + start + size, csize - size);
 	return base + start;
 }
 
@@ -124,6 +174,8 @@ void sim_arena_free(const void *p)
 		return;
 	struct block_hdr *h = (struct block_hdr *)p - 1;
 
+	if (sim_arena_contains(p))
+		arena_unpoison(h, HDR);
 	if (!sim_arena_contains(p) || h->magic != MAGIC_USED) {
 		fprintf(stderr, "futexsim: BUG: bad or double free of arena block\n");
 		abort();
@@ -131,6 +183,7 @@ void sim_arena_free(const void *p)
 	h->magic = MAGIC_FREE;
 	h->next_free = free_list[h->class];
 	free_list[h->class] = h;
+	arena_poison(h, HDR + class_bytes(h->class));
 }
 
 int sim_arena_contains(const void *p)

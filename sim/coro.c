@@ -7,12 +7,28 @@
  * per task), by sim/failure.c (guard pages and saved contexts for its
  * report), by bench/bench.c and tests/test_coro.c.  Calls mmap(2) and
  * mprotect(2), the x86-64 switch in sim/coro_x86_64.S and the ucontext
- * backend in sim/coro_ucontext.c.
+ * backend in sim/coro_ucontext.c; in ASan builds, ASan's fiber API.
  *
  * Backend selection: the Makefile passes -DSIM_CORO_asm or
  * -DSIM_CORO_ucontext.  With asm, sim_coro_switch is an assembler alias
  * of sim_coro_switch_asm (sim/coro_x86_64.S), so a switch costs one
  * direct call; with ucontext it is the wrapper at the end of this file.
+ *
+ * ASan builds (SIM_CORO_ASAN, make asan): ASan keeps the bounds of the
+ * stack that runs, to tell a stack address from a heap one and to clean
+ * up at noreturn calls; a switch it is not told about makes it report
+ * false stack overflows.  So sim_coro_switch_asm() (and with it
+ * sim_coro_switch()) becomes a C wrapper: __sanitizer_start_switch_fiber()
+ * with the stack of @to, the switch, __sanitizer_finish_switch_fiber()
+ * once back; a fresh coroutine finishes the switch first thing
+ * (sim__coro_asan_start(), sim__coro_uc_start()).  A main context has no
+ * stack of its own here: ASan names it on its first switch away, and
+ * sim__coro_asan_arrive() keeps it for the switches back.  A destroyed
+ * coroutine's stack is unpoisoned: frames that never returned leave
+ * their redzones' poison behind, and the stack is reused.  Each stack is
+ * a root region of the leak checker (it scans thread stacks, not these):
+ * pointers on a blocked task's stack are not leaks.  Nothing here
+ * changes an address or an order: reports are the same as without ASan.
  *
  * Stack layout, from low to high addresses:
  *
@@ -37,6 +53,12 @@
 #include <unistd.h>
 
 #include "sim/coro.h"
+
+#ifdef SIM_CORO_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#include <sanitizer/lsan_interface.h>
+#endif
 
 /* The Makefile defines one; static checkers may define none. */
 #if defined(SIM_CORO_asm) && defined(SIM_CORO_ucontext)
@@ -145,6 +167,9 @@ int sim__coro_map_stack(struct sim_coro *co, size_t stack_size)
 	co->guard = base;
 	co->stack = base + page;
 	co->stack_size = size;
+#ifdef SIM_CORO_ASAN
+	__lsan_register_root_region(co->stack, size);
+#endif
 	return 0;
 }
 
@@ -157,6 +182,10 @@ void sim_coro_init_main(struct sim_coro *co)
  * sim_coro_switch_ucontext()) but no stack. */
 void sim_coro_destroy(struct sim_coro *co)
 {
+#ifdef SIM_CORO_ASAN
+	if (co->guard)
+		__asan_unpoison_memory_region(co->stack, co->stack_size);
+#endif
 	if (co->guard && cache_nr < CORO_STACK_CACHE) {
 		int i = cache_nr++;
 
@@ -167,6 +196,9 @@ void sim_coro_destroy(struct sim_coro *co)
 		stack_cache[i].guard = co->guard;
 		stack_cache[i].size = co->stack_size;
 	} else if (co->guard) {
+#ifdef SIM_CORO_ASAN
+		__lsan_unregister_root_region(co->stack, co->stack_size);
+#endif
 		munmap(co->guard, co->stack_size + coro_page());
 	}
 	free(co->uc);
@@ -200,10 +232,62 @@ int sim_coro_init(struct sim_coro *co, size_t stack_size,
 #endif
 }
 
-#ifdef SIM_CORO_ucontext
+#if defined(SIM_CORO_ucontext) || defined(SIM_CORO_ASAN)
 void sim_coro_switch(struct sim_coro *from, struct sim_coro *to)
 {
+#ifdef SIM_CORO_asm
+	sim_coro_switch_asm(from, to);
+#else
 	sim_coro_switch_ucontext(from, to);
+#endif
+}
+#endif
+
+#ifdef SIM_CORO_ASAN
+static struct sim_coro *asan_leaving;	/* the coroutine switched away from */
+
+void sim__coro_asan_leave(struct sim_coro *from, struct sim_coro *to,
+			  void **fake)
+{
+	asan_leaving = from;
+	if (to->stack)
+		__sanitizer_start_switch_fiber(fake, to->stack, to->stack_size);
+	else
+		__sanitizer_start_switch_fiber(fake, to->asan_bottom,
+					       to->asan_size);
+}
+
+/*
+ * The thread's own stack is a root region of the leak checker too: it
+ * scans the stack ASan knows as the running one, which after a switch is
+ * a coroutine's, and a failure report exits from there.
+ */
+static void coro_asan_main_root(const void *bottom, size_t size)
+{
+	static const void *root;
+	static size_t root_size;
+
+	if (bottom == root && size == root_size)
+		return;
+	if (root)
+		__lsan_unregister_root_region(root, root_size);
+	__lsan_register_root_region(bottom, size);
+	root = bottom;
+	root_size = size;
+}
+
+void sim__coro_asan_arrive(void *fake)
+{
+	const void *bottom;
+	size_t size;
+
+	__sanitizer_finish_switch_fiber(fake, &bottom, &size);
+	if (asan_leaving && !asan_leaving->stack) {
+		asan_leaving->asan_bottom = bottom;
+		asan_leaving->asan_size = size;
+		coro_asan_main_root(bottom, size);
+	}
+	asan_leaving = NULL;
 }
 #endif
 
@@ -217,6 +301,28 @@ enum coro_frame {
 
 void sim__coro_start(void);			/* sim/coro_x86_64.S	 */
 void sim__coro_uc_start(int hi, int lo);	/* sim/coro_ucontext.c	 */
+
+#ifdef SIM_CORO_ASAN
+/* A fresh coroutine's first code in an ASan build (sim__coro_start()
+ * calls it instead of the entry): finish the switch that started it. */
+void sim__coro_asan_start(void *arg);
+void sim__coro_asan_start(void *arg)
+{
+	struct sim_coro *co = arg;
+
+	sim__coro_asan_arrive(NULL);
+	co->entry(co->arg);
+}
+
+void sim_coro_switch_asm(struct sim_coro *from, struct sim_coro *to)
+{
+	void *fake = NULL;
+
+	sim__coro_asan_leave(from, to, &fake);
+	sim__coro_switch_asm(from, to);
+	sim__coro_asan_arrive(fake);
+}
+#endif
 
 /*
  * The first switch to @co pops the frame built here and "returns" into
@@ -238,8 +344,13 @@ int sim_coro_init_asm(struct sim_coro *co, size_t stack_size,
 	f[0] = f[1] = 0;
 	f -= CORO_FRAME_WORDS;
 	memset(f, 0, CORO_FRAME_WORDS * sizeof(*f));
+#ifdef SIM_CORO_ASAN
+	f[CORO_R12] = (uintptr_t)sim__coro_asan_start;
+	f[CORO_R13] = (uintptr_t)co;
+#else
 	f[CORO_R12] = (uintptr_t)entry;
 	f[CORO_R13] = (uintptr_t)arg;
+#endif
 	f[CORO_RET] = (uintptr_t)sim__coro_start;
 	co->sp = f;
 	return 0;

@@ -17,17 +17,37 @@
  * Stacks are mmap()ed with a PROT_NONE guard page below them; a stack
  * overflow faults on the guard page and sim_coro_guard_hit() names the
  * task (the SIGSEGV handler of sim/failure.c asks it).
+ *
+ * Built with AddressSanitizer (make asan), every switch tells ASan the
+ * stack it goes to (__sanitizer_start_switch_fiber() and
+ * __sanitizer_finish_switch_fiber(), sim/coro.c) and a stack is
+ * unpoisoned when its coroutine is destroyed, so ASan checks the
+ * coroutine stacks as it checks a thread's.  The part of this header
+ * above the C declarations is read by sim/coro_x86_64.S too.
  */
 #ifndef SIM_CORO_H
 #define SIM_CORO_H
 
-#include <stddef.h>
-#include <ucontext.h>
+/* SIM_CORO_ASAN - built with AddressSanitizer (gcc says so with
+ * __SANITIZE_ADDRESS__, clang 14 only with __has_feature). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SIM_CORO_ASAN	1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SIM_CORO_ASAN	1
+#endif
+#endif
 
 #define SIM_CORO_STACK_SIZE	(256 * 1024)
 /* Stacks are mapped from this fixed address upwards (sim/coro.c); one
- * below it was mapped wherever the kernel put it (no fixed address). */
+ * below it was mapped wherever the kernel put it (no fixed address).
+ * ASan's shadow memory on x86-64 ends at 0x10007fff7fff and its heap is
+ * at 0x600000000000: every build maps the stacks here. */
 #define SIM_CORO_STACK_BASE	0x300000000000UL
+
+#ifndef __ASSEMBLER__
+#include <stddef.h>
+#include <ucontext.h>
 
 struct sim_coro {
 	void *sp;		/* asm backend: saved stack pointer	*/
@@ -37,6 +57,10 @@ struct sim_coro {
 	void *guard;		/* the guard page			*/
 	void (*entry)(void *arg);
 	void *arg;
+	/* ASan builds: a main context's stack, as ASan told on its first
+	 * switch away (a coroutine's own is @stack); unused otherwise */
+	const void *asan_bottom;
+	size_t asan_size;
 };
 
 /*
@@ -85,4 +109,16 @@ int sim_coro_context(const struct sim_coro *co, ucontext_t *uc);
  * plus a guard page below into @co.  Return: 0, or -1 (errno set). */
 int sim__coro_map_stack(struct sim_coro *co, size_t stack_size);
 
+/* Internal to sim/coro*.c, ASan builds: sim__coro_asan_leave() just
+ * before a switch from @from to @to (@fake: ASan's fake stack of @from,
+ * kept for its return), sim__coro_asan_arrive(@fake) first thing once a
+ * coroutine runs again (NULL: a fresh coroutine's first run). */
+void sim__coro_asan_leave(struct sim_coro *from, struct sim_coro *to,
+			  void **fake);
+void sim__coro_asan_arrive(void *fake);
+/* ASan builds: the x86-64 switch itself (sim/coro_x86_64.S), which
+ * sim_coro_switch_asm() wraps between the two calls above. */
+void sim__coro_switch_asm(struct sim_coro *from, struct sim_coro *to);
+
+#endif /* !__ASSEMBLER__ */
 #endif /* SIM_CORO_H */

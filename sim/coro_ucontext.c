@@ -6,7 +6,8 @@
  * Stage: machine (lowest level).  Called through sim_coro_init() and
  * sim_coro_switch() (sim/coro.c) when built with CORO=ucontext, and
  * directly by bench/bench.c and tests/test_coro.c on every build.  Calls
- * libc only; stacks come from sim__coro_map_stack() (sim/coro.c).
+ * libc only; stacks come from sim__coro_map_stack() (sim/coro.c), and in
+ * ASan builds each switch tells ASan (sim__coro_asan_leave(), arrive()).
  *
  * Correct on any host glibc supports, but slow: swapcontext() saves and
  * restores the signal mask, one sigprocmask(2) system call per switch, so
@@ -17,6 +18,12 @@
  * sim_coro pointer travels as two 32-bit halves and is put back together
  * in sim__coro_uc_start().  (Passing a pointer as one argument works on
  * x86-64 glibc but is not what the interface promises.)
+ *
+ * ASan builds call libc's swapcontext() itself, not ASan's interceptor:
+ * the switches are annotated here (sim/coro.c), and the interceptor
+ * would add a warning on stderr, where the failure reports are compared,
+ * and clear the shadow of the whole stack switched to at every switch
+ * (sim_coro_destroy() unpoisons a stack before it is reused instead).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -24,6 +31,30 @@
 #include <ucontext.h>
 
 #include "sim/coro.h"
+
+#ifdef SIM_CORO_ASAN
+#include <dlfcn.h>
+
+/* libc's swapcontext(), looked up in libc itself: past the interceptor. */
+static int coro_swapcontext(ucontext_t *from, const ucontext_t *to)
+{
+	static int (*libc_swapcontext)(ucontext_t *, const ucontext_t *);
+
+	if (!libc_swapcontext) {
+		void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+
+		if (libc)
+			libc_swapcontext = (int (*)(ucontext_t *,
+						    const ucontext_t *))
+				dlsym(libc, "swapcontext");
+		if (!libc_swapcontext)
+			abort();
+	}
+	return libc_swapcontext(from, to);
+}
+#else
+#define coro_swapcontext	swapcontext
+#endif
 
 /*
  * sim__coro_uc_start - first code of a fresh coroutine.  Non-static and
@@ -35,6 +66,9 @@ void sim__coro_uc_start(int hi, int lo)
 	uint64_t p = (uint64_t)(uint32_t)hi << 32 | (uint32_t)lo;
 	struct sim_coro *co = (struct sim_coro *)(uintptr_t)p;
 
+#ifdef SIM_CORO_ASAN
+	sim__coro_asan_arrive(NULL);
+#endif
 	co->entry(co->arg);
 	abort();		/* entry must switch away for good */
 }
@@ -68,11 +102,21 @@ int sim_coro_init_ucontext(struct sim_coro *co, size_t stack_size,
  */
 void sim_coro_switch_ucontext(struct sim_coro *from, struct sim_coro *to)
 {
+#ifdef SIM_CORO_ASAN
+	void *fake = NULL;
+#endif
+
 	if (!from->uc) {
 		from->uc = malloc(sizeof(*from->uc));
 		if (!from->uc)
 			abort();
 	}
-	if (swapcontext(from->uc, to->uc))
+#ifdef SIM_CORO_ASAN
+	sim__coro_asan_leave(from, to, &fake);
+#endif
+	if (coro_swapcontext(from->uc, to->uc))
 		abort();
+#ifdef SIM_CORO_ASAN
+	sim__coro_asan_arrive(fake);
+#endif
 }

@@ -26,7 +26,18 @@
  * A task that changed them would leak its setting to the next coroutine
  * on this host thread; if that is ever wanted, push them here (fnstcw,
  * stmxcsr) and grow the frame above by one word.
+ *
+ * Built with AddressSanitizer (SIM_CORO_ASAN, sim/coro.h) this code is
+ * sim__coro_switch_asm(), and sim_coro_switch_asm() and sim_coro_switch()
+ * are C wrappers in sim/coro.c that tell ASan about the switch.
  */
+#include "sim/coro.h"
+
+#ifdef SIM_CORO_ASAN
+#define CORO_SWITCH	sim__coro_switch_asm
+#else
+#define CORO_SWITCH	sim_coro_switch_asm
+#endif
 
 	.text
 
@@ -42,10 +53,10 @@
  * with the jump (bench/bench.c, "switch_ns").  rcx is caller-saved and
  * free here.
  */
-	.globl	sim_coro_switch_asm
-	.type	sim_coro_switch_asm, @function
+	.globl	CORO_SWITCH
+	.type	CORO_SWITCH, @function
 	.p2align 4
-sim_coro_switch_asm:
+CORO_SWITCH:
 	.cfi_startproc
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
@@ -78,14 +89,14 @@ sim_coro_switch_asm:
 	.cfi_register rip, rcx
 	jmpq	*%rcx
 	.cfi_endproc
-	.size	sim_coro_switch_asm, .-sim_coro_switch_asm
+	.size	CORO_SWITCH, .-CORO_SWITCH
 
 /*
  * The build-selected switch is this very code: no wrapper, no indirect
  * call (sim/coro.c defines sim_coro_switch() for the ucontext backend).
  * With neither macro defined, asm is the default, as in sim/coro.c.
  */
-#ifndef SIM_CORO_ucontext
+#if !defined(SIM_CORO_ucontext) && !defined(SIM_CORO_ASAN)
 	.globl	sim_coro_switch
 	.type	sim_coro_switch, @function
 	.set	sim_coro_switch, sim_coro_switch_asm

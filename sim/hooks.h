@@ -192,6 +192,11 @@ enum sim_tp_op {
 	SIM_TP_UNLOCK,		/* FUTEX_UNLOCK done (arg: woken)	*/
 	SIM_TP_STATE_ALLOC,	/* a futex_state attached		*/
 	SIM_TP_STATE_FREE,	/* ... detached (last reference)	*/
+	SIM_TP_MUTEX_ENQUEUE,	/* steal failed: to the mutex queue	*/
+	SIM_TP_TIMEOUT,		/* FUTEX_LOCK timed out (arg: sleeps)	*/
+	SIM_TP_OWNER_DIED,	/* took over a dead owner's word	*/
+	SIM_TP_USER_ACQUIRE,	/* user space: cmpxchg 0 -> TID won	*/
+	SIM_TP_USER_RELEASE,	/* user space: cmpxchg TID -> 0 won	*/
 	SIM_TP_NR_OPS
 };
 /* sim_trace_tp - TP futex step @op on the word @uaddr; @word: the word
@@ -212,6 +217,10 @@ void *ksim_task_new(struct sim_task *t, int tid);
  * by default, as in Linux): futex timeouts and nanosleep fire up to @ns
  * late. */
 void ksim_task_set_slack(void *kt, unsigned long long ns);
+/* ksim_futex_tp_exit - the current task is exiting (its function
+ * returned): wake the TP top waiters sleeping on words it still owns,
+ * which take them over (futex/tp_state.c; SPEC.md 9.8). */
+void ksim_futex_tp_exit(void);
 /* ksim_boot - run the kernel's initcalls (futex_init() ...). */
 void ksim_boot(void);
 /* ksim_nanosleep - nanosleep(2) of the current task: sleep @ns on the

@@ -547,6 +547,7 @@ static void task_entry(void *arg)
 	struct sim_task *t = arg;
 
 	t->fn(t->arg);
+	ksim_futex_tp_exit();	/* owner death of TP futexes */
 	sched_exit();
 }
 

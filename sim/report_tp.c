@@ -38,9 +38,11 @@ static const struct to_pub {
 	  152900000000ULL, 698318, 134 },
 };
 
+/* lock=tp and its timed variants (tp-timed, tp-timed-busted) */
 int sim__report_is_tp(const struct sim_result *r)
 {
-	return !strncmp(r->lock, "tp", sizeof(r->lock));
+	return !strncmp(r->lock, "tp", sizeof(r->lock)) ||
+	       !strncmp(r->lock, "tp-timed", 8);
 }
 
 /* One TP row: @what of each tp result as a count and % of its ops. */

@@ -23,7 +23,7 @@ void sim__report_count(uint64_t v, char *buf, size_t len);
 /* sim__report_time - "812 us", "3.41 s", "7m22.4s" (sim/report.c). */
 void sim__report_time(uint64_t ns, char *buf, size_t len);
 
-/* sim__report_is_tp - is @r a run of lock=tp? */
+/* sim__report_is_tp - is @r a run of lock=tp (or tp-timed)? */
 int sim__report_is_tp(const struct sim_result *r);
 
 /*

@@ -192,7 +192,7 @@ static void set_lock(struct sim_scenario *s, const struct key *k,
 		if (!known_lock(name))
 			fail_lock(s, k, v, at);
 		memcpy(s->locks[n++], name, len + 1);
-		p = comma + 1;
+		p = comma ? comma + 1 : NULL;	/* NULL + 1 is undefined */
 	} while (comma);
 	s->nr_locks = n;
 	s->lock_at = *at;
@@ -528,7 +528,7 @@ static const struct key keys[] = {
 	{ "cpus", "N|all", "CPUs used, at most the machine's; default all", set_cpus },
 	{ "threads", "N", "worker tasks; default = cpus", set_threads },
 	{ "workload", "NAME", "benchmark driver ('futexsim list workloads'); default mutex", set_workload },
-	{ "lock", "LOCK[,LOCK...]", "locks of the workload, each run alike ('futexsim list locks'); default ww (mutex), every kernel lock (spin)", set_lock },
+	{ "lock", "LOCK[,LOCK...]", "locks of the workload, each run alike ('futexsim list locks'); default ww (mutex), every kernel lock but the 2014 variants (spin)", set_lock },
 	{ "ops", "N", "total operations (fixed-ops mode); default 100000", set_ops },
 	{ "duration", "DURATION|none", "simulated run time (fixed-time mode); excludes ops", set_duration },
 	{ "cs", "pause:N|loop:N|sleep:DURATION|none", "critical section (loop:N: N plain loop iterations of 1 ns); default pause:5", set_cs },

@@ -68,7 +68,7 @@ static void resolve_ops(struct sim_scenario *s)
 }
 
 /* Every lock must be of the workload's namespace; a workload with kernel
- * locks runs all of them when no lock was given. */
+ * locks runs all of them when no lock was given (but the ->opt_in ones). */
 static void resolve_locks(struct sim_scenario *s, const struct wl_workload *w)
 {
 	char expected[512];
@@ -76,7 +76,7 @@ static void resolve_locks(struct sim_scenario *s, const struct wl_workload *w)
 
 	if (w->klocks && !s->lock_at.file) {
 		for (i = 0; w->klocks[i] && n < SIM_MAX_LOCKS; i++)
-			if (!w->klocks[i]->broken)
+			if (!w->klocks[i]->broken && !w->klocks[i]->opt_in)
 				snprintf(s->locks[n++], sizeof(s->locks[0]), "%s",
 					 w->klocks[i]->name);
 		s->nr_locks = n;

@@ -333,6 +333,16 @@ static void tp_step(const struct sim_trace_rec *r)
 		say(r, r->tid, "unlocked 0x%" PRIx64 " in the kernel (word now 0x%x)%s",
 		    a, r->a, r->arg > 0 ? ", waking the sleeping top waiter" : "");
 		break;
+	case SIM_TP_MUTEX_ENQUEUE:
+		say(r, r->tid, "queues on the serialization mutex of 0x%" PRIx64, a);
+		break;
+	case SIM_TP_TIMEOUT:
+		say(r, r->tid, "gives up FUTEX_LOCK on 0x%" PRIx64 ": its timeout passed", a);
+		break;
+	case SIM_TP_OWNER_DIED:
+		say(r, r->tid, "takes 0x%" PRIx64 " over: its owner %s died holding it",
+		    a, sim__trace_comm((int)(r->a & FUTEX_TP_TID_MASK)));
+		break;
 	}
 }
 

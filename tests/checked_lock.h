@@ -2,13 +2,16 @@
 /*
  * tests/checked_lock.h - a user lock of workloads/ulock run through the
  * mutex workload with every acquisition checked (tests/test_pi.c,
- * test_tp.c), and the one-socket machine those tests boot
- * (test_tp_shared.c too).
+ * test_tp.c), an rwlock's ops with both sides checked
+ * (tests/test_tp_shared.c), and the one-socket machine those tests boot.
  *
  * Stage: tests.  The check wraps the lock's ops: after each lock() the
  * word must hold the caller's TID (exactly, after a fast-path cmpxchg;
  * within @tid_mask after the kernel, which may leave FUTEX_WAITERS), and
- * a slow path must have made exactly one lock syscall.  Machines boot
+ * a slow path must have made exactly one lock syscall.  An rwlock's read
+ * side is checked the same way: after each rdlock() the word's bits
+ * @rd_mask must be @rd_bits (reader-owned, say, and not being unlocked)
+ * and its reader count (bits @rd_count) at least one.  Machines boot
  * with FUTEXSIM_CHECK_STATE=1, so the scheduler's and TP's invariants are
  * checked at every dispatch.  Static functions and data: each test file
  * gets its own copy.
@@ -25,6 +28,7 @@
 #include "sim/preset.h"
 #include "sim/scenario.h"
 #include "sim/trace.h"
+#include "workloads/ulock/rwlock.h"
 #include "workloads/workload.h"
 
 static struct {
@@ -33,6 +37,10 @@ static struct {
 	uint32_t *word;			/* the lock, seen at a lock()	*/
 	uint64_t fast, kernel;		/* acquisitions by kind		*/
 	uint64_t bad_word, bad_calls, errors;
+	uint32_t rd_mask, rd_bits;	/* a read-held word: its bits	*/
+	uint32_t rd_count;		/* ... and its reader count	*/
+	uint64_t rd_fast, rd_kernel;	/* read acquisitions by kind	*/
+	uint64_t bad_rd_word;
 } chk;
 
 static uint32_t my_tid(void)
@@ -67,6 +75,63 @@ static int checked_unlock(void *l, struct ulock_stats *st)
 	return err;
 }
 
+static int checked_rdlock(void *l, struct ulock_stats *st)
+{
+	uint64_t calls = st->lock_syscalls;
+	int err = chk.inner->rw->rdlock(l, st);
+	uint32_t w = *(uint32_t *)l;	/* plain load: no scheduling point */
+
+	chk.word = l;
+	chk.errors += err != 0;
+	if (st->lock_syscalls == calls) {
+		chk.rd_fast++;
+	} else {
+		chk.rd_kernel++;
+		chk.bad_calls += st->lock_syscalls - calls != 1;
+	}
+	chk.bad_rd_word += (w & chk.rd_mask) != chk.rd_bits ||
+			   !(w & chk.rd_count);
+	return err;
+}
+
+static int checked_rdunlock(void *l, struct ulock_stats *st)
+{
+	int err = chk.inner->rw->rdunlock(l, st);
+
+	chk.errors += err != 0;
+	return err;
+}
+
+/*
+ * checked_ops - @inner with its lock and unlock (and its read side, if it
+ * has one: @rd_mask, @rd_bits and @rd_count say what a read-held word
+ * looks like) checked; the figures in chk start from 0.
+ * Return: the wrapped table (static: one per test process).
+ */
+static const struct ulock_ops *
+checked_ops(const struct ulock_ops *inner, uint32_t tid_mask,
+	    uint32_t rd_mask, uint32_t rd_bits, uint32_t rd_count)
+{
+	static struct ulock_ops ops_tbl;
+	static const struct ulock_rw_ops rw_tbl = {
+		.rdlock = checked_rdlock,
+		.rdunlock = checked_rdunlock,
+	};
+
+	ops_tbl = *inner;
+	ops_tbl.description = "checked after every acquisition";
+	ops_tbl.lock = checked_lock;
+	ops_tbl.unlock = checked_unlock;
+	ops_tbl.rw = inner->rw ? &rw_tbl : NULL;
+	memset(&chk, 0, sizeof(chk));
+	chk.inner = inner;
+	chk.tid_mask = tid_mask;
+	chk.rd_mask = rd_mask;
+	chk.rd_bits = rd_bits;
+	chk.rd_count = rd_count;
+	return &ops_tbl;
+}
+
 /* boot - a machine of @cpus CPUs on one socket, invariants checked. */
 static __attribute__((unused)) void boot(int cpus, uint64_t seed)
 {
@@ -90,15 +155,8 @@ checked_run(const struct ulock_ops *inner, uint32_t tid_mask,
 	    struct sim_scenario *s, int cpus, int threads, uint64_t ops,
 	    uint64_t seed, struct sim_result *r)
 {
-	static struct ulock_ops ops_tbl;
+	const struct ulock_ops *ops_tbl = checked_ops(inner, tid_mask, 0, 0, 0);
 
-	ops_tbl = *inner;
-	ops_tbl.description = "checked after every acquisition";
-	ops_tbl.lock = checked_lock;
-	ops_tbl.unlock = checked_unlock;
-	memset(&chk, 0, sizeof(chk));
-	chk.inner = inner;
-	chk.tid_mask = tid_mask;
 	s->threads = threads;
 	s->cpus = cpus;
 	s->ops = ops;
@@ -106,7 +164,7 @@ checked_run(const struct ulock_ops *inner, uint32_t tid_mask,
 	boot(cpus, seed);
 	if (s->trace[0])
 		ck_assert_int_eq(sim_trace_open(s->trace, s), 0);
-	wl_mutex.run(s, &ops_tbl, r);
+	wl_mutex.run(s, ops_tbl, r);
 	if (s->trace[0])
 		ck_assert_int_eq(sim_trace_close(), 0);
 }

@@ -3,9 +3,11 @@
  * tests/test_glibc.c - the glibc locks (workloads/ulock/adaptive.c,
  * rwlock.c) and workload=rwlock: exclusion over many seeds, each rwlock
  * kind's preference in small crafted scenarios, the adaptive mutex's spin
- * budget and __spins average against SPEC.md section 10, and the negative
- * controls (a broken rwlock, the recursive-read deadlock) through the
- * futexsim binary.
+ * budget and __spins average against SPEC.md section 10, the TP rwlock's
+ * handoff trigger (futex/tp_shared.c: tp-handoff=off, 5 ms whatever
+ * tp-policy) and its two groups' progress in the 2017 RFC's run (3), and
+ * the negative controls (a broken rwlock, the recursive-read deadlock)
+ * through the futexsim binary.
  *
  * Stage: tests.  Each START_TEST runs in its own process (Check forks), so
  * each boots its own machine; the crafted scenarios create their tasks
@@ -17,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "futex/tp.h"
 #include "sim/arena.h"
 #include "sim/machine.h"
 #include "sim/preset.h"
@@ -185,6 +188,74 @@ START_TEST(test_rwlock_kinds_hand_a_write_unlock_to_a_writer_or_to_readers)
 		ck_assert_uint_lt(when_ps[1], when_ps[2]);
 	else
 		ck_assert_uint_lt(when_ps[2], when_ps[1]);
+}
+END_TEST
+
+/* ---- the TP rwlock's handoff trigger (futex/tp_shared.c) ---------------- */
+
+static struct ulock_stats tst[2];	/* the writer's, the reader's	*/
+
+/* The writer: write lock at once, hold it @arg ps on its CPU. */
+static void tp_writer(void *arg)
+{
+	sim_delay_ps(1);
+	rwl->lock(word, &tst[0]);
+	sim_delay_ps((uint64_t)(long)arg);
+	rwl->unlock(word, &tst[0]);
+}
+
+/* The reader: at 1 us, FUTEX_TP_LOCK_SHARED; it is the top waiter. */
+static void tp_reader(void *arg)
+{
+	(void)arg;
+	sim_delay_ps(US(1));
+	rwl->rw->rdlock(word, &tst[1]);
+	when_ps[1] = sim_now_ps();
+	rwl->rw->rdunlock(word, &tst[1]);
+}
+
+static const struct {
+	int policy, handoff;
+	uint64_t hold;
+	int handed;		/* the reader is handed the word */
+} trig[] = {
+	{ TP_POLICY_V2, 1, US(8000), 1 },	/* 5 ms as top waiter	*/
+	{ TP_POLICY_V6, 1, US(8000), 1 },
+	{ TP_POLICY_V2, 0, US(8000), 0 },	/* tp-handoff=off	*/
+	{ TP_POLICY_V6, 0, US(8000), 0 },
+	{ TP_POLICY_V2, 1, US(3000), 0 },	/* v2's 8192 spins do not
+						 * apply to a reader	*/
+	{ TP_POLICY_V6, 1, US(3000), 0 },
+};
+
+/*
+ * A writer holds rw-tp for 8 ms (or 3 ms) and runs; a reader waits as the
+ * top waiter, spinning.  It asks for a handoff 5 ms after it became the
+ * top waiter under either tp-policy, so the writer's unlock enters the
+ * kernel and writes the reader's TID; with tp-handoff=off, or a hold
+ * shorter than 5 ms, the unlock stays in user space and the reader takes
+ * the free word.
+ */
+START_TEST(test_rw_tp_reader_handoff_follows_tp_handoff_and_waits_5ms)
+{
+	boot(4, 1);
+	ksim_futex_tp_configure(trig[_i].policy, trig[_i].handoff);
+	rwl = ulock_find("rw-tp");
+	word = sim_arena_alloc(rwl->size, 64);
+	rwl->init(word);
+	memset(tst, 0, sizeof(tst));
+	when_ps[1] = 0;
+	sim_task_create("W", tp_writer, (void *)(long)trig[_i].hold, 0);
+	sim_task_create("R", tp_reader, NULL, 1);
+	sim_run();
+	ck_assert_uint_eq(tst[0].lock_syscalls, 0);
+	ck_assert_uint_eq(tst[1].lock_syscalls, 1);
+	ck_assert_uint_eq(tst[1].handoffs, trig[_i].handed);
+	ck_assert_uint_eq(tst[1].top_waiter, !trig[_i].handed);
+	ck_assert_uint_eq(tst[0].unlock_syscalls, trig[_i].handed);
+	ck_assert_uint_ge(when_ps[1], trig[_i].hold);
+	ck_assert_uint_lt(when_ps[1], trig[_i].hold + US(20));
+	ck_assert_uint_eq(*(uint32_t *)word, 0);
 }
 END_TEST
 
@@ -361,6 +432,118 @@ START_TEST(test_broken_rwlock_fails_the_harness)
 }
 END_TEST
 
+/* "READERS WRITERS" of the first ops_by_group of JSON file @path. */
+static void read_groups(const char *path, unsigned long *rd,
+			unsigned long *wr)
+{
+	char *doc = slurp(path, NULL), *p;
+
+	p = strstr(doc, "\"ops_by_group\":");
+	ck_assert_ptr_nonnull(p);
+	ck_assert_int_eq(sscanf(p, "\"ops_by_group\":{\"readers\":%lu,"
+				"\"writers\":%lu}", rd, wr), 2);
+	free(doc);
+}
+
+/*
+ * @path: the gold6148-2s preset with line-handover = issue (the cache
+ * model's timing before arrival became every preset's): a copy of the
+ * preset file with that key appended, which overrides it.
+ */
+static void gold_issue_machine(char *path)
+{
+	char src[512], *text;
+	size_t len;
+	FILE *f;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(src, sizeof(src), "%s/gold6148-2s.machine", sim_preset_dir());
+	text = slurp(src, &len);
+	ck_assert_ptr_nonnull(text);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fwrite(text, 1, len, f);
+	fputs("\nline-handover = issue\n", f);
+	fclose(f);
+	free(text);
+}
+
+/*
+ * rw-tp with N readers + N writers and nothing between operations (the
+ * 2017 RFC's run (3)), N = 2 and 4, in a timing where a top waiter loses
+ * the race for the free word at every look (gold6148-2s with issue-time
+ * line handover, 10% cost jitter): both groups progress.  The reader top
+ * waiter once went back to a fresh load after each lost race, never
+ * reached its handoff check and kept the readers out (2 and 4 reads in
+ * 20 ms); a writer waiting on a relocking reader did the same the other
+ * way.
+ */
+START_TEST(test_rw_tp_top_waiter_losing_races_still_gets_a_handoff)
+{
+	char json[] = "/tmp/futexsim-rwtp-XXXXXX", arg[64];
+	char mach[] = "/tmp/futexsim-gold-XXXXXX", marg[64];
+	const char *argv[] = { "futexsim", "run", marg, "--workload=rwlock",
+		"--lock=rw-tp", _i ? "--readers=4" : "--readers=2",
+		_i ? "--writers=4" : "--writers=2", "--cs=loop:10",
+		"--between=none", "--duration=20ms", "--cost-jitter=10",
+		"--tp-policy=v6", arg, NULL };
+	unsigned long rd, wr;
+	int fd = mkstemp(json);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(arg, sizeof(arg), "--json=%s", json);
+	gold_issue_machine(mach);
+	snprintf(marg, sizeof(marg), "--machine=%s", mach);
+	if (!run_futexsim(&co, argv)) {
+		unlink(mach);
+		return;
+	}
+	unlink(mach);
+	ck_assert_msg(co.status == 0, "%s", co.err);
+	read_groups(json, &rd, &wr);
+	unlink(json);
+	ck_assert_uint_ge(rd, 10000);
+	ck_assert_uint_ge(wr, 10000);
+}
+END_TEST
+
+/*
+ * Why prefer-writer-nr starves its readers completely with nothing
+ * between operations (the 2017 tables at every N): a write unlock hands
+ * WL to a registered writer (WRHANDOVER), and with three writers one is
+ * always registered, so the write phase never ends and the readers keep
+ * only the operations of the first read phase.  One writer leaves
+ * __writers at 0 at its unlocks: the readers get read phases.
+ */
+START_TEST(test_prefer_writer_nr_write_phase_never_ends_with_writers_queued)
+{
+	char json[] = "/tmp/futexsim-pwnr-XXXXXX", arg[64];
+	const char *argv[] = { "futexsim", "run", "--machine=tiny4",
+		"--workload=rwlock", "--lock=rw-prefer-writer-nr",
+		"--readers=3", _i ? "--writers=3" : "--writers=1",
+		"--cs=loop:10", "--between=none", "--duration=2ms", arg, NULL };
+	unsigned long rd, wr;
+	int fd = mkstemp(json);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(arg, sizeof(arg), "--json=%s", json);
+	if (!run_futexsim(&co, argv))
+		return;
+	ck_assert_msg(co.status == 0, "%s", co.err);
+	read_groups(json, &rd, &wr);
+	unlink(json);
+	ck_assert_uint_ge(wr, 1000);
+	if (_i)
+		ck_assert_uint_le(rd, 2 * 3);	/* the first phase only */
+	else
+		ck_assert_uint_ge(rd, 1000);
+}
+END_TEST
+
 START_TEST(test_rwlock_json_has_ops_by_group_and_keys_are_checked)
 {
 	char json[] = "/tmp/futexsim-glibc-XXXXXX", arg[64], *doc;
@@ -403,6 +586,10 @@ Suite *glibc_suite(void)
 	tcase_add_loop_test(tc, test_adaptive_seed2018_spins_read_only_then_sleeps, 0, 2);
 	tcase_add_test(tc, test_adaptive_glibc236_backs_off_with_jitter);
 	tcase_add_loop_test(tc, test_adaptive_uncontended_never_spins, 0, 4);
+	tcase_add_loop_test(tc, test_rw_tp_reader_handoff_follows_tp_handoff_and_waits_5ms,
+			    0, (int)(sizeof(trig) / sizeof(trig[0])));
+	tcase_add_loop_test(tc, test_rw_tp_top_waiter_losing_races_still_gets_a_handoff, 0, 2);
+	tcase_add_loop_test(tc, test_prefer_writer_nr_write_phase_never_ends_with_writers_queued, 0, 2);
 	tcase_add_test(tc, test_recursive_read_deadlocks_only_the_nonrecursive_kind);
 	tcase_add_test(tc, test_glibc_runs_are_deterministic);
 	tcase_add_test(tc, test_broken_rwlock_fails_the_harness);

@@ -351,7 +351,7 @@ static void expect_error(const char *text, int line, const char *key,
 START_TEST(test_bad_spin_input_is_one_line_exit_2)
 {
 	expect_error("workload = spin\nlock = ww\n", 2, "lock",
-		     "kernel lock of workload spin: ticket, qspinlock-generic, qspinlock-x86, got 'ww'");
+		     "kernel lock of workload spin: ticket, qspinlock-generic, qspinlock-x86, qspinlock-v10, qspinlock-v11, qspinlock-v12, qspinlock-peterz, got 'ww'");
 	expect_error("lock = ticket\n", 1, "lock", "user lock of workload mutex: ww");
 	expect_error("lock = ticket,nope\n", 1, "lock", "'ticket,nope'");
 	expect_error("workload = spin\ndata = inline\n", 2, "data",

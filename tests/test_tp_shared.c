@@ -9,10 +9,15 @@
  * futex_state objects all detached at the end of a run.
  *
  * Stage: tests.  Each START_TEST runs in its own process (Check forks)
- * and boots its own machine with FUTEXSIM_CHECK_STATE=1, so the TP
- * invariants (ksim_futex_tp_assert_state()) are checked at every
- * dispatch; the crafted cases create their tasks themselves and call the
- * lock's ops table or futex(2) (sim/syscall.h) directly.
+ * and boots its own machine (boot() of tests/checked_lock.h) with
+ * FUTEXSIM_CHECK_STATE=1, so the TP invariants
+ * (ksim_futex_tp_assert_state()) are checked at every dispatch; the
+ * crafted cases create their tasks themselves and call the lock's ops
+ * table or futex(2) (sim/syscall.h) directly.  The lock's ops are the
+ * checked ones of tests/checked_lock.h (checked_ops()): after every write
+ * lock the word names the caller, after every read lock it is
+ * FUTEX_SHARED (not FUTEX_SHARED_UNLOCK) with a count of at least one,
+ * and a kernel acquisition made one FUTEX_TP_LOCK(_SHARED) call.
  */
 #include <check.h>
 #include <errno.h>
@@ -22,27 +27,34 @@
 #include "futex/tp.h"
 #include "sim/arena.h"
 #include "sim/machine.h"
-#include "sim/preset.h"
 #include "sim/scenario.h"
 #include "sim/syscall.h"
 #include "workloads/ulock/rwlock.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/workload.h"
+#include "tests/checked_lock.h"
 
-static struct sim_preset preset;
 static struct sim_scenario scn;
 static struct sim_result res;
 
 #define US(n)	((uint64_t)(n) * 1000000)
 
-static void boot(int cpus, uint64_t seed)
+/* @lock (an rw-tp kind) with both sides checked: a read-held word is
+ * FUTEX_SHARED, not FUTEX_SHARED_UNLOCK, with a count of one or more. */
+static const struct ulock_ops *checked_rw_tp(const char *lock)
 {
-	sim_preset_defaults(&preset);
-	preset.sockets = 1;
-	preset.threads_per_core = 1;
-	preset.cores_per_socket = cpus;
-	setenv("FUTEXSIM_CHECK_STATE", "1", 1);	/* TP and sched invariants */
-	sim_machine_init(&preset, cpus, seed);
+	return checked_ops(ulock_find(lock), FUTEX_TP_TID_MASK,
+			   FUTEX_SHARED | FUTEX_SHARED_UNLOCK, FUTEX_SHARED,
+			   FUTEX_SHARED_COUNT);
+}
+
+/* Every acquisition of the checked lock was right and none failed. */
+static void assert_checked_clean(void)
+{
+	ck_assert_uint_eq(chk.errors, 0);
+	ck_assert_uint_eq(chk.bad_word, 0);
+	ck_assert_uint_eq(chk.bad_rd_word, 0);
+	ck_assert_uint_eq(chk.bad_calls, 0);
 }
 
 /* No futex_state is left attached; every object is in a task's cache. */
@@ -88,8 +100,13 @@ START_TEST(test_rw_tp_excludes_over_many_seeds_on_16_cpus)
 		scn.cs = (struct sim_work){ .kind = SIM_WORK_SLEEP,
 					    .sleep_ps = US(20) };
 	boot(16, seed);
-	w->run(&scn, ulock_find(lock), &res);
+	w->run(&scn, checked_rw_tp(lock), &res);
 	ck_assert_uint_eq(res.ops, 4800);
+	/* every operation acquired through the checked ops, rightly */
+	assert_checked_clean();
+	ck_assert_uint_eq(chk.fast + chk.kernel, res.ops_writers);
+	ck_assert_uint_eq(chk.rd_fast + chk.rd_kernel, res.ops_readers);
+	ck_assert_uint_eq(chk.kernel + chk.rd_kernel, res.lock_syscalls);
 	ck_assert_int_eq(res.groups_counted, 1);
 	ck_assert_uint_eq(res.ops_readers + res.ops_writers, 4800);
 	ck_assert_uint_eq(res.ops_readers, seed % 2 ? 2400 : 4800 * 70 / 100);
@@ -154,7 +171,7 @@ static void writer(void *arg)
 static void run_window(int hold0, int start2, int hold2, uint32_t val2)
 {
 	boot(4, 1);
-	rwl = ulock_find("rw-tp");
+	rwl = checked_rw_tp("rw-tp");
 	word = sim_arena_alloc(rwl->size, 64);
 	rwl->init(word);
 	memset(tk, 0, sizeof(tk));
@@ -174,6 +191,9 @@ static void run_window(int hold0, int start2, int hold2, uint32_t val2)
 	ck_assert_uint_eq(tk[1].st.top_waiter, 1);
 	ck_assert_uint_ge(tk[1].got, US(hold0));
 	ck_assert_uint_eq(*word, 0);
+	assert_checked_clean();
+	ck_assert_uint_eq(chk.fast + chk.kernel, 1);
+	ck_assert_uint_eq(chk.rd_fast + chk.rd_kernel, 1 + (start2 && !val2));
 	assert_states_freed(3);
 }
 

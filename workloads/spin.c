@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "futex/kspin.h"
+#include "futex/qspin_2014.h"
 #include "futex/qspin_noundo.h"
 #include "sim/arena.h"
 #include "sim/failure.h"
@@ -61,6 +62,45 @@ static const struct wl_klock klock_qx86 = {
 	.paths		= true,
 };
 
+/* The 2014 series' pending-bit policies (SPEC.md 3.6), written afresh in
+ * futex/qspin_2014.c: the seed thread's argument, replayable.  Listed,
+ * but run only when named (workloads/scenarios/spin-2014.sh does). */
+static const struct wl_klock klock_qv10 = {
+	.name		= "qspinlock-v10",
+	.description	= "2014 v10: (0,1,0) -> queue at once (futex/qspin_2014.c)",
+	.lock		= ksim_spin_qv10_lock,
+	.unlock		= ksim_spin_q2014_unlock,
+	.paths		= true,
+	.opt_in		= true,
+};
+
+static const struct wl_klock klock_qv11 = {
+	.name		= "qspinlock-v11",
+	.description	= "2014 v11 06/16 (Waiman): wait out (0,1,0) in the cmpxchg loop",
+	.lock		= ksim_spin_qv11_lock,
+	.unlock		= ksim_spin_q2014_unlock,
+	.paths		= true,
+	.opt_in		= true,
+};
+
+static const struct wl_klock klock_qv12 = {
+	.name		= "qspinlock-v12",
+	.description	= "2014 tree: v11 + one retry on (0,1,1) after 2 cpu_relax",
+	.lock		= ksim_spin_qv12_lock,
+	.unlock		= ksim_spin_q2014_unlock,
+	.paths		= true,
+	.opt_in		= true,
+};
+
+static const struct wl_klock klock_qpeterz = {
+	.name		= "qspinlock-peterz",
+	.description	= "PeterZ, 4.2-4.17: unbounded (0,1,0) wait, then the v10 loop",
+	.lock		= ksim_spin_qpeterz_lock,
+	.unlock		= ksim_spin_q2014_unlock,
+	.paths		= true,
+	.opt_in		= true,
+};
+
 /* The explore bug catalogue's queued spinlock (futex/qspin_noundo.c),
  * without and with the undo of a stray pending bit: both hidden. */
 static const struct wl_klock klock_qnoundo = {
@@ -83,6 +123,10 @@ static const struct wl_klock *const spin_klocks[] = {
 	&klock_ticket,
 	&klock_qgeneric,
 	&klock_qx86,
+	&klock_qv10,
+	&klock_qv11,
+	&klock_qv12,
+	&klock_qpeterz,
 	&klock_qnoundo,
 	&klock_qundo,
 	NULL,

@@ -30,6 +30,7 @@ struct wl_klock {
 	void (*unlock)(void *l);
 	bool paths;			/* counts fast/pending/queue	*/
 	bool broken;			/* a negative control: hidden	*/
+	bool opt_in;			/* listed, run only when named	*/
 };
 
 struct wl_workload {

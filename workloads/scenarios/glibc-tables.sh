@@ -27,11 +27,16 @@
 # then prints the tables.  Used by `make bench` (glibc_tables_s: the
 # mutex-2017 table at 0.1 s per point).
 #
-# usage: glibc-tables.sh [-f FUTEXSIM] [-d DURATION] [-j JOBS] [TABLE...]
+# usage: glibc-tables.sh [-f FUTEXSIM] [-d DURATION] [-j JOBS] [-c PCT]
+#                        [-s SEED] [TABLE...]
 #   -f  the futexsim binary (default: build/futexsim of this tree)
 #   -d  simulated time per cell (default: each scenario's, 100ms for the
 #       2017 tables, 20ms for the 2018 ones)
 #   -j  cells run at once (default: the host's CPUs)
+#   -c  cost-jitter PCT for every cell (default: the scenarios' 0): the
+#       TP runs lock into one succession of top waiters per seed, and
+#       jitter with several seeds shows how much a cell depends on it
+#   -s  the seed of every cell (default: the scenarios' 1)
 #   TABLE  among the names above (default: all of them)
 # Exit status: 0; 1 if a cell failed (its stderr is shown); 2 bad usage.
 set -eu
@@ -43,6 +48,7 @@ if [ "${1:-}" = "--cell" ]; then
 	name=$2 scn=$3
 	shift 3
 	if "$GT_EXE" run "$here/$scn" "$@" ${GT_DUR:+--duration="$GT_DUR"} \
+		${GT_JIT:+--cost-jitter="$GT_JIT"} ${GT_SEED:+--seed="$GT_SEED"} \
 		--json="$GT_TMP/$name.json" >"$GT_TMP/$name.txt" \
 		2>"$GT_TMP/$name.err"; then
 		exit 0
@@ -53,18 +59,22 @@ if [ "${1:-}" = "--cell" ]; then
 fi
 
 usage() {
-	echo "usage: $0 [-f FUTEXSIM] [-d DURATION] [-j JOBS] [mutex-2017|rw-mixed-2017|rw-groups-2017|adaptive-x86|adaptive-aarch64...]" >&2
+	echo "usage: $0 [-f FUTEXSIM] [-d DURATION] [-j JOBS] [-c PCT] [-s SEED] [mutex-2017|rw-mixed-2017|rw-groups-2017|adaptive-x86|adaptive-aarch64...]" >&2
 	exit 2
 }
 
 exe=$here/../../build/futexsim
 dur=
+jit=
+seed=
 jobs=$(nproc 2>/dev/null || echo 1)
-while getopts f:d:j: c; do
+while getopts f:d:j:c:s: c; do
 	case $c in
 	f) exe=$OPTARG ;;
 	d) dur=$OPTARG ;;
 	j) jobs=$OPTARG ;;
+	c) jit=$OPTARG ;;
+	s) seed=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -81,7 +91,7 @@ exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export GT_EXE="$exe" GT_DUR="$dur" GT_TMP="$tmp"
+export GT_EXE="$exe" GT_DUR="$dur" GT_TMP="$tmp" GT_JIT="$jit" GT_SEED="$seed"
 
 # Does this futexsim have lock $1?
 have() { "$exe" list locks | awk '{ print $1 }' | grep -qx "$1"; }
@@ -149,6 +159,7 @@ chg() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b != "-") printf "%+.0f%%"
 
 dur_of() { echo "${dur:-$1}"; }
 
+[ -n "$jit$seed" ] && echo "every cell: cost-jitter ${jit:-0}%, seed ${seed:-1}"
 for t in $tables; do
 	echo
 	case $t in

@@ -5,7 +5,9 @@
 # qspinlock-vs-ticket table (SPEC.md 3.7) with futexsim: same node, 1..8
 # tasks, standalone and embedded (spin-2014-node.scn); different nodes,
 # 1..4 sockets, standalone (spin-2014-nodes.scn); each cell for the three
-# kernel locks (ticket, qspinlock-generic, qspinlock-x86).
+# kernel locks (ticket, qspinlock-generic, qspinlock-x86).  A second block
+# replays the seed thread's pending-bit policies (SPEC.md 3.6,
+# futex/qspin_2014.c: qspinlock-v10, -v11, -peterz) in the same cells.
 #
 # Stage: a driver above the CLI: runs `futexsim run` once per cell (cells
 # in parallel, each writes its report and JSON to a temporary directory),
@@ -14,9 +16,14 @@
 # 5,000,000), with the share of acquisitions that went through the
 # pending bit and the MCS queue.  Used by `make bench` (spin_table_s).
 #
-# usage: spin-2014.sh [-f FUTEXSIM] [-n OPS_PER_TASK] [-c PCT] [-H issue|arrival] [-j JOBS]
+# usage: spin-2014.sh [-f FUTEXSIM] [-n OPS_PER_TASK] [-p OPS_PER_TASK] [-c PCT]
+#                     [-H issue|arrival] [-j JOBS]
 #   -f  the futexsim binary (default: build/futexsim of this tree)
 #   -n  lock/unlock pairs per task (default: the scenarios', 200000)
+#   -p  lock/unlock pairs per task of the policy block (default: -n's, at
+#       most 20000: the runs are deterministic, and the ns per op of these
+#       cells at 20,000 and at 100,000 differ by less than 0.1%; 0: no
+#       policy block)
 #   -c  cost-jitter of every cell (default: the scenarios')
 #   -H  line-handover of the machines (default: theirs, issue); run with a
 #       copy of machines/ with the key set (FUTEXSIM_MACHINES)
@@ -26,11 +33,12 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 
-# One cell, run by xargs: NAME SCENARIO TASKS DATA.
+# One cell, run by xargs: NAME SCENARIO TASKS DATA [LOCKS OPS_PER_TASK].
 if [ "${1:-}" = "--cell" ]; then
-	name=$2 scn=$3 tasks=$4 data=$5
+	name=$2 scn=$3 tasks=$4 data=$5 locks=${6:-} cell_ops=${7:-$SPIN2014_OPS}
 	if "$SPIN2014_EXE" run "$here/$scn" --threads="$tasks" --data="$data" \
-		${SPIN2014_OPS:+--ops-per-thread="$SPIN2014_OPS"} \
+		${locks:+--lock="$locks"} \
+		${cell_ops:+--ops-per-thread="$cell_ops"} \
 		${SPIN2014_JITTER:+--cost-jitter="$SPIN2014_JITTER"} \
 		--json="$SPIN2014_TMP/$name.json" >"$SPIN2014_TMP/$name.txt" \
 		2>"$SPIN2014_TMP/$name.err"; then
@@ -42,19 +50,21 @@ if [ "${1:-}" = "--cell" ]; then
 fi
 
 usage() {
-	echo "usage: $0 [-f FUTEXSIM] [-n OPS_PER_TASK] [-c PCT] [-H issue|arrival] [-j JOBS]" >&2
+	echo "usage: $0 [-f FUTEXSIM] [-n OPS_PER_TASK] [-p OPS_PER_TASK] [-c PCT] [-H issue|arrival] [-j JOBS]" >&2
 	exit 2
 }
 
 exe=$here/../../build/futexsim
 ops=
+pol_ops=
 jitter=
 handover=
 jobs=$(nproc 2>/dev/null || echo 1)
-while getopts f:n:c:H:j: c; do
+while getopts f:n:p:c:H:j: c; do
 	case $c in
 	f) exe=$OPTARG ;;
 	n) ops=$OPTARG ;;
+	p) pol_ops=$OPTARG ;;
 	c) jitter=$OPTARG ;;
 	H) handover=$OPTARG ;;
 	j) jobs=$OPTARG ;;
@@ -62,6 +72,18 @@ while getopts f:n:c:H:j: c; do
 	esac
 done
 [ -x "$exe" ] || { echo "spin-2014: no futexsim at $exe" >&2; exit 2; }
+# the policy block's pairs per task: -p, else -n (200000) capped at 20000
+case ${pol_ops:-0} in
+*[!0-9]*) usage ;;
+esac
+if [ -z "$pol_ops" ]; then
+	pol_ops=${ops:-200000}
+	case $pol_ops in
+	*[!0-9]*) ;;		# futexsim reads "200k"; no cap then
+	*) [ "$pol_ops" -le 20000 ] || pol_ops=20000 ;;
+	esac
+fi
+pol_locks=qspinlock-v10,qspinlock-v11,qspinlock-peterz
 exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
 
 tmp=$(mktemp -d)
@@ -77,6 +99,8 @@ fi
 export SPIN2014_EXE="$exe" SPIN2014_OPS="$ops" SPIN2014_TMP="$tmp" \
 	SPIN2014_JITTER="$jitter"
 
+# NAME SCENARIO TASKS DATA of each cell; with a policy block, the same
+# cell again as NAME-pol with its locks and pairs per task.
 cells() {
 	for data in standalone embedded; do
 		for n in 1 2 3 4 5 6 7 8; do
@@ -87,9 +111,15 @@ cells() {
 		echo "nodes-standalone-$n spin-2014-nodes.scn $n standalone"
 	done
 }
+all_cells() {
+	cells
+	[ "$pol_ops" = 0 ] || cells | while read -r name rest; do
+		echo "$name-pol $rest $pol_locks $pol_ops"
+	done
+}
 
 # Longest cells first, so that the parallel runs end together.
-if ! cells | sort -t- -k3nr | xargs -P "$jobs" -L 1 sh "$0" --cell; then
+if ! all_cells | sort -t- -k3nr | xargs -P "$jobs" -L 1 sh "$0" --cell; then
 	exit 1
 fi
 
@@ -133,6 +163,35 @@ row() {
 	}'
 }
 
+# One line of the policy block for cell $1 with $2 tasks: the published
+# queue (v10) and v11 columns beside the simulated v10, v11 and peterz
+# (cell $1-pol), each against the simulated ticket of cell $1.
+pol_row() {
+	{ published "$1"; results "$1"; results "$1-pol"; } | awk -v n="$2" '
+	function ms(ns) { return ns * 5 }
+	function chg(a, b) { return a > 0 && b > 0 ? sprintf("%+.0f%%", 100 * (b / a - 1)) : "-" }
+	function pct(x, ops) { return x == "-" ? "-" : sprintf("%.0f", 100 * x / ops) }
+	function col(l) {
+		return sprintf(" %6.0f %5s %3s/%-3s", ms(ns[l]), chg(t, ms(ns[l])),
+			       pct(pe[l], ops[l]), pct(qu[l], ops[l]))
+	}
+	NR == 1 { pt = $1; pq = $2; pv = $3; next }
+	{ ns[$1] = $2; ops[$1] = $3; pe[$1] = $4; qu[$1] = $5 }
+	END {
+		t = ms(ns["ticket"])
+		printf "%5d | %6s %5s %6s %5s | %6.0f%s%s%s\n", n, pq, chg(pt, pq),
+			pv, chg(pt, pv), t, col("qspinlock-v10"),
+			col("qspinlock-v11"), col("qspinlock-peterz")
+	}'
+}
+
+pol_header() {
+	echo
+	echo "$1"
+	echo "      |     published (ms)      |                   simulated (ms), change against ticket"
+	echo "tasks |  queue   chg    v11   chg | ticket    v10   chg pnd/que    v11   chg pnd/que peterz   chg pnd/que"
+}
+
 header() {
 	echo
 	echo "$1"
@@ -154,4 +213,22 @@ done
 header "different nodes (westmere-ex-4s, one task per socket), standalone:"
 for n in 1 2 3 4; do
 	row "nodes-standalone-$n" "$n"
+done
+[ "$pol_ops" = 0 ] && exit 0
+
+echo
+echo "The pending-bit policies of 2014 (SPEC.md 3.5-3.6; futex/qspin_2014.c),"
+echo "simulated with $pol_ops per task: v10 queues on (0,1,0), v11 (Waiman) waits"
+echo "for the pending waiter to take over, peterz waits while the word is (0,1,0)"
+echo "and then runs the v10 loop.  Changes are against the published ticket"
+echo "(published) and the simulated ticket of the table above (simulated)."
+for data in standalone embedded; do
+	pol_header "same node (westmere-ex), $data:"
+	for n in 1 2 3 4 5 6 7 8; do
+		pol_row "node-$data-$n" "$n"
+	done
+done
+pol_header "different nodes (westmere-ex-4s, one task per socket), standalone:"
+for n in 1 2 3 4; do
+	pol_row "nodes-standalone-$n" "$n"
 done

@@ -14,6 +14,8 @@ const struct ulock_ops *const ulock_registry[] = {
 	&ulock_ww_timed_ops,
 	&ulock_pi_ops,
 	&ulock_tp_ops,
+	&ulock_tp_timed_ops,
+	&ulock_tp_timed_busted_ops,
 	&ulock_ww_busted_ops,
 	&ulock_racy_ops,
 	&ulock_adaptive_ops,

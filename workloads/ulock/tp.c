@@ -24,8 +24,20 @@
  *
  * Errors: FUTEX_LOCK is retried on EINTR and EAGAIN (transient), like
  * the benchmark; anything else is returned as a positive errno.
+ *
+ * Variant "tp-timed" gives each FUTEX_LOCK an absolute deadline 50 us
+ * ahead (the timeout of the series: absolute, futex/tp_unlock.c) and
+ * retries on ETIMEDOUT, counted as a timeout: the path of a timed lock
+ * before its own deadline, exercising the kernel's withdrawal from the
+ * mutex queue and from the top waiter's role.  "tp-timed-busted", a
+ * negative control, takes ETIMEDOUT for the lock: the driver's mutual
+ * exclusion check must catch it.
+ *
+ * With --trace (group tp) the user-space fast paths are events too:
+ * user-acquire (cmpxchg 0 -> TID won) and user-release (TID -> 0 won).
  */
 #include "futex/tp_abi.h"
+#include "sim/hooks.h"
 #include "sim/machine.h"
 #include "workloads/ulock/futex.h"
 #include "workloads/ulock/uatomic.h"
@@ -57,21 +69,77 @@ void ulock_tp_count(long r, struct ulock_stats *st)
 	st->sleeps += TP_STATUS_SLEEPS(r);
 }
 
-static int tp_lock(void *l, struct ulock_stats *st)
+/* A user-space fast path won: a TP trace event if --trace asked. */
+static void tp_trace_user(uint32_t *w, enum sim_tp_op op, uint32_t word)
 {
-	uint32_t *w = l;
+	if (sim_trace_mask & SIM_TRACE_BIT(SIM_TEV_TP))
+		sim_trace_tp(w, op, word, 0);
+}
+
+/* 50 us, as ww-timed's FUTEX_WAIT: long enough to queue, short enough
+ * to time out under load. */
+#define TP_TIMED_NS	50000ULL
+
+/* FUTEX_LOCK until it returns a status word, or an error other than
+ * EINTR/EAGAIN; @timed: each call with a deadline TP_TIMED_NS ahead,
+ * ETIMEDOUT counted and retried unless @busted (then: "locked").
+ * Return: 0 or a positive errno. */
+static int tp_lock_kernel(uint32_t *w, struct ulock_stats *st, bool timed,
+			  bool busted)
+{
+	struct timespec ts = { 0 }, *tsp = timed ? &ts : NULL;
+	unsigned long long at;
 	long ret;
 
-	if (uatomic_cmpxchg(w, 0, tp_tid()) == 0)
-		return 0;
-	do {
+	for (;;) {
+		if (timed) {
+			at = sim_now_ns() + TP_TIMED_NS;
+			ts.tv_sec = (time_t)(at / 1000000000ULL);
+			ts.tv_nsec = (long)(at % 1000000000ULL);
+		}
 		st->lock_syscalls++;
-		ret = sim_sys_futex(w, FUTEX_TP_LOCK_PRIVATE, 0, NULL, NULL, 0);
-	} while (ret == -EINTR || ret == -EAGAIN);
+		ret = sim_sys_futex(w, FUTEX_TP_LOCK_PRIVATE, 0, tsp, NULL, 0);
+		if (ret == -ETIMEDOUT) {
+			st->timeouts++;
+			if (busted)
+				return 0;	/* the bug: not ours */
+			continue;
+		}
+		if (ret != -EINTR && ret != -EAGAIN)
+			break;
+	}
 	if (ret < 0)
 		return (int)-ret;
 	ulock_tp_count(ret, st);
 	return 0;
+}
+
+static int tp_lock_common(void *l, struct ulock_stats *st, bool timed,
+			  bool busted)
+{
+	uint32_t *w = l;
+	uint32_t tid = tp_tid();
+
+	if (uatomic_cmpxchg(w, 0, tid) == 0) {
+		tp_trace_user(w, SIM_TP_USER_ACQUIRE, tid);
+		return 0;
+	}
+	return tp_lock_kernel(w, st, timed, busted);
+}
+
+static int tp_lock(void *l, struct ulock_stats *st)
+{
+	return tp_lock_common(l, st, false, false);
+}
+
+static int tp_timed_lock(void *l, struct ulock_stats *st)
+{
+	return tp_lock_common(l, st, true, false);
+}
+
+static int tp_timed_busted_lock(void *l, struct ulock_stats *st)
+{
+	return tp_lock_common(l, st, true, true);
 }
 
 static int tp_unlock(void *l, struct ulock_stats *st)
@@ -80,8 +148,10 @@ static int tp_unlock(void *l, struct ulock_stats *st)
 	uint32_t tid = tp_tid();
 	long ret;
 
-	if (uatomic_cmpxchg(w, tid, 0) == tid)
+	if (uatomic_cmpxchg(w, tid, 0) == tid) {
+		tp_trace_user(w, SIM_TP_USER_RELEASE, 0);
 		return 0;
+	}
 	st->unlock_syscalls++;
 	ret = sim_sys_futex(w, FUTEX_TP_UNLOCK_PRIVATE, 0, NULL, NULL, 0);
 	if (ret < 0)
@@ -97,4 +167,24 @@ const struct ulock_ops ulock_tp_ops = {
 	.init		= tp_init,
 	.lock		= tp_lock,
 	.unlock		= tp_unlock,
+};
+
+const struct ulock_ops ulock_tp_timed_ops = {
+	.name		= "tp-timed",
+	.description	= "tp whose FUTEX_LOCK times out 50us ahead and retries",
+	.size		= sizeof(uint32_t),
+	.init		= tp_init,
+	.lock		= tp_timed_lock,
+	.unlock		= tp_unlock,
+};
+
+/* Negative control: a timed-out FUTEX_LOCK taken for the lock. */
+const struct ulock_ops ulock_tp_timed_busted_ops = {
+	.name		= "tp-timed-busted",
+	.description	= "tp-timed that takes ETIMEDOUT for the lock (broken)",
+	.size		= sizeof(uint32_t),
+	.init		= tp_init,
+	.lock		= tp_timed_busted_lock,
+	.unlock		= tp_unlock,
+	.broken		= true,
 };

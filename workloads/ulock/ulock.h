@@ -81,6 +81,8 @@ extern const struct ulock_ops ulock_ww_ops;		/* ww.c		*/
 extern const struct ulock_ops ulock_ww_timed_ops;	/* ww.c		*/
 extern const struct ulock_ops ulock_pi_ops;		/* pi.c		*/
 extern const struct ulock_ops ulock_tp_ops;		/* tp.c		*/
+extern const struct ulock_ops ulock_tp_timed_ops;	/* tp.c		*/
+extern const struct ulock_ops ulock_tp_timed_busted_ops; /* tp.c	*/
 /* ulock_tp_count - count in @st how a FUTEX_TP_LOCK or FUTEX_TP_LOCK_SHARED
  * acquisition went: status word @r (>= 0; futex/tp_abi.h), tp.c. */
 void ulock_tp_count(long r, struct ulock_stats *st);
