@@ -178,7 +178,9 @@ const char *sim__trace_qspin_op(unsigned int op)
 static const char *futex_op_name(unsigned int op, char *buf, size_t len)
 {
 	/* the TP futex's private ops (futex/tp_abi.h) */
-	static const char *const tp_cmds[] = { "TP_LOCK", "TP_UNLOCK" };
+	static const char *const tp_cmds[] = {
+		"TP_LOCK", "TP_UNLOCK", "TP_LOCK_SHARED", "TP_UNLOCK_SHARED",
+	};
 	static const char *const cmds[] = {
 		"WAIT", "WAKE", "FD", "REQUEUE", "CMP_REQUEUE", "WAKE_OP",
 		"LOCK_PI", "UNLOCK_PI", "TRYLOCK_PI", "WAIT_BITSET",
@@ -186,7 +188,7 @@ static const char *futex_op_name(unsigned int op, char *buf, size_t len)
 	};
 	unsigned int cmd = op & FUTEX_CMD_MASK;
 
-	if (cmd == FUTEX_TP_LOCK || cmd == FUTEX_TP_UNLOCK)
+	if (cmd >= FUTEX_TP_LOCK && cmd <= FUTEX_TP_UNLOCK_SHARED)
 		snprintf(buf, len, "FUTEX_%s%s", tp_cmds[cmd - FUTEX_TP_LOCK],
 			 op & FUTEX_PRIVATE_FLAG ? "_PRIVATE" : "");
 	else if (cmd >= sizeof(cmds) / sizeof(cmds[0]))
