@@ -182,7 +182,7 @@ static void set_lock(struct sim_scenario *s, const struct key *k,
 	int n = 0;
 	size_t len;
 
-	do {
+	for (;;) {
 		comma = strchr(p, ',');
 		len = comma ? (size_t)(comma - p) : strlen(p);
 		if (n == SIM_MAX_LOCKS || !len || len >= sizeof(name))
@@ -192,8 +192,10 @@ static void set_lock(struct sim_scenario *s, const struct key *k,
 		if (!known_lock(name))
 			fail_lock(s, k, v, at);
 		memcpy(s->locks[n++], name, len + 1);
-		p = comma ? comma + 1 : NULL;	/* NULL + 1 is undefined */
-	} while (comma);
+		if (!comma)
+			break;
+		p = comma + 1;		/* never NULL + 1: undefined */
+	}
 	s->nr_locks = n;
 	s->lock_at = *at;
 }

@@ -95,12 +95,14 @@ int sim_trace_parse_events(const char *list, unsigned int *mask)
 	unsigned int m = 0;
 	const char *p = list, *comma;
 
-	do {
+	for (;;) {
 		comma = strchr(p, ',');
 		if (name_mask(p, comma ? (size_t)(comma - p) : strlen(p), &m))
 			return -1;
-		p = comma ? comma + 1 : NULL;	/* NULL + 1 is undefined */
-	} while (comma);
+		if (!comma)
+			break;
+		p = comma + 1;		/* never NULL + 1: undefined */
+	}
 	*mask = m;
 	return 0;
 }
