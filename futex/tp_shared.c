@@ -489,7 +489,6 @@ long futex_tp_lock_shared(u32 __user *uaddr, unsigned int flags, u32 val)
 long futex_tp_unlock_shared(u32 __user *uaddr, unsigned int flags)
 {
 	struct futex_state *state;
-	struct task_struct *top;
 	u32 uval, newval;
 	long ret;
 	int done;
@@ -518,13 +517,7 @@ long futex_tp_unlock_shared(u32 __user *uaddr, unsigned int flags)
 		state->granted = true;
 		futex_tp_trace(uaddr, SIM_TP_HANDOFF_GRANT, newval, newval);
 	}
-	ret = 0;
-	if (state && (uval & FUTEX_WAITERS)) {
-		top = READ_ONCE(state->owner);	/* [R] as futex_tp_unlock() */
-		if (top && wake_up_process(top))
-			ret = 1;
-	}
-	futex_tp_trace(uaddr, SIM_TP_UNLOCK, newval, ret);
+	ret = futex_tp_wake_top(uaddr, state, uval, newval);
 out:
 	if (state)
 		futex_state_put(state);

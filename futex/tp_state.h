@@ -159,6 +159,17 @@ bool futex_tp_handoff_due(int budget, ktime_t deadline);
  */
 long futex_tp_lock(u32 __user *uaddr, unsigned int flags, ktime_t *time);
 
+/**
+ * futex_tp_wake_top() - the end of FUTEX_UNLOCK and FUTEX_UNLOCK_SHARED
+ * (futex/tp_unlock.c): the word @uval, just released as @newval (0 or a
+ * handoff TID), had FUTEX_WAITERS: wake the top waiter of @state (may be
+ * NULL); then trace the unlock.
+ *
+ * Return: 1 if a sleeping top waiter was woken, else 0.
+ */
+int futex_tp_wake_top(u32 __user *uaddr, struct futex_state *state,
+		      u32 uval, u32 newval);
+
 /* futex_tp_trace() - a TP trace event, if --trace asked for it. */
 static inline void futex_tp_trace(const u32 __user *uaddr, enum sim_tp_op op,
 				  u32 word, long long arg)

@@ -92,7 +92,6 @@ static long futex_tp_unlock(u32 __user *uaddr, unsigned int flags)
 {
 	u32 vpid = task_pid_vnr(current), uval, curval, newval;
 	struct futex_state *state;
-	struct task_struct *top;
 	long ret;
 
 	if (get_user(uval, uaddr))
@@ -115,17 +114,26 @@ static long futex_tp_unlock(u32 __user *uaddr, unsigned int flags)
 	}
 	if (newval)
 		futex_tp_trace(uaddr, SIM_TP_HANDOFF_GRANT, newval, newval);
-	ret = 0;
-	if (state && (uval & FUTEX_WAITERS)) {
-		top = READ_ONCE(state->owner);	/* [R]: futex/tp.c head */
-		if (top && wake_up_process(top))
-			ret = 1;
-	}
-	futex_tp_trace(uaddr, SIM_TP_UNLOCK, newval, ret);
+	ret = futex_tp_wake_top(uaddr, state, uval, newval);
 out:
 	if (state)
 		futex_state_put(state);
 	return ret;
+}
+
+int futex_tp_wake_top(u32 __user *uaddr, struct futex_state *state,
+		      u32 uval, u32 newval)
+{
+	struct task_struct *top;
+	int woken = 0;
+
+	if (state && (uval & FUTEX_WAITERS)) {
+		top = READ_ONCE(state->owner);	/* [R]: futex/tp.c head */
+		if (top && wake_up_process(top))
+			woken = 1;
+	}
+	futex_tp_trace(uaddr, SIM_TP_UNLOCK, newval, woken);
+	return woken;
 }
 
 /* The absolute timeout of FUTEX_LOCK. Return: 0, -EFAULT, -EINVAL. */
