@@ -17,7 +17,7 @@
 # pending bit and the MCS queue.  Used by `make bench` (spin_table_s).
 #
 # usage: spin-2014.sh [-f FUTEXSIM] [-n OPS_PER_TASK] [-p OPS_PER_TASK] [-c PCT]
-#                     [-H issue|arrival] [-j JOBS]
+#                     [-H arrival|issue|arrival-overlap] [-j JOBS]
 #   -f  the futexsim binary (default: build/futexsim of this tree)
 #   -n  lock/unlock pairs per task (default: the scenarios', 200000)
 #   -p  lock/unlock pairs per task of the policy block (default: -n's, at
@@ -25,7 +25,7 @@
 #       cells at 20,000 and at 100,000 differ by less than 0.1%; 0: no
 #       policy block)
 #   -c  cost-jitter of every cell (default: the scenarios')
-#   -H  line-handover of the machines (default: theirs, issue); run with a
+#   -H  line-handover of the machines (default: theirs, arrival); run with a
 #       copy of machines/ with the key set (FUTEXSIM_MACHINES)
 #   -j  cells run at once (default: the host's CPUs)
 # Exit status: 0; 1 if a cell failed (its stderr is shown); 2 bad usage.
@@ -50,7 +50,7 @@ if [ "${1:-}" = "--cell" ]; then
 fi
 
 usage() {
-	echo "usage: $0 [-f FUTEXSIM] [-n OPS_PER_TASK] [-p OPS_PER_TASK] [-c PCT] [-H issue|arrival] [-j JOBS]" >&2
+	echo "usage: $0 [-f FUTEXSIM] [-n OPS_PER_TASK] [-p OPS_PER_TASK] [-c PCT] [-H arrival|issue|arrival-overlap] [-j JOBS]" >&2
 	exit 2
 }
 
