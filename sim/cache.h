@@ -43,9 +43,11 @@
  * invalidation are served one after the other; load misses served inside
  * a socket (L3, the SMT sibling, another core) overlap.
  *
- * With the preset's line-handover key = arrival, a miss takes the line
- * from its holders when its request arrives, not when it is issued: see
- * sim_cache_access() and struct sim_cache_grace.
+ * With the preset's line-handover key = arrival (every shipped preset's
+ * and the built-in default; the paragraph above is the timing of
+ * line-handover = issue), a miss takes the line from its holders when its
+ * request arrives, not when it is issued: see sim_cache_access() and
+ * struct sim_cache_grace.
  *
  * With the preset's store-buffer key on (x86-TSO), a store costs its CPU
  * only `store`: its miss runs in the background and completes no earlier
@@ -76,8 +78,8 @@
 
 /* line-handover (machines/README.md): when a miss takes its line. */
 enum sim_handover {
-	SIM_HANDOVER_ISSUE,		/* at its issue (the default)		*/
-	SIM_HANDOVER_ARRIVAL,		/* at its request's arrival		*/
+	SIM_HANDOVER_ISSUE,		/* at its issue				*/
+	SIM_HANDOVER_ARRIVAL,		/* at its request's arrival (default)	*/
 	SIM_HANDOVER_OVERLAP,		/* same, queued requests travel		*/
 };
 

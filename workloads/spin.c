@@ -19,6 +19,8 @@
  *
  * The critical section reads the data, runs cs, and writes the data + 1
  * (two simulated accesses; the data line is written on every operation).
+ * Each lock and unlock call first costs the machine's lock-call (the
+ * call's own instructions, machines/README.md).
  * The driver checks mutual exclusion itself, as workloads/mutex.c does:
  * the holder is recorded on entry and checked on exit, and no update of
  * the data may be lost; a broken lock is a simulated failure (exit 3).
