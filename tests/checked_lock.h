@@ -23,6 +23,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "sim/machine.h"
 #include "sim/preset.h"
@@ -167,6 +169,41 @@ checked_run(const struct ulock_ops *inner, uint32_t tid_mask,
 	wl_mutex.run(s, ops_tbl, r);
 	if (s->trace[0])
 		ck_assert_int_eq(sim_trace_close(), 0);
+}
+
+/*
+ * checked_same_figures - @run(4 CPUs, 16 threads, 3,200 ops, seed 7),
+ * whose figures land in *@r, twice, the second time in a forked child,
+ * and assert that the two runs agree on every figure a lock's report
+ * prints: the same scenario and seed give the same run.
+ */
+static __attribute__((unused)) void
+checked_same_figures(void (*run)(int, int, uint64_t, uint64_t),
+		     const struct sim_result *r)
+{
+	struct sim_result a;
+	pid_t pid;
+	int st;
+
+	run(4, 16, 3200, 7);
+	a = *r;
+	pid = fork();
+	if (pid == 0) {
+		run(4, 16, 3200, 7);
+		_exit(r->elapsed_ns == a.elapsed_ns && r->sys_ns == a.sys_ns &&
+		      r->thread_min_ns == a.thread_min_ns &&
+		      r->lock_syscalls == a.lock_syscalls &&
+		      r->unlock_syscalls == a.unlock_syscalls &&
+		      r->tp_steals == a.tp_steals &&
+		      r->tp_top_waiter == a.tp_top_waiter &&
+		      r->tp_handoffs == a.tp_handoffs &&
+		      r->tp_sleeps == a.tp_sleeps &&
+		      r->acquire_p99_ns == a.acquire_p99_ns ? 0 : 1);
+	}
+	ck_assert_int_ge(pid, 0);
+	waitpid(pid, &st, 0);
+	ck_assert(WIFEXITED(st));
+	ck_assert_int_eq(WEXITSTATUS(st), 0);
 }
 
 #endif /* TESTS_CHECKED_LOCK_H */

@@ -446,6 +446,19 @@ static void read_groups(const char *path, unsigned long *rd,
 }
 
 /*
+ * json_arg - create the temporary file named by the template @json
+ * ("...XXXXXX", rewritten) and put "--json=FILE" in @arg.
+ */
+static void json_arg(char *json, char *arg, size_t len)
+{
+	int fd = mkstemp(json);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(arg, len, "--json=%s", json);
+}
+
+/*
  * @path: the gold6148-2s preset with line-handover = issue (the cache
  * model's timing before arrival became every preset's): a copy of the
  * preset file with that key appended, which overrides it.
@@ -490,11 +503,8 @@ START_TEST(test_rw_tp_top_waiter_losing_races_still_gets_a_handoff)
 		"--between=none", "--duration=20ms", "--cost-jitter=10",
 		"--tp-policy=v6", arg, NULL };
 	unsigned long rd, wr;
-	int fd = mkstemp(json);
 
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	snprintf(arg, sizeof(arg), "--json=%s", json);
+	json_arg(json, arg, sizeof(arg));
 	gold_issue_machine(mach);
 	snprintf(marg, sizeof(marg), "--machine=%s", mach);
 	if (!run_futexsim(&co, argv)) {
@@ -526,11 +536,8 @@ START_TEST(test_prefer_writer_nr_write_phase_never_ends_with_writers_queued)
 		"--readers=3", _i ? "--writers=3" : "--writers=1",
 		"--cs=loop:10", "--between=none", "--duration=2ms", arg, NULL };
 	unsigned long rd, wr;
-	int fd = mkstemp(json);
 
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	snprintf(arg, sizeof(arg), "--json=%s", json);
+	json_arg(json, arg, sizeof(arg));
 	if (!run_futexsim(&co, argv))
 		return;
 	ck_assert_msg(co.status == 0, "%s", co.err);
@@ -552,11 +559,8 @@ START_TEST(test_rwlock_json_has_ops_by_group_and_keys_are_checked)
 		NULL };
 	const char *bad[] = { "futexsim", "run", "--workload=mutex",
 		"--readers=2", NULL };
-	int fd = mkstemp(json);
 
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	snprintf(arg, sizeof(arg), "--json=%s", json);
+	json_arg(json, arg, sizeof(arg));
 	if (!run_futexsim(&co, argv))
 		return;
 	ck_assert_msg(co.status == 0, "%s", co.err);

@@ -73,24 +73,7 @@ END_TEST
 
 START_TEST(test_pi_same_seed_gives_same_figures)
 {
-	struct sim_result a;
-	int st;
-
-	run_pi(4, 16, 3200, 7);
-	a = res;
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		run_pi(4, 16, 3200, 7);
-		_exit(res.elapsed_ns == a.elapsed_ns && res.sys_ns == a.sys_ns &&
-		      res.lock_syscalls == a.lock_syscalls &&
-		      res.unlock_syscalls == a.unlock_syscalls &&
-		      res.acquire_p99_ns == a.acquire_p99_ns &&
-		      res.thread_min_ns == a.thread_min_ns ? 0 : 1);
-	}
-	waitpid(pid, &st, 0);
-	ck_assert(WIFEXITED(st));
-	ck_assert_int_eq(WEXITSTATUS(st), 0);
+	checked_same_figures(run_pi, &res);
 }
 END_TEST
 
