@@ -228,12 +228,14 @@ static void place_woken(struct sim_task *t, int cpu)
 static void switch_away(struct sim_task *prev)
 {
 	struct sim_cpu *c = sim_cur;
-	struct sim_task *next = pick_next(c);
 	const struct sim_preset *p = sim.preset;
+	struct sim_task *next;
 
-	sim_trace_sched_switch(c->k.cpu, c->now_ps, prev, next);
+	/* charge the slice first: a preempted prev is queued, and competes */
 	if (c->now_ps > prev->slice_start_ps)
 		prev->vruntime_ps += c->now_ps - prev->slice_start_ps;
+	next = pick_next(c);
+	sim_trace_sched_switch(c->k.cpu, c->now_ps, prev, next);
 	sim_account(prev, c->now_ps);
 	prev->stats.switches++;
 	if (next) {
