@@ -302,6 +302,25 @@ static void tick_fire(struct sim_event *ev)
 		return;		/* idle: the tick stops (NO_HZ idle) */
 	if (c->parked)
 		unpark(c, ev->when_ps);	/* let the spinner see need_resched */
+	/*
+	 * The tick interrupt's handler runs on this busy CPU: its task
+	 * resumes tick-cost later.  Every CPU is at or past when_ps here (the
+	 * event fired before the earliest running CPU), so the time is
+	 * taken at the task's next instruction, wherever it is: no
+	 * IRQs-off region is modelled.  It is also what stirs lock
+	 * hand-over cycles that an exactly timed machine would otherwise
+	 * repeat for ever (machines/README.md, "The tick's cost").  The
+	 * run heap is ordered by the clocks: out and back in.
+	 */
+	if (sim.preset->tick_cost_ps) {
+		bool queued = sim_runheap_contains(c);
+
+		if (queued)
+			sim_runheap_remove(c);
+		c->now_ps += sim.preset->tick_cost_ps;
+		if (queued)
+			sim_runheap_add(c);
+	}
 	sched_tick(c);
 	arm_tick(c, ev->when_ps);
 }

@@ -69,6 +69,7 @@ static const struct pkey pkeys[] = {
 	{ "idle-enter",		P_DURATION,	F(idle_enter_ps) },
 	{ "timer-slack",	P_DURATION,	F(timer_slack_ps) },
 	{ "tick",		P_PERIOD,	F(tick_ps) },
+	{ "tick-cost",		P_DURATION,	F(tick_cost_ps) },
 	{ "timeslice",		P_PERIOD,	F(timeslice_ps) },
 };
 #define NR_PKEYS	(int)(sizeof(pkeys) / sizeof(pkeys[0]))
@@ -105,6 +106,7 @@ void sim_preset_defaults(struct sim_preset *p)
 	p->idle_enter_ps = 500 * NS;
 	p->timer_slack_ps = 50 * US;
 	p->tick_ps = 1 * MS;
+	p->tick_cost_ps = 2 * US;
 	p->timeslice_ps = 2250 * US;
 }
 

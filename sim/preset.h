@@ -51,6 +51,7 @@ struct sim_preset {
 	uint64_t idle_enter_ps;		/* schedule() of a CPU going idle	*/
 	uint64_t timer_slack_ps;	/* default hrtimer slack of a task	*/
 	uint64_t tick_ps;		/* scheduler tick period (1/HZ)		*/
+	uint64_t tick_cost_ps;		/* a busy CPU's time in the tick IRQ	*/
 	uint64_t timeslice_ps;		/* slice before tick preemption		*/
 };
 

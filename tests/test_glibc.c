@@ -459,9 +459,10 @@ static void json_arg(char *json, char *arg, size_t len)
 }
 
 /*
- * @path: the gold6148-2s preset with line-handover = issue (the cache
- * model's timing before arrival became every preset's): a copy of the
- * preset file with that key appended, which overrides it.
+ * @path: the gold6148-2s preset with line-handover = issue and tick-cost
+ * = 0 (the timing of the machine in which the race below was found,
+ * before arrival hand-over and the tick's cost became every preset's): a
+ * copy of the preset file with those keys appended, which override it.
  */
 static void gold_issue_machine(char *path)
 {
@@ -478,7 +479,7 @@ static void gold_issue_machine(char *path)
 	f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
 	fwrite(text, 1, len, f);
-	fputs("\nline-handover = issue\n", f);
+	fputs("\nline-handover = issue\ntick-cost = 0ns\n", f);
 	fclose(f);
 	free(text);
 }
@@ -487,7 +488,7 @@ static void gold_issue_machine(char *path)
  * rw-tp with N readers + N writers and nothing between operations (the
  * 2017 RFC's run (3)), N = 2 and 4, in a timing where a top waiter loses
  * the race for the free word at every look (gold6148-2s with issue-time
- * line handover, 10% cost jitter): both groups progress.  The reader top
+ * line handover, free ticks, 10% cost jitter): both groups progress.  The reader top
  * waiter once went back to a fresh load after each lost race, never
  * reached its handoff check and kept the readers out (2 and 4 reads in
  * 20 ms); a writer waiting on a relocking reader did the same the other

@@ -2,8 +2,9 @@
 /*
  * tests/test_sched.c - the scheduler's CFS-like policy (sched/sched.h):
  * a task woken from a sleep preempts a CPU hog at once (sleeper credit,
- * wakeup preemption) instead of waiting for the hog's timeslice, and two
- * hogs on one CPU share it evenly.
+ * wakeup preemption) instead of waiting for the hog's timeslice, two
+ * hogs on one CPU share it evenly, and each tick of a busy CPU costs its
+ * task the preset's tick-cost (an idle CPU's none).
  *
  * Tasks on a one-CPU machine; their measurements are asserted after the
  * run.
@@ -108,6 +109,44 @@ START_TEST(test_two_hogs_share_one_cpu_evenly)
 }
 END_TEST
 
+/* @fn alone on a one-CPU machine with @tick_cost_ps: when it ended. */
+static uint64_t hog_alone(uint64_t tick_cost_ps, void (*fn)(void *))
+{
+	memset(&r, 0, sizeof(r));
+	sim_preset_defaults(&preset);
+	preset.tick_cost_ps = tick_cost_ps;
+	sim_machine_init(&preset, 1, 1);
+	sim_task_create("t", fn, (void *)10000L, 0);
+	sim_run();
+	return r.hog_end_ps[0];
+}
+
+static void sleep10(void *arg)
+{
+	(void)arg;
+	sim_sys_nanosleep(10000000);
+	r.hog_end_ps[0] = sim_now_ps();
+}
+
+START_TEST(test_each_tick_of_a_busy_cpu_costs_tick_cost)
+{
+	const uint64_t cost = 7 * 1000000ULL;			/* 7 us */
+	uint64_t free_end = hog_alone(0, hog0);
+	uint64_t end = hog_alone(cost, hog0);
+	uint64_t ticks = 10000 * 1000000ULL / preset.tick_ps;	/* 10 */
+
+	/* free ticks: the hog's 10 ms and nothing else */
+	ck_assert_uint_eq(free_end, 10000 * 1000000ULL);
+	/* one tick per 1/HZ of its run, each taking tick-cost from it (the
+	 * delays push the end past one more tick at most) */
+	ck_assert_uint_ge(end - free_end, ticks * cost);
+	ck_assert_uint_le(end - free_end, (ticks + 1) * cost);
+	/* a sleeping task's CPU is idle: no tick, no cost (the wakeup's
+	 * own costs are the same either way) */
+	ck_assert_uint_eq(hog_alone(cost, sleep10), hog_alone(0, sleep10));
+}
+END_TEST
+
 Suite *sched_suite(void)
 {
 	Suite *s = suite_create("sched");
@@ -115,6 +154,7 @@ Suite *sched_suite(void)
 
 	tcase_add_test(tc, test_a_woken_sleeper_preempts_a_hog_at_once);
 	tcase_add_test(tc, test_two_hogs_share_one_cpu_evenly);
+	tcase_add_test(tc, test_each_tick_of_a_busy_cpu_costs_tick_cost);
 	suite_add_tcase(s, tc);
 	return s;
 }
