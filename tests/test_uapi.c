@@ -655,12 +655,14 @@ START_TEST(test_build_refuses_a_call_the_layer_does_not_simulate)
 	      "static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;\n"
 	      "int main(void) { return pthread_rwlock_timedrdlock(&rw, 0); }\n", f);
 	fclose(f);
-	if (!run_futexsim(&o, argv))
+	if (!run_futexsim(&o, argv)) {
+		unlink("uapi-rw.c");
 		return;
+	}
+	unlink("uapi-rw.c");
 	ck_assert_int_eq(o.status, 2);
 	ck_assert_ptr_nonnull(strstr(o.err, "futexsim build: uapi-rw.c calls pthread_rwlock_timedrdlock(), which futexsim does not simulate"));
 	ck_assert_int_ne(access("uapi-rw", F_OK), 0);
-	unlink("uapi-rw.c");
 }
 END_TEST
 
