@@ -39,13 +39,13 @@
  *				time of this process; best of BENCH_ROUNDS
  *				rounds of BENCH_EXPLORE_RUNS runs
  *	spin_table_s		host seconds (wall clock) of
- *				`workloads/scenarios/spin-2014.sh -n 500000`:
- *				the whole 2014 table, same node and different
- *				nodes, 500,000 lock/unlock per task, the three
- *				kernel locks, and its block of the 2014
- *				policies (20,000 per task, futex/qspin_2014.c);
- *				the table it prints is kept in
- *				spin-2014.txt beside OUT.json
+ *				`workloads/scenarios/spin-2014.sh -n 500000
+ *				-p 0`: the whole 2014 table, same node and
+ *				different nodes, 500,000 lock/unlock per task,
+ *				the three kernel locks (not the block of the
+ *				2014 policies, futex/qspin_2014.c); the table
+ *				it prints is kept in spin-2014.txt beside
+ *				OUT.json
  *	tp_table_s		{"ww","pi","tp"}: host seconds (wall clock)
  *				of the full published 2016 TO-futex run of
  *				each lock (workloads/scenarios/
@@ -481,7 +481,7 @@ static double time_script(const char *json, const char *name,
 static double bench_spin_table(const char *exe, const char *json)
 {
 	char *argv[] = { "sh", FUTEXSIM_SOURCE_DIR "/workloads/scenarios/spin-2014.sh",
-			 "-f", (char *)exe, "-n", SPIN_TABLE_OPS, NULL };
+			 "-f", (char *)exe, "-n", SPIN_TABLE_OPS, "-p", "0", NULL };
 
 	return time_script(json, "spin-2014.txt", argv);
 }

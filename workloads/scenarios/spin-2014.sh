@@ -20,10 +20,10 @@
 #                     [-H arrival|issue|arrival-overlap] [-j JOBS]
 #   -f  the futexsim binary (default: build/futexsim of this tree)
 #   -n  lock/unlock pairs per task (default: the scenarios', 200000)
-#   -p  lock/unlock pairs per task of the policy block (default: -n's, at
-#       most 20000: the runs are deterministic, and the ns per op of these
-#       cells at 20,000 and at 100,000 differ by less than 0.1%; 0: no
-#       policy block)
+#   -p  lock/unlock pairs per task of the policy block (default: -n's; 0:
+#       no policy block).  Short runs are not representative: a 2-task
+#       cell can stay in one cycle of hand-overs between two ticks (v10,
+#       2 tasks: 35% queue at 20,000, 71% at 200,000)
 #   -c  cost-jitter of every cell (default: the scenarios')
 #   -H  line-handover of the machines (default: theirs, arrival); run with a
 #       copy of machines/ with the key set (FUTEXSIM_MACHINES)
@@ -72,17 +72,11 @@ while getopts f:n:p:c:H:j: c; do
 	esac
 done
 [ -x "$exe" ] || { echo "spin-2014: no futexsim at $exe" >&2; exit 2; }
-# the policy block's pairs per task: -p, else -n (200000) capped at 20000
+# the policy block's pairs per task: -p, else -n (200000)
 case ${pol_ops:-0} in
 *[!0-9]*) usage ;;
 esac
-if [ -z "$pol_ops" ]; then
-	pol_ops=${ops:-200000}
-	case $pol_ops in
-	*[!0-9]*) ;;		# futexsim reads "200k"; no cap then
-	*) [ "$pol_ops" -le 20000 ] || pol_ops=20000 ;;
-	esac
-fi
+[ -n "$pol_ops" ] || pol_ops=${ops:-200000}
 pol_locks=qspinlock-v10,qspinlock-v11,qspinlock-peterz
 exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
 
