@@ -493,6 +493,7 @@ static int run_scenario(const char *self, struct sim_scenario *s,
 
 	sim_program_select(s);	/* --program: exec the program's binary */
 	sim_preset_load_at(&preset, s->machine, &s->machine_at);
+	sim_preset_apply_set(&preset, s->machine_set, &s->machine_set_at);
 	sim_scenario_resolve(s, sim_preset_nr_cpus(&preset));
 
 	if (s->json[0])

@@ -72,6 +72,7 @@ void sim_xctx_init(struct sim_xctx *x, struct sim_scenario *s)
 
 	memset(x, 0, sizeof(*x));
 	sim_preset_load_at(&x->preset, s->machine, &s->machine_at);
+	sim_preset_apply_set(&x->preset, s->machine_set, &s->machine_set_at);
 	sim_scenario_resolve(s, sim_preset_nr_cpus(&x->preset));
 	if (s->nr_locks != 1)
 		sim_config_fail(s->lock_at.file ? &s->lock_at : &cmdline, "lock",

@@ -110,8 +110,8 @@ void sim_preset_defaults(struct sim_preset *p)
 	p->timeslice_ps = 2250 * US;
 }
 
-/* All the keys, for the unknown-key error. */
-static void fail_key(const struct sim_origin *at, const char *key)
+/* All the keys, for the unknown-key error of @key (named @label). */
+static void fail_key(const struct sim_origin *at, const char *label)
 {
 	char expected[512] = "a machine key:";
 
@@ -119,13 +119,14 @@ static void fail_key(const struct sim_origin *at, const char *key)
 		snprintf(expected + strlen(expected),
 			 sizeof(expected) - strlen(expected), "%s %s",
 			 i ? "," : "", pkeys[i].name);
-	sim_config_fail(at, key, expected, NULL);
+	sim_config_fail(at, label, expected, NULL);
 }
 
-static void preset_set(void *ctx, const char *key, const char *value,
-		       const struct sim_origin *at)
+/* Set machine key @key of @p to @value; a bad one fails naming @label. */
+static void preset_set_as(struct sim_preset *p, const char *key,
+			  const char *label, const char *value,
+			  const struct sim_origin *at)
 {
-	struct sim_preset *p = ctx;
 	const struct pkey *k = NULL;
 	char expected[96];
 	uint64_t v;
@@ -134,7 +135,7 @@ static void preset_set(void *ctx, const char *key, const char *value,
 		if (!strcmp(pkeys[i].name, key))
 			k = &pkeys[i];
 	if (!k)
-		fail_key(at, key);
+		fail_key(at, label);
 
 	switch (k->kind) {
 	case P_TEXT:
@@ -142,7 +143,7 @@ static void preset_set(void *ctx, const char *key, const char *value,
 			snprintf(expected, sizeof(expected),
 				 "at most %zu characters",
 				 sizeof(p->description) - 1);
-			sim_config_fail(at, key, expected, value);
+			sim_config_fail(at, label, expected, value);
 		}
 		memcpy((char *)p + k->off, value, strlen(value) + 1);
 		break;
@@ -150,7 +151,7 @@ static void preset_set(void *ctx, const char *key, const char *value,
 		if (sim_parse_u64(value, &v) || v < 1 || v > SIM_MAX_CPUS) {
 			snprintf(expected, sizeof(expected),
 				 "an integer from 1 to %d", SIM_MAX_CPUS);
-			sim_config_fail(at, key, expected, value);
+			sim_config_fail(at, label, expected, value);
 		}
 		*(int *)((char *)p + k->off) = (int)v;
 		break;
@@ -158,7 +159,7 @@ static void preset_set(void *ctx, const char *key, const char *value,
 		int b;
 
 		if (sim_parse_bool(value, &b))
-			sim_config_fail(at, key, "on or off", value);
+			sim_config_fail(at, label, "on or off", value);
 		*(bool *)((char *)p + k->off) = b;
 		break;
 	}
@@ -171,7 +172,7 @@ static void preset_set(void *ctx, const char *key, const char *value,
 		while (i < 3 && strcmp(value, names[i]) != 0)
 			i++;
 		if (i == 3)
-			sim_config_fail(at, key,
+			sim_config_fail(at, label,
 					"issue, arrival or arrival-overlap", value);
 		*(int *)((char *)p + k->off) = i;
 		break;
@@ -180,13 +181,19 @@ static void preset_set(void *ctx, const char *key, const char *value,
 	case P_PERIOD:
 		if (sim_parse_duration_ps(value, &v) ||
 		    (k->kind == P_PERIOD && !v))
-			sim_config_fail(at, key, k->kind == P_PERIOD ?
+			sim_config_fail(at, label, k->kind == P_PERIOD ?
 					"a positive duration with a unit (ns, us, ms or s)" :
 					"a duration with a unit (ns, us, ms or s), like 45ns or 1.7ns",
 					value);
 		*(uint64_t *)((char *)p + k->off) = v;
 		break;
 	}
+}
+
+static void preset_set(void *ctx, const char *key, const char *value,
+		       const struct sim_origin *at)
+{
+	preset_set_as(ctx, key, key, value, at);
 }
 
 const char *sim_preset_dir(void)
@@ -250,10 +257,11 @@ static void fail_unknown(const struct sim_origin *at, const char *name)
 	sim_config_fail(at, "machine", expected, name);
 }
 
-/* Check what no single key can: the CPU count fits the machine. */
-static void preset_check(const struct sim_preset *p, const char *path)
+/* Check what no single key can: the CPU count fits the machine.  A
+ * failure names @key at @at. */
+static void preset_check(const struct sim_preset *p,
+			 const struct sim_origin *at, const char *key)
 {
-	struct sim_origin at = { .file = path, .line = 0 };
 	char expected[96], got[64];
 	long n = (long)p->sockets * p->cores_per_socket * p->threads_per_core;
 
@@ -264,7 +272,7 @@ static void preset_check(const struct sim_preset *p, const char *path)
 		 SIM_MAX_CPUS);
 	snprintf(got, sizeof(got), "%d x %d x %d", p->sockets,
 		 p->cores_per_socket, p->threads_per_core);
-	sim_config_fail(&at, "sockets", expected, got);
+	sim_config_fail(at, key, expected, got);
 }
 
 void sim_preset_load_at(struct sim_preset *p, const char *name_or_path,
@@ -294,7 +302,66 @@ void sim_preset_load_at(struct sim_preset *p, const char *name_or_path,
 	snprintf(p->name, sizeof(p->name), "%.*s", (int)len, base);
 	p->description[0] = '\0';
 	sim_config_read(path, at, "machine", preset_set, p);
-	preset_check(p, path);
+	preset_check(p, &(struct sim_origin){ .file = path }, "sockets");
+}
+
+/* @s without its leading and trailing blanks (cut in place). */
+static char *trim_blanks(char *s)
+{
+	char *end;
+
+	s += strspn(s, " \t");
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+	return s;
+}
+
+/*
+ * Each KEY=VALUE of @list, in order: a bad pair fails as the scenario's
+ * machine-set at @at, naming "machine-set: KEY".
+ */
+static void set_list(struct sim_preset *p, const char *list,
+		     const struct sim_origin *at)
+{
+	char buf[SIM_MACHINE_SET_MAX], label[64], *save = NULL, *pair;
+
+	if (strlen(list) >= sizeof(buf))
+		sim_config_fail(at, "machine-set", "at most 511 characters",
+				list);
+	memcpy(buf, list, strlen(list) + 1);
+	for (pair = strtok_r(buf, ",", &save); pair;
+	     pair = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(pair, '='), *key, *value;
+
+		if (eq)
+			*eq = '\0';
+		key = trim_blanks(pair);
+		value = eq ? trim_blanks(eq + 1) : NULL;
+		if (!value || !*key || !*value)
+			sim_config_fail(at, "machine-set",
+					"KEY=VALUE pairs of machine keys, comma-separated, like tick-cost=0ns",
+					list);
+		snprintf(label, sizeof(label), "machine-set: %s", key);
+		preset_set_as(p, key, label, value, at);
+	}
+}
+
+void sim_preset_check_set(const char *list, const struct sim_origin *at)
+{
+	struct sim_preset scratch;
+
+	sim_preset_defaults(&scratch);
+	set_list(&scratch, list, at);
+}
+
+void sim_preset_apply_set(struct sim_preset *p, const char *list,
+			  const struct sim_origin *at)
+{
+	if (!*list)
+		return;
+	set_list(p, list, at);
+	preset_check(p, at, "machine-set");
 }
 
 void sim_preset_load(struct sim_preset *p, const char *name_or_path)

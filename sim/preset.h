@@ -67,6 +67,18 @@ void sim_preset_load(struct sim_preset *p, const char *name_or_path);
  * file is reported as a bad value of that key, with the known machines. */
 void sim_preset_load_at(struct sim_preset *p, const char *name_or_path,
 			const struct sim_origin *at);
+/*
+ * The scenario's machine-set (SIM_MACHINE_SET_MAX bytes at most): machine
+ * keys changed for one run, "KEY=VALUE[,KEY=VALUE...]", the syntax and
+ * values of machines/README.md.  sim_preset_check_set - check @list
+ * (keys and values; one line naming "machine-set: KEY" at @at, exit 2).
+ * sim_preset_apply_set - set them in the loaded @p, in order, then check
+ * what a preset file is checked for (the CPU count); "" changes nothing.
+ */
+#define SIM_MACHINE_SET_MAX	512
+void sim_preset_check_set(const char *list, const struct sim_origin *at);
+void sim_preset_apply_set(struct sim_preset *p, const char *list,
+			  const struct sim_origin *at);
 /* sim_preset_nr_cpus - sockets * cores * threads. */
 int sim_preset_nr_cpus(const struct sim_preset *p);
 /* sim_preset_topology - socket, core and SMT thread of @cpu (CPUs are

@@ -11,7 +11,9 @@
  * (workloads/ulock) and kernel locks (a workload's ->klocks) are separate
  * namespaces, and sim_scenario_resolve() holds the lock list to the
  * chosen workload's.  The machine key is checked later, by
- * loading the preset (sim_preset_load_at(), in the CLI).  The trace keys'
+ * loading the preset (sim_preset_load_at(), in the CLI); machine-set's
+ * keys and values here (sim_preset_check_set()), the CPU count it may
+ * change when the CLI applies it to the loaded preset.  The trace keys'
  * values (file extension, event names) are checked with sim/trace.c.
  *
  * One table below holds every key with its setter and its help text, so
@@ -27,6 +29,7 @@
 #include "sim/explore.h"
 #include "sim/machine.h"
 #include "sim/oracle.h"
+#include "sim/preset.h"
 #include "sim/scenario.h"
 #include "sim/trace.h"
 #include "workloads/ulock/adaptive.h"
@@ -86,6 +89,18 @@ static void set_machine(struct sim_scenario *s, const struct key *k,
 {
 	set_str(s->machine, sizeof(s->machine), k, v, at);
 	s->machine_at = *at;
+}
+
+static void set_machine_set(struct sim_scenario *s, const struct key *k,
+			    const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "none")) {
+		s->machine_set[0] = '\0';
+		return;
+	}
+	set_str(s->machine_set, sizeof(s->machine_set), k, v, at);
+	sim_preset_check_set(v, at);
+	s->machine_set_at = *at;
 }
 
 static void set_cpus(struct sim_scenario *s, const struct key *k,
@@ -527,6 +542,7 @@ static void set_tp_handoff(struct sim_scenario *s, const struct key *k,
 
 static const struct key keys[] = {
 	{ "machine", "NAME|PATH", "machine preset ('futexsim list machines'); default tiny4", set_machine },
+	{ "machine-set", "KEY=VALUE[,KEY=VALUE...]|none", "change machine keys of the preset for this run (machines/README.md), e.g. tick-cost=0ns,xfer-remote=200ns; default none", set_machine_set },
 	{ "cpus", "N|all", "CPUs used, at most the machine's; default all", set_cpus },
 	{ "threads", "N", "worker tasks; default = cpus", set_threads },
 	{ "workload", "NAME", "benchmark driver ('futexsim list workloads'); default mutex", set_workload },

@@ -11,6 +11,8 @@
  *
  * Keys (README "Scenario keys" documents the same list):
  *   machine   preset name or path			default tiny4
+ *   machine-set  KEY=VALUE[,...] | none: machine keys changed for this
+ *             run (sim/preset.h)			default none
  *   cpus      CPUs used, <= the preset's		default all
  *   threads   worker tasks				default = cpus
  *   workload  mutex | spin				default mutex
@@ -100,6 +102,8 @@ struct sim_work {
 
 struct sim_scenario {
 	char machine[256];
+	char machine_set[512];		/* machine keys changed, "" none:
+					 * sim_preset_apply_set()	*/
 	int cpus;			/* 0: all of the preset's		*/
 	int threads;			/* 0: = cpus				*/
 	char workload[32];
@@ -142,7 +146,8 @@ struct sim_scenario {
 	 * (the machine preset, cross-key checks, the JSON file); .file is NULL
 	 * when the key kept its default.  The strings are the caller's (the
 	 * path given to sim_scenario_load(), the @at of sim_scenario_set()). */
-	struct sim_origin machine_at, cpus_at, ops_at, duration_at, json_at;
+	struct sim_origin machine_at, machine_set_at, cpus_at, ops_at;
+	struct sim_origin duration_at, json_at;
 	struct sim_origin threads_at, workload_at, lock_at, cs_at, between_at;
 	struct sim_origin ops_per_thread_at, data_at, placement_at;
 	struct sim_origin trace_at, trace_from_at, trace_to_at;

@@ -114,6 +114,8 @@ void sim_scenario_each(const struct sim_scenario *s,
 	int i;
 
 	fn(ctx, "machine", s->machine);
+	if (s->machine_set[0])
+		fn(ctx, "machine-set", s->machine_set);
 	snprintf(v, sizeof(v), "%d", s->cpus);
 	fn(ctx, "cpus", s->cpus ? v : "all");
 	snprintf(v, sizeof(v), "%d", s->threads);
@@ -193,7 +195,6 @@ void sim_scenario_print(const struct sim_scenario *s, FILE *out)
 	sim_scenario_each(s, print_one, out);
 }
 
-/* A JSON string (sim/report.h). */
 /* Does the scenario run lock=tp, or set one of its keys? */
 static int has_tp(const struct sim_scenario *s)
 {
@@ -203,6 +204,7 @@ static int has_tp(const struct sim_scenario *s)
 	return s->tp_policy != TP_POLICY_V2 || !s->tp_handoff;
 }
 
+/* A JSON string (sim/report.h). */
 static void json_str(FILE *out, const char *v)
 {
 	sim_json_string(out, v, (size_t)-1);
@@ -211,8 +213,8 @@ static void json_str(FILE *out, const char *v)
 /*
  * The same keys and values as the scenario file: numbers for counts, a
  * list for lock, strings in file syntax for durations and work, null for
- * what is unset (threads before resolve, ops in fixed-time mode, json,
- * ops-per-thread when not given, data and placement outside workload
+ * what is unset (machine-set and threads when not given, ops in
+ * fixed-time mode, json, ops-per-thread when not given, data and placement outside workload
  * spin, trace and trace-to when not given).
  */
 void sim_scenario_json(const struct sim_scenario *s, FILE *out)
@@ -222,6 +224,11 @@ void sim_scenario_json(const struct sim_scenario *s, FILE *out)
 
 	fputs("{\"machine\":", out);
 	json_str(out, s->machine);
+	fputs(",\"machine-set\":", out);
+	if (s->machine_set[0])
+		json_str(out, s->machine_set);
+	else
+		fputs("null", out);
 	if (s->cpus)
 		fprintf(out, ",\"cpus\":%d", s->cpus);
 	else

@@ -71,6 +71,7 @@ static void load_and_resolve(void *arg)
 	sim_scenario_defaults(&scn);
 	sim_scenario_load(&scn, path);
 	sim_preset_load_at(&p, scn.machine, &scn.machine_at);
+	sim_preset_apply_set(&p, scn.machine_set, &scn.machine_set_at);
 	sim_scenario_resolve(&scn, sim_preset_nr_cpus(&p));
 	sim_scenario_print(&scn, stdout);
 }
@@ -298,7 +299,8 @@ END_TEST
 START_TEST(test_json_holds_every_key)
 {
 	static const char *const keys[] = {
-		"{\"machine\":\"tiny4\"", "\"cpus\":4", "\"threads\":2",
+		"{\"machine\":\"tiny4\"", "\"machine-set\":null", "\"cpus\":4",
+		"\"threads\":2",
 		"\"workload\":\"mutex\"", "\"lock\":[\"ww\"]", "\"ops\":null",
 		"\"duration\":\"5ms\"", "\"cs\":\"sleep:1us\"",
 		"\"between\":\"none\"", "\"seed\":9", "\"livelock\":\"10s\"",
@@ -332,7 +334,7 @@ END_TEST
 START_TEST(test_unknown_key_lists_the_valid_keys)
 {
 	expect_file_error("seed = 1\nthraeds = 4\n", 2, "thraeds",
-			  "machine, cpus, threads, workload, lock, ops, duration, "
+			  "machine, machine-set, cpus, threads, workload, lock, ops, duration, "
 			  "cs, between, seed, json, livelock");
 }
 END_TEST
@@ -437,6 +439,66 @@ START_TEST(test_command_line_errors_name_the_option)
 	kv[0] = "nope";
 	run_child(set_on_command_line, kv, &co);
 	assert_one_line_error(&co, "command line: --nope: expected a known key");
+}
+END_TEST
+
+/*
+ * machine-set changes keys of the loaded preset, in order, for this run
+ * only; the echo carries it (so replay files and the replay command do)
+ * and reads back; none clears it.
+ */
+START_TEST(test_machine_set_changes_the_preset_and_is_echoed)
+{
+	struct sim_preset p, plain;
+	char *t = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	write_scn("machine = haswell-ex-4s\n"
+		  "machine-set = tick-cost=0ns, xfer-remote=200ns,tick-cost=7us\n");
+	sim_scenario_defaults(&scn);
+	sim_scenario_load(&scn, path);
+	unlink(path);
+	ck_assert_int_eq(scn.machine_set_at.line, 2);
+	sim_preset_load(&plain, "haswell-ex-4s");
+	sim_preset_load_at(&p, scn.machine, &scn.machine_at);
+	sim_preset_apply_set(&p, scn.machine_set, &scn.machine_set_at);
+	ck_assert_uint_eq(p.xfer_remote_ps, 200000);
+	ck_assert_uint_eq(p.tick_cost_ps, 7000000);	/* the last one wins */
+	ck_assert_uint_ne(plain.xfer_remote_ps, 200000);
+	/* nothing else moved */
+	plain.xfer_remote_ps = p.xfer_remote_ps;
+	plain.tick_cost_ps = p.tick_cost_ps;
+	ck_assert_int_eq(memcmp(&p, &plain, sizeof(p)), 0);
+
+	f = open_memstream(&t, &len);
+	sim_scenario_resolve(&scn, sim_preset_nr_cpus(&p));
+	sim_scenario_print(&scn, f);
+	fclose(f);
+	ck_assert_ptr_nonnull(strstr(t, "machine = haswell-ex-4s\n"
+		"machine-set = tick-cost=0ns, xfer-remote=200ns,tick-cost=7us\n"));
+	free(t);
+
+	sim_scenario_set(&scn, "machine-set", "none", &cmd);
+	ck_assert_str_eq(scn.machine_set, "");
+	sim_preset_apply_set(&p, scn.machine_set, &scn.machine_set_at);
+	ck_assert_uint_eq(p.tick_cost_ps, 7000000);	/* "" changes nothing */
+}
+END_TEST
+
+START_TEST(test_machine_set_errors_name_the_machine_key)
+{
+	expect_file_error("machine-set = nope=1\n", 1, "machine-set: nope",
+			  "expected a machine key: description, sockets");
+	expect_file_error("seed = 2\nmachine-set = tick-cost=5\n", 2,
+			  "machine-set: tick-cost", "a duration with a unit");
+	expect_file_error("machine-set = tick-cost\n", 1, "machine-set",
+			  "KEY=VALUE pairs of machine keys");
+	expect_file_error("machine-set = =0ns\n", 1, "machine-set",
+			  "KEY=VALUE pairs");
+	/* the CPU count is checked once the preset is loaded */
+	expect_file_error("machine = haswell-ex-4s\nmachine-set = sockets=4,cores-per-socket=64\n",
+			  2, "machine-set", "<= 256 CPUs, got '4 x 64 x 2'");
 }
 END_TEST
 
@@ -554,7 +616,9 @@ Suite *scenario_suite(void)
 		test_print_reads_back_as_the_same_scenario,
 		test_echo_is_key_value_lines_in_documented_order,
 		test_json_holds_every_key,
+		test_machine_set_changes_the_preset_and_is_echoed,
 		test_unknown_key_lists_the_valid_keys,
+		test_machine_set_errors_name_the_machine_key,
 		test_bad_values_name_file_line_and_key,
 		test_bad_units_name_file_line_and_key,
 		test_unknown_lock_workload_machine_are_refused,
