@@ -28,7 +28,7 @@
 # mutex-2017 table at 0.1 s per point).
 #
 # usage: glibc-tables.sh [-f FUTEXSIM] [-d DURATION] [-j JOBS] [-c PCT]
-#                        [-s SEED] [TABLE...]
+#                        [-s SEED] [-m KEY=VALUE,...] [TABLE...]
 #   -f  the futexsim binary (default: build/futexsim of this tree)
 #   -d  simulated time per cell (default: each scenario's, 100ms for the
 #       2017 tables, 20ms for the 2018 ones)
@@ -37,6 +37,8 @@
 #       TP runs lock into one succession of top waiters per seed, and
 #       jitter with several seeds shows how much a cell depends on it
 #   -s  the seed of every cell (default: the scenarios' 1)
+#   -m  machine keys changed in every cell (the scenario key machine-set,
+#       machines/README.md), e.g. -m tick-cost=0ns for free ticks
 #   TABLE  among the names above (default: all of them)
 # Exit status: 0; 1 if a cell failed (its stderr is shown); 2 bad usage.
 set -eu
@@ -49,6 +51,7 @@ if [ "${1:-}" = "--cell" ]; then
 	shift 3
 	if "$GT_EXE" run "$here/$scn" "$@" ${GT_DUR:+--duration="$GT_DUR"} \
 		${GT_JIT:+--cost-jitter="$GT_JIT"} ${GT_SEED:+--seed="$GT_SEED"} \
+		${GT_MSET:+--machine-set="$GT_MSET"} \
 		--json="$GT_TMP/$name.json" >"$GT_TMP/$name.txt" \
 		2>"$GT_TMP/$name.err"; then
 		exit 0
@@ -59,7 +62,7 @@ if [ "${1:-}" = "--cell" ]; then
 fi
 
 usage() {
-	echo "usage: $0 [-f FUTEXSIM] [-d DURATION] [-j JOBS] [-c PCT] [-s SEED] [mutex-2017|rw-mixed-2017|rw-groups-2017|adaptive-x86|adaptive-aarch64...]" >&2
+	echo "usage: $0 [-f FUTEXSIM] [-d DURATION] [-j JOBS] [-c PCT] [-s SEED] [-m KEY=VALUE,...] [mutex-2017|rw-mixed-2017|rw-groups-2017|adaptive-x86|adaptive-aarch64...]" >&2
 	exit 2
 }
 
@@ -67,14 +70,16 @@ exe=$here/../../build/futexsim
 dur=
 jit=
 seed=
+mset=
 jobs=$(nproc 2>/dev/null || echo 1)
-while getopts f:d:j:c:s: c; do
+while getopts f:d:j:c:s:m: c; do
 	case $c in
 	f) exe=$OPTARG ;;
 	d) dur=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	c) jit=$OPTARG ;;
 	s) seed=$OPTARG ;;
+	m) mset=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -91,7 +96,8 @@ exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-export GT_EXE="$exe" GT_DUR="$dur" GT_TMP="$tmp" GT_JIT="$jit" GT_SEED="$seed"
+export GT_EXE="$exe" GT_DUR="$dur" GT_TMP="$tmp" GT_JIT="$jit" GT_SEED="$seed" \
+	GT_MSET="$mset"
 
 # Does this futexsim have lock $1?
 have() { "$exe" list locks | awk '{ print $1 }' | grep -qx "$1"; }

@@ -17,7 +17,8 @@
 # pending bit and the MCS queue.  Used by `make bench` (spin_table_s).
 #
 # usage: spin-2014.sh [-f FUTEXSIM] [-n OPS_PER_TASK] [-p OPS_PER_TASK] [-c PCT]
-#                     [-H arrival|issue|arrival-overlap] [-j JOBS]
+#                     [-H arrival|issue|arrival-overlap] [-m KEY=VALUE,...]
+#                     [-j JOBS]
 #   -f  the futexsim binary (default: build/futexsim of this tree)
 #   -n  lock/unlock pairs per task (default: the scenarios', 200000)
 #   -p  lock/unlock pairs per task of the policy block (default: -n's; 0:
@@ -25,8 +26,10 @@
 #       cell can stay in one cycle of hand-overs between two ticks (v10,
 #       2 tasks: 35% queue at 20,000, 71% at 200,000)
 #   -c  cost-jitter of every cell (default: the scenarios')
-#   -H  line-handover of the machines (default: theirs, arrival); run with a
-#       copy of machines/ with the key set (FUTEXSIM_MACHINES)
+#   -H  line-handover of the machines (default: theirs, arrival): the same
+#       as -m line-handover=MODE
+#   -m  machine keys changed in every cell (the scenario key machine-set,
+#       machines/README.md), e.g. -m tick-cost=0ns for free ticks
 #   -j  cells run at once (default: the host's CPUs)
 # Exit status: 0; 1 if a cell failed (its stderr is shown); 2 bad usage.
 set -eu
@@ -38,6 +41,7 @@ if [ "${1:-}" = "--cell" ]; then
 	name=$2 scn=$3 tasks=$4 data=$5 locks=${6:-} cell_ops=${7:-$SPIN2014_OPS}
 	if "$SPIN2014_EXE" run "$here/$scn" --threads="$tasks" --data="$data" \
 		${locks:+--lock="$locks"} \
+		${SPIN2014_MSET:+--machine-set="$SPIN2014_MSET"} \
 		${cell_ops:+--ops-per-thread="$cell_ops"} \
 		${SPIN2014_JITTER:+--cost-jitter="$SPIN2014_JITTER"} \
 		--json="$SPIN2014_TMP/$name.json" >"$SPIN2014_TMP/$name.txt" \
@@ -50,7 +54,7 @@ if [ "${1:-}" = "--cell" ]; then
 fi
 
 usage() {
-	echo "usage: $0 [-f FUTEXSIM] [-n OPS_PER_TASK] [-p OPS_PER_TASK] [-c PCT] [-H arrival|issue|arrival-overlap] [-j JOBS]" >&2
+	echo "usage: $0 [-f FUTEXSIM] [-n OPS_PER_TASK] [-p OPS_PER_TASK] [-c PCT] [-H arrival|issue|arrival-overlap] [-m KEY=VALUE,...] [-j JOBS]" >&2
 	exit 2
 }
 
@@ -58,15 +62,16 @@ exe=$here/../../build/futexsim
 ops=
 pol_ops=
 jitter=
-handover=
+mset=
 jobs=$(nproc 2>/dev/null || echo 1)
-while getopts f:n:p:c:H:j: c; do
+while getopts f:n:p:c:H:m:j: c; do
 	case $c in
 	f) exe=$OPTARG ;;
 	n) ops=$OPTARG ;;
 	p) pol_ops=$OPTARG ;;
 	c) jitter=$OPTARG ;;
-	H) handover=$OPTARG ;;
+	H) mset=${mset:+$mset,}line-handover=$OPTARG ;;
+	m) mset=${mset:+$mset,}$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	*) usage ;;
 	esac
@@ -82,16 +87,8 @@ exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if [ -n "$handover" ]; then
-	mkdir "$tmp/machines"
-	for m in "${FUTEXSIM_MACHINES:-$here/../../machines}"/*.machine; do
-		{ cat "$m"; echo "line-handover = $handover"; } \
-			>"$tmp/machines/${m##*/}"
-	done
-	export FUTEXSIM_MACHINES="$tmp/machines"
-fi
 export SPIN2014_EXE="$exe" SPIN2014_OPS="$ops" SPIN2014_TMP="$tmp" \
-	SPIN2014_JITTER="$jitter"
+	SPIN2014_JITTER="$jitter" SPIN2014_MSET="$mset"
 
 # NAME SCENARIO TASKS DATA of each cell; with a policy block, the same
 # cell again as NAME-pol with its locks and pairs per task.
