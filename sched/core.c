@@ -208,7 +208,7 @@ static struct sim_task *pick_next(struct sim_cpu *c)
  * min_vruntime, and preempts the running task if that task's vruntime
  * is more than a wakeup granularity ahead of its own.
  */
-static void place_woken(struct sim_task *t, int cpu)
+static void place_woken(struct sim_task *t, int cpu, uint64_t now_ps)
 {
 	struct sim_cpu *c = &sim.cpus[cpu];
 	struct rq *rq = cpu_rq(c);
@@ -218,8 +218,8 @@ static void place_woken(struct sim_task *t, int cpu)
 	migrate_vruntime(t, &runqueues[t->cpu], rq);
 	if (t->vruntime_ps < floor)
 		t->vruntime_ps = floor;
-	if (curr && sim_now_ps() > curr->slice_start_ps &&
-	    curr->vruntime_ps + (int64_t)(sim_now_ps() - curr->slice_start_ps) >
+	if (curr && now_ps > curr->slice_start_ps &&
+	    curr->vruntime_ps + (int64_t)(now_ps - curr->slice_start_ps) >
 	    t->vruntime_ps + wakeup_gran_ps)
 		c->k.need_resched = 1;
 }
@@ -294,13 +294,19 @@ int sched_wake(struct sim_task *t)
 
 	if (t->state != SIM_TASK_SLEEPING)
 		return 0;
+	/*
+	 * The waker spends wake_ps in try_to_wake_up(), but the wakee is on
+	 * its runqueue from the start: the trace says so then (other CPUs,
+	 * whose clocks may be behind the waker's end, can already pick it);
+	 * its CPU's preemption check and kick count from the waker's end.
+	 */
 	sim_trace_waking(t, t->cpu);
-	sim_charge_ps(p->wake_ps);
 	cpu = select_cpu(t);
-	place_woken(t, cpu);
-	place(t, cpu,
+	place_woken(t, cpu, sim_now_ps() + p->wake_ps);
+	place(t, cpu, p->wake_ps +
 	      sim_jitter_ps(p->wakeup_to_run_ps + p->idle_exit_ps));
 	sim_trace_wakeup(t, t->cpu);
+	sim_charge_ps(p->wake_ps);
 	return 1;
 }
 
