@@ -110,7 +110,7 @@ void sim_preset_defaults(struct sim_preset *p)
 	p->timeslice_ps = 2250 * US;
 }
 
-/* All the keys, for the unknown-key error of @key (named @label). */
+/* The unknown-key error, with every key; @label names the key given. */
 static void fail_key(const struct sim_origin *at, const char *label)
 {
 	char expected[512] = "a machine key:";
@@ -326,9 +326,11 @@ static void set_list(struct sim_preset *p, const char *list,
 {
 	char buf[SIM_MACHINE_SET_MAX], label[64], *save = NULL, *pair;
 
-	if (strlen(list) >= sizeof(buf))
-		sim_config_fail(at, "machine-set", "at most 511 characters",
-				list);
+	if (strlen(list) >= sizeof(buf)) {
+		snprintf(label, sizeof(label), "at most %zu characters",
+			 sizeof(buf) - 1);
+		sim_config_fail(at, "machine-set", label, list);
+	}
 	memcpy(buf, list, strlen(list) + 1);
 	for (pair = strtok_r(buf, ",", &save); pair;
 	     pair = strtok_r(NULL, ",", &save)) {

@@ -94,6 +94,8 @@ static void set_machine(struct sim_scenario *s, const struct key *k,
 static void set_machine_set(struct sim_scenario *s, const struct key *k,
 			    const char *v, const struct sim_origin *at)
 {
+	_Static_assert(sizeof(s->machine_set) == SIM_MACHINE_SET_MAX,
+		       "machine-set is sim_preset_apply_set()'s list");
 	if (!strcmp(v, "none")) {
 		s->machine_set[0] = '\0';
 		return;
