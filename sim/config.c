@@ -60,8 +60,7 @@ static int is_blank(char c)
 	       c == '\v' || c == '\f';
 }
 
-/* Trim @s in place; Return: the first non-blank character. */
-static char *trim(char *s)
+char *sim_config_trim(char *s)
 {
 	size_t n;
 
@@ -88,7 +87,7 @@ static int valid_key(const char *k)
 static void parse_line(char *line, const struct sim_origin *at,
 		       sim_config_fn *fn, void *ctx)
 {
-	char *p = trim(line), *eq, *key, *value;
+	char *p = sim_config_trim(line), *eq, *key, *value;
 
 	if (!*p || *p == '#')
 		return;
@@ -99,13 +98,13 @@ static void parse_line(char *line, const struct sim_origin *at,
 			break;
 		}
 	}
-	p = trim(p);
+	p = sim_config_trim(p);
 	eq = strchr(p, '=');
 	if (!eq)
 		sim_config_fail(at, NULL, "a 'key = value' line", p);
 	*eq = '\0';
-	key = trim(p);
-	value = trim(eq + 1);
+	key = sim_config_trim(p);
+	value = sim_config_trim(eq + 1);
 	if (!valid_key(key))
 		sim_config_fail(at, *key ? key : NULL,
 				"a key of lowercase letters, digits and '-' before '='",

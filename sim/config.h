@@ -51,6 +51,10 @@ void sim_config_fail(const struct sim_origin *at, const char *key,
 		     const char *expected, const char *value)
 	__attribute__((noreturn));
 
+/* sim_config_trim - cut @s's trailing blanks in place.  Return: its first
+ * non-blank character. */
+char *sim_config_trim(char *s);
+
 /* Value parsers: return 0 on success, -1 if @s is not of the form. */
 int sim_parse_u64(const char *s, uint64_t *out);		/* 123, 10M, 1k	*/
 int sim_parse_duration_ps(const char *s, uint64_t *out_ps);	/* 5s 20ms 3us 7ns 1.7ns */

@@ -305,18 +305,6 @@ void sim_preset_load_at(struct sim_preset *p, const char *name_or_path,
 	preset_check(p, &(struct sim_origin){ .file = path }, "sockets");
 }
 
-/* @s without its leading and trailing blanks (cut in place). */
-static char *trim_blanks(char *s)
-{
-	char *end;
-
-	s += strspn(s, " \t");
-	end = s + strlen(s);
-	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
-		*--end = '\0';
-	return s;
-}
-
 /*
  * Each KEY=VALUE of @list, in order: a bad pair fails as the scenario's
  * machine-set at @at, naming "machine-set: KEY".
@@ -338,8 +326,8 @@ static void set_list(struct sim_preset *p, const char *list,
 
 		if (eq)
 			*eq = '\0';
-		key = trim_blanks(pair);
-		value = eq ? trim_blanks(eq + 1) : NULL;
+		key = sim_config_trim(pair);
+		value = eq ? sim_config_trim(eq + 1) : NULL;
 		if (!value || !*key || !*value)
 			sim_config_fail(at, "machine-set",
 					"KEY=VALUE pairs of machine keys, comma-separated, like tick-cost=0ns",
