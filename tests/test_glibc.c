@@ -459,32 +459,6 @@ static void json_arg(char *json, char *arg, size_t len)
 }
 
 /*
- * @path: the gold6148-2s preset with line-handover = issue and tick-cost
- * = 0 (the timing of the machine in which the race below was found,
- * before arrival hand-over and the tick's cost became every preset's): a
- * copy of the preset file with those keys appended, which override it.
- */
-static void gold_issue_machine(char *path)
-{
-	char src[512], *text;
-	size_t len;
-	FILE *f;
-	int fd = mkstemp(path);
-
-	ck_assert_int_ge(fd, 0);
-	close(fd);
-	snprintf(src, sizeof(src), "%s/gold6148-2s.machine", sim_preset_dir());
-	text = slurp(src, &len);
-	ck_assert_ptr_nonnull(text);
-	f = fopen(path, "w");
-	ck_assert_ptr_nonnull(f);
-	fwrite(text, 1, len, f);
-	fputs("\nline-handover = issue\ntick-cost = 0ns\n", f);
-	fclose(f);
-	free(text);
-}
-
-/*
  * rw-tp with N readers + N writers and nothing between operations (the
  * 2017 RFC's run (3)), N = 2 and 4, in a timing where a top waiter loses
  * the race for the free word at every look (gold6148-2s with issue-time
@@ -497,22 +471,20 @@ static void gold_issue_machine(char *path)
 START_TEST(test_rw_tp_top_waiter_losing_races_still_gets_a_handoff)
 {
 	char json[] = "/tmp/futexsim-rwtp-XXXXXX", arg[64];
-	char mach[] = "/tmp/futexsim-gold-XXXXXX", marg[64];
-	const char *argv[] = { "futexsim", "run", marg, "--workload=rwlock",
-		"--lock=rw-tp", _i ? "--readers=4" : "--readers=2",
+	/* the machine in which the race was found: issue-time hand-over,
+	 * free ticks (arrival and the tick's cost came later) */
+	const char *argv[] = { "futexsim", "run", "--machine=gold6148-2s",
+		"--machine-set=line-handover=issue,tick-cost=0ns",
+		"--workload=rwlock", "--lock=rw-tp",
+		_i ? "--readers=4" : "--readers=2",
 		_i ? "--writers=4" : "--writers=2", "--cs=loop:10",
 		"--between=none", "--duration=20ms", "--cost-jitter=10",
 		"--tp-policy=v6", arg, NULL };
 	unsigned long rd, wr;
 
 	json_arg(json, arg, sizeof(arg));
-	gold_issue_machine(mach);
-	snprintf(marg, sizeof(marg), "--machine=%s", mach);
-	if (!run_futexsim(&co, argv)) {
-		unlink(mach);
+	if (!run_futexsim(&co, argv))
 		return;
-	}
-	unlink(mach);
 	ck_assert_msg(co.status == 0, "%s", co.err);
 	read_groups(json, &rd, &wr);
 	unlink(json);
