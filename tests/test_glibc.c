@@ -432,17 +432,29 @@ START_TEST(test_broken_rwlock_fails_the_harness)
 }
 END_TEST
 
-/* "READERS WRITERS" of the first ops_by_group of JSON file @path. */
-static void read_groups(const char *path, unsigned long *rd,
-			unsigned long *wr)
+/*
+ * Run futexsim with @argv, whose --json names the file @json (json_arg());
+ * it must succeed.  The first ops_by_group of the JSON into @rd, @wr; the
+ * file is removed.  Return: 0 if there is no futexsim to run (skipped).
+ */
+static int run_groups(const char *const *argv, const char *json,
+		      unsigned long *rd, unsigned long *wr)
 {
-	char *doc = slurp(path, NULL), *p;
+	char *doc, *p;
 
+	if (!run_futexsim(&co, argv)) {
+		unlink(json);
+		return 0;
+	}
+	ck_assert_msg(co.status == 0, "%s", co.err);
+	doc = slurp(json, NULL);
+	unlink(json);
 	p = strstr(doc, "\"ops_by_group\":");
 	ck_assert_ptr_nonnull(p);
 	ck_assert_int_eq(sscanf(p, "\"ops_by_group\":{\"readers\":%lu,"
 				"\"writers\":%lu}", rd, wr), 2);
 	free(doc);
+	return 1;
 }
 
 /*
@@ -483,11 +495,8 @@ START_TEST(test_rw_tp_top_waiter_losing_races_still_gets_a_handoff)
 	unsigned long rd, wr;
 
 	json_arg(json, arg, sizeof(arg));
-	if (!run_futexsim(&co, argv))
+	if (!run_groups(argv, json, &rd, &wr))
 		return;
-	ck_assert_msg(co.status == 0, "%s", co.err);
-	read_groups(json, &rd, &wr);
-	unlink(json);
 	ck_assert_uint_ge(rd, 10000);
 	ck_assert_uint_ge(wr, 10000);
 }
@@ -511,11 +520,8 @@ START_TEST(test_prefer_writer_nr_write_phase_never_ends_with_writers_queued)
 	unsigned long rd, wr;
 
 	json_arg(json, arg, sizeof(arg));
-	if (!run_futexsim(&co, argv))
+	if (!run_groups(argv, json, &rd, &wr))
 		return;
-	ck_assert_msg(co.status == 0, "%s", co.err);
-	read_groups(json, &rd, &wr);
-	unlink(json);
 	ck_assert_uint_ge(wr, 1000);
 	if (_i)
 		ck_assert_uint_le(rd, 2 * 3);	/* the first phase only */
