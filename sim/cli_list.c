@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sim/cli_list.c - the help side of the command line (see sim/cli.h):
- * the usage text of `futexsim --help` and `futexsim list`.
+ * the usage text of `futexsim --help` and `futexsim list` (with `list
+ * machine`, one preset's every key).
  *
  * Stage: the driver of the whole flow, before any simulation: it only
  * reads tables.  Called by main() and the `run`/`replay` commands of
@@ -30,6 +31,7 @@ void sim_cli_usage(FILE *out)
 	fputs("usage: futexsim run [SCENARIO] [--key=value ...]\n"
 	      "       futexsim replay FILE [--key=value ...]\n"
 	      "       futexsim list [machines|locks|workloads]\n"
+	      "       futexsim list machine NAME|PATH [--machine-set=KEY=VALUE,...]\n"
 	      "       futexsim explore [SCENARIO] [--strategy=S] [--runs=N] [--oracle=LIST]\n"
 	      "                [--shard=I/N] [--summary=PATH] [--out=PATH] [--key=value ...]\n"
 	      "       futexsim shrink FILE [--out=PATH] [--budget=N]\n"
@@ -53,7 +55,8 @@ void sim_cli_usage(FILE *out)
 	      "        replay file and print the narrated failure report (exit 3).\n"
 	      "shrink  minimise a failing replay file while the same oracle fires.\n"
 	      "merge   combine the --summary files of sharded explore runs.\n"
-	      "list    the machine presets, user locks and workloads.\n"
+	      "list    the machine presets, user locks and workloads; 'list machine'\n"
+	      "        prints one preset's every key as a machine file.\n"
 	      "\n"
 	      "Scenario keys:\n", out);
 	sim_scenario_usage(out);
@@ -105,10 +108,39 @@ static void list_workloads(void)
 		       wl_registry[i]->description);
 }
 
+/* `list machine NAME|PATH [--machine-set=LIST]`: the preset, with @LIST
+ * applied, as a machine file (a start for a preset of one's own). */
+static int list_machine(int argc, char **argv)
+{
+	static const char form[] =
+		"list machine NAME|PATH [--machine-set=KEY=VALUE,...]";
+	static const char opt[] = "--machine-set=";
+	struct sim_preset p;
+	const char *set = "";
+
+	if (argc < 1 || argc > 2)
+		sim_config_fail(&cmdline, NULL, form, argc > 2 ? argv[2] : NULL);
+	if (argc == 2) {
+		if (strncmp(argv[1], opt, sizeof(opt) - 1) != 0)
+			sim_config_fail(&cmdline, NULL, form, argv[1]);
+		set = argv[1] + sizeof(opt) - 1;
+		sim_preset_check_set(set, &cmdline);
+	}
+	sim_preset_load_at(&p, argv[0], &cmdline);
+	sim_preset_apply_set(&p, set, &cmdline);
+	printf("# %s%s%s\n", p.name, *set ? ", machine-set " : "", set);
+	sim_preset_print(&p, stdout);
+	return 0;
+}
+
 int sim_cmd_list(int argc, char **argv)
 {
-	static const char expected[] = "one of machines, locks, workloads";
+	static const char expected[] =
+		"one of machines, machine NAME, locks, workloads";
 	const char *what = argc ? argv[0] : NULL;
+
+	if (what && !strcmp(what, "machine"))
+		return list_machine(argc - 1, argv + 1);
 
 	if (argc > 1)
 		sim_config_fail(&cmdline, NULL, expected, argv[1]);

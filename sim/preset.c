@@ -110,6 +110,11 @@ void sim_preset_defaults(struct sim_preset *p)
 	p->timeslice_ps = 2250 * US;
 }
 
+/* line-handover's values: enum sim_handover, in its order. */
+static const char *const handover_names[3] = {
+	"issue", "arrival", "arrival-overlap"
+};
+
 /* The unknown-key error, with every key; @label names the key given. */
 static void fail_key(const struct sim_origin *at, const char *label)
 {
@@ -163,13 +168,10 @@ static void preset_set_as(struct sim_preset *p, const char *key,
 		*(bool *)((char *)p + k->off) = b;
 		break;
 	}
-	case P_HANDOVER: {	/* enum sim_handover, in its order */
-		static const char *const names[] = {
-			"issue", "arrival", "arrival-overlap"
-		};
+	case P_HANDOVER: {
 		int i = 0;
 
-		while (i < 3 && strcmp(value, names[i]) != 0)
+		while (i < 3 && strcmp(value, handover_names[i]) != 0)
 			i++;
 		if (i == 3)
 			sim_config_fail(at, label,
@@ -334,6 +336,37 @@ static void set_list(struct sim_preset *p, const char *list,
 					list);
 		snprintf(label, sizeof(label), "machine-set: %s", key);
 		preset_set_as(p, key, label, value, at);
+	}
+}
+
+void sim_preset_print(const struct sim_preset *p, FILE *out)
+{
+	char buf[64];
+
+	for (int i = 0; i < NR_PKEYS; i++) {
+		const struct pkey *k = &pkeys[i];
+		const char *v = (const char *)p + k->off;
+
+		switch (k->kind) {
+		case P_TEXT:
+			break;
+		case P_COUNT:
+			snprintf(buf, sizeof(buf), "%d", *(const int *)v);
+			v = buf;
+			break;
+		case P_BOOL:
+			v = *(const bool *)v ? "on" : "off";
+			break;
+		case P_HANDOVER:
+			v = handover_names[*(const int *)v];
+			break;
+		case P_DURATION:
+		case P_PERIOD:
+			v = sim_format_duration_ps(*(const uint64_t *)v, buf,
+						   sizeof(buf));
+			break;
+		}
+		fprintf(out, "%s = %s\n", k->name, v);
 	}
 }
 

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "sim/config.h"
 #include "sim/hooks.h"
@@ -79,6 +80,10 @@ void sim_preset_load_at(struct sim_preset *p, const char *name_or_path,
 void sim_preset_check_set(const char *list, const struct sim_origin *at);
 void sim_preset_apply_set(struct sim_preset *p, const char *list,
 			  const struct sim_origin *at);
+/* sim_preset_print - @p as a machine file: every key, "key = value" lines
+ * in the order of machines/README.md, values as sim_preset_load() reads
+ * them back (no name: a file's name is its file name). */
+void sim_preset_print(const struct sim_preset *p, FILE *out);
 /* sim_preset_nr_cpus - sockets * cores * threads. */
 int sim_preset_nr_cpus(const struct sim_preset *p);
 /* sim_preset_topology - socket, core and SMT thread of @cpu (CPUs are

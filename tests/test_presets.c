@@ -3,7 +3,8 @@
  * tests/test_presets.c - suite "presets": the shipped machine presets of
  * machines/ (topology, sane costs, every key set and commented, listed by
  * `futexsim list machines` and in machines/README.md) and bad preset
- * files given by path (one line naming file, line and key; exit 2).
+ * files given by path (one line naming file, line and key; exit 2); a
+ * preset printed as a file (`futexsim list machine`) reads back the same.
  *
  * Stage: CLI input -> machine, unit level and end to end.  Run by
  * tests/check_main.c; loads presets with sim/preset.c, runs failing loads
@@ -382,6 +383,54 @@ START_TEST(test_an_edited_copy_loads_by_path)
 }
 END_TEST
 
+/*
+ * sim_preset_print() of every shipped preset, read back as a file, is the
+ * same machine; `futexsim list machine` prints it, with machine-set
+ * applied, and refuses bad arguments with one line.
+ */
+START_TEST(test_a_printed_preset_reads_back_as_the_same_machine)
+{
+	for (int i = 0; i < NR_SHIPPED; i++) {
+		struct sim_preset orig, back;
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+
+		sim_preset_load(&orig, shipped[i].name);
+		sim_preset_print(&orig, f);
+		fclose(f);
+		write_user(shipped[i].name, text);
+		free(text);
+		sim_preset_load(&back, upath);
+		ck_assert_str_eq(back.name, orig.name);
+		ck_assert_msg(!memcmp(&back, &orig, sizeof(back)),
+			      "%s does not read back", orig.name);
+	}
+	remove_tmpdir();
+}
+END_TEST
+
+START_TEST(test_list_machine_prints_every_key_with_machine_set)
+{
+	if (!futexsim(&co, "list", "machine", "gold6148-2s",
+		      "--machine-set=tick-cost=0ns,xfer-remote=200ns"))
+		return;
+	ck_assert_msg(co.status == 0, "%s", co.err);
+	ck_assert_ptr_nonnull(strstr(co.out, "# gold6148-2s, machine-set "
+				     "tick-cost=0ns,xfer-remote=200ns\n"));
+	ck_assert_ptr_nonnull(strstr(co.out, "\ntick-cost = 0ns\n"));
+	ck_assert_ptr_nonnull(strstr(co.out, "\nxfer-remote = 200ns\n"));
+	ck_assert_ptr_nonnull(strstr(co.out, "\nsockets = 2\n"));
+	ck_assert_ptr_nonnull(strstr(co.out, "\nrelax = 58ns\n"));
+	futexsim(&co, "list", "machine", "gold6148-2s", "--machine-set=bogus=1");
+	assert_one_line_error(&co, "--machine-set: bogus: expected a machine key");
+	futexsim(&co, "list", "machine", "tiny4", "--cpus=2");
+	assert_one_line_error(&co, "expected list machine NAME|PATH", "'--cpus=2'");
+	futexsim(&co, "list", "machine");
+	assert_one_line_error(&co, "expected list machine NAME|PATH");
+}
+END_TEST
+
 static void load_user(void *arg)
 {
 	struct sim_preset p;
@@ -497,6 +546,8 @@ Suite *presets_suite(void)
 	tcase_add_test(tc, test_list_machines_shows_every_preset_with_its_topology);
 	tcase_add_test(tc, test_every_preset_runs_a_small_scenario);
 	tcase_add_test(tc, test_an_edited_copy_loads_by_path);
+	tcase_add_test(tc, test_a_printed_preset_reads_back_as_the_same_machine);
+	tcase_add_test(tc, test_list_machine_prints_every_key_with_machine_set);
 	tcase_add_test(tc, test_bad_values_in_a_preset_file_are_refused);
 	tcase_add_test(tc, test_malformed_lines_in_a_preset_file_are_refused);
 	tcase_add_test(tc, test_the_cli_names_the_preset_file_line_and_key);
