@@ -13,8 +13,9 @@
  * @rd_mask must be @rd_bits (reader-owned, say, and not being unlocked)
  * and its reader count (bits @rd_count) at least one.  Machines boot
  * with FUTEXSIM_CHECK_STATE=1, so the scheduler's and TP's invariants are
- * checked at every dispatch.  Static functions and data: each test file
- * gets its own copy.
+ * checked at every dispatch.  assert_states_freed() checks the TP futex's
+ * futex_state census after a run.  Static functions and data: each test
+ * file gets its own copy.
  */
 #ifndef TESTS_CHECKED_LOCK_H
 #define TESTS_CHECKED_LOCK_H
@@ -26,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "futex/tp.h"
 #include "sim/machine.h"
 #include "sim/preset.h"
 #include "sim/scenario.h"
@@ -204,6 +206,18 @@ checked_same_figures(void (*run)(int, int, uint64_t, uint64_t),
 	waitpid(pid, &st, 0);
 	ck_assert(WIFEXITED(st));
 	ck_assert_int_eq(WEXITSTATUS(st), 0);
+}
+
+/* After a TP run: no futex_state is left attached, and every object
+ * allocated is in a task's cache (at most one per task): none leaked. */
+static __attribute__((unused)) void assert_states_freed(int tasks)
+{
+	struct ksim_futex_tp_census c;
+
+	ksim_futex_tp_census(&c);
+	ck_assert_int_eq(c.attached, 0);
+	ck_assert_int_eq(c.allocated, c.cached);
+	ck_assert_int_le(c.cached, tasks);
 }
 
 #endif /* TESTS_CHECKED_LOCK_H */

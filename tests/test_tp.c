@@ -56,17 +56,6 @@ static void run_tp(int cpus, int threads, uint64_t ops, uint64_t seed)
 	run_tp_scn(cpus, threads, ops, seed);
 }
 
-/* No futex_state is left attached, and every object allocated is in a
- * task's cache: none leaked. */
-static void assert_states_freed(int tasks)
-{
-	struct ksim_futex_tp_census c;
-
-	ksim_futex_tp_census(&c);
-	ck_assert_int_eq(c.attached, 0);
-	ck_assert_int_eq(c.allocated, c.cached);
-	ck_assert_int_le(c.cached, tasks);
-}
 
 START_TEST(test_tp_64_tasks_on_8_cpus_mutual_exclusion_and_op_count)
 {

@@ -57,16 +57,6 @@ static void assert_checked_clean(void)
 	ck_assert_uint_eq(chk.bad_calls, 0);
 }
 
-/* No futex_state is left attached; every object is in a task's cache. */
-static void assert_states_freed(int tasks)
-{
-	struct ksim_futex_tp_census c;
-
-	ksim_futex_tp_census(&c);
-	ck_assert_int_eq(c.attached, 0);
-	ck_assert_int_eq(c.allocated, c.cached);
-	ck_assert_int_le(c.cached, tasks);
-}
 
 /* ---- exclusion over many seeds, 16 CPUs ---------------------------- */
 

@@ -104,15 +104,6 @@ static void boot_words(int cpus)
 	d.phase = sim_arena_alloc(4, 64);
 }
 
-static void assert_states_freed(int tasks)
-{
-	struct ksim_futex_tp_census c;
-
-	ksim_futex_tp_census(&c);
-	ck_assert_int_eq(c.attached, 0);
-	ck_assert_int_eq(c.allocated, c.cached);
-	ck_assert_int_le(c.cached, tasks);
-}
 
 /* The owner: takes the word, then holds it off CPU for @arg ns. */
 static void owner_sleeps(void *arg)
