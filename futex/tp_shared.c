@@ -512,11 +512,8 @@ long futex_tp_unlock_shared(u32 __user *uaddr, unsigned int flags)
 		if (!tp_reader_unlocking(uval))
 			goto out;
 	}
-	if (newval) {
-		/* no hook since the cmpxchg: the checker sees both at once */
+	if (newval)	/* no hook since the cmpxchg: the checker sees both */
 		state->granted = true;
-		futex_tp_trace(uaddr, SIM_TP_HANDOFF_GRANT, newval, newval);
-	}
 	ret = futex_tp_wake_top(uaddr, state, uval, newval);
 out:
 	if (state)

@@ -161,9 +161,9 @@ long futex_tp_lock(u32 __user *uaddr, unsigned int flags, ktime_t *time);
 
 /**
  * futex_tp_wake_top() - the end of FUTEX_UNLOCK and FUTEX_UNLOCK_SHARED
- * (futex/tp_unlock.c): the word @uval, just released as @newval (0 or a
- * handoff TID), had FUTEX_WAITERS: wake the top waiter of @state (may be
- * NULL); then trace the unlock.
+ * (futex/tp_unlock.c): the word @uval was just released as @newval (0, or
+ * a handoff TID: traced as the grant); if @uval had FUTEX_WAITERS, wake
+ * the top waiter of @state (may be NULL); then trace the unlock.
  *
  * Return: 1 if a sleeping top waiter was woken, else 0.
  */

@@ -112,8 +112,6 @@ static long futex_tp_unlock(u32 __user *uaddr, unsigned int flags)
 		if ((uval & FUTEX_TP_TID_MASK) != vpid)
 			goto out;
 	}
-	if (newval)
-		futex_tp_trace(uaddr, SIM_TP_HANDOFF_GRANT, newval, newval);
 	ret = futex_tp_wake_top(uaddr, state, uval, newval);
 out:
 	if (state)
@@ -127,6 +125,8 @@ int futex_tp_wake_top(u32 __user *uaddr, struct futex_state *state,
 	struct task_struct *top;
 	int woken = 0;
 
+	if (newval)
+		futex_tp_trace(uaddr, SIM_TP_HANDOFF_GRANT, newval, newval);
 	if (state && (uval & FUTEX_WAITERS)) {
 		top = READ_ONCE(state->owner);	/* [R]: futex/tp.c head */
 		if (top && wake_up_process(top))
