@@ -190,21 +190,28 @@ header() {
 	echo "tasks | ticket  queue change    v11 | ticket generic change pnd/que    x86 change pnd/que"
 }
 
+# Every cell of cells() as a row of ROW_FN, a HEADER_FN line before each
+# block (same node standalone, embedded; different nodes).
+table() {
+	cells | while read -r name scn n data; do
+		block=${name%-*}
+		if [ "$block" != "${last:-}" ]; then
+			case $block in
+			node-*) "$1" "same node (westmere-ex), $data:" ;;
+			*) "$1" "different nodes (westmere-ex-4s, one task per socket), standalone:" ;;
+			esac
+			last=$block
+		fi
+		"$2" "$name" "$n"
+	done
+}
+
 per_task=${ops:-200000}
 echo "2014 qspinlock vs ticket (SPEC.md 3.7): ms for 5,000,000 lock/unlock per task;"
 echo "simulated with $per_task per task, ns per op x 5,000,000.  queue = the published"
 echo "pre-patch qspinlock (v10); v11 = with the v11 06/16 pending-bit patch;"
 echo "pnd/que = % of acquisitions through the pending bit / the MCS queue."
-for data in standalone embedded; do
-	header "same node (westmere-ex), $data:"
-	for n in 1 2 3 4 5 6 7 8; do
-		row "node-$data-$n" "$n"
-	done
-done
-header "different nodes (westmere-ex-4s, one task per socket), standalone:"
-for n in 1 2 3 4; do
-	row "nodes-standalone-$n" "$n"
-done
+table header row
 [ "$pol_ops" = 0 ] && exit 0
 
 echo
@@ -213,13 +220,4 @@ echo "simulated with $pol_ops per task: v10 queues on (0,1,0), v11 (Waiman) wait
 echo "for the pending waiter to take over, peterz waits while the word is (0,1,0)"
 echo "and then runs the v10 loop.  Changes are against the published ticket"
 echo "(published) and the simulated ticket of the table above (simulated)."
-for data in standalone embedded; do
-	pol_header "same node (westmere-ex), $data:"
-	for n in 1 2 3 4 5 6 7 8; do
-		pol_row "node-$data-$n" "$n"
-	done
-done
-pol_header "different nodes (westmere-ex-4s, one task per socket), standalone:"
-for n in 1 2 3 4; do
-	pol_row "nodes-standalone-$n" "$n"
-done
+table pol_header pol_row
