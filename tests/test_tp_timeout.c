@@ -115,16 +115,23 @@ static void owner_sleeps(void *arg)
 	d.a_fast_unlock = user_unlock();
 }
 
+/* FUTEX_LOCK with a deadline @ns from now, recorded (result, time, word
+ * then); then an untimed FUTEX_LOCK, recorded, and the unlock. */
+static void timed_lock_then_lock(unsigned long long ns)
+{
+	d.ret = lock_within(ns);
+	d.t_ret = sim_now_ns();
+	d.word_at_ret = uatomic_load(d.word);
+	d.ret2 = tp_op(FUTEX_TP_LOCK_PRIVATE);
+	user_unlock();
+}
+
 /* The timed waiter: its FUTEX_LOCK times out, then it locks for good. */
 static void timed_waiter(void *arg)
 {
 	wait_phase(1);
 	busy((unsigned long long)(uintptr_t)arg);	/* let others queue */
-	d.ret = lock_within(200000);
-	d.t_ret = sim_now_ns();
-	d.word_at_ret = uatomic_load(d.word);
-	d.ret2 = tp_op(FUTEX_TP_LOCK_PRIVATE);
-	user_unlock();
+	timed_lock_then_lock(200000);
 }
 
 START_TEST(test_timed_out_top_waiter_leaves_at_its_deadline)
@@ -193,11 +200,7 @@ static void owner_runs(void *arg)
 static void handoff_waiter(void *arg)
 {
 	wait_phase(1);
-	d.ret = lock_within(6000000);
-	d.t_ret = sim_now_ns();
-	d.word_at_ret = uatomic_load(d.word);
-	d.ret2 = tp_op(FUTEX_TP_LOCK_PRIVATE);
-	user_unlock();
+	timed_lock_then_lock(6000000);
 }
 
 START_TEST(test_timed_out_handoff_request_is_withdrawn)
