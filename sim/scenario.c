@@ -374,6 +374,18 @@ static void set_placement(struct sim_scenario *s, const struct key *k,
 	s->placement_at = *at;
 }
 
+static void set_access(struct sim_scenario *s, const struct key *k,
+		       const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "read-write"))
+		s->access = SIM_ACCESS_READ_WRITE;
+	else if (!strcmp(v, "write"))
+		s->access = SIM_ACCESS_WRITE;
+	else
+		sim_config_fail(at, k->name, "read-write or write", v);
+	s->access_at = *at;
+}
+
 /* workload=rwlock: readers=, writers=, read-ratio=, read-depth= */
 static void set_rwlock_key(struct sim_scenario *s, const struct key *k,
 			   const char *v, const struct sim_origin *at)
@@ -562,6 +574,7 @@ static const struct key keys[] = {
 	{ "ops-per-thread", "N|none", "operations of each thread (ops = N x threads); excludes ops and duration", set_ops_per_thread },
 	{ "data", "standalone|embedded", "spin: the data in its own cache line or in the lock's; default standalone", set_data },
 	{ "placement", "pack|nodes", "spin: fill one socket, or one task per socket in turn; default pack", set_placement },
+	{ "data-access", "read-write|write", "spin: the section loads the data and stores it + 1, or only stores; default read-write", set_access },
 	{ "readers", "N", "rwlock: N reader threads (threads = readers + writers); excludes read-ratio", set_rwlock_key },
 	{ "writers", "N", "rwlock: N writer threads (threads = readers + writers); excludes read-ratio", set_rwlock_key },
 	{ "read-ratio", "PCT", "rwlock without readers/writers: % of each thread's operations that read; default 50", set_rwlock_key },

@@ -34,6 +34,8 @@
  *             or in the lock's)			default standalone
  *   placement spin: pack | nodes (fill a socket, or one task per socket
  *             round-robin)				default pack
+ *   data-access  spin: read-write | write (the critical section loads
+ *             the data and stores it + 1, or only stores)	default read-write
  *   trace     PATH.txt | PATH.json | none: a trace of each lock's run
  *             (sim/trace.h); PATH.LOCK.txt with several locks	default none
  *   trace-from, trace-to  the simulated time window traced	default all
@@ -63,7 +65,8 @@
  *             sleep) | v6 (5 ms as the top waiter)	default v2
  *   tp-handoff lock=tp: on | off (never hand the lock off)	default on
  * ops, ops-per-thread and duration are exclusive; giving duration selects
- * fixed-time mode.  data and placement are keys of workload=spin only;
+ * fixed-time mode.  data, placement and data-access are keys of
+ * workload=spin only;
  * spin also needs threads <= cpus and no sleep in cs or between.
  */
 #ifndef SIM_SCENARIO_H
@@ -87,6 +90,11 @@ enum sim_work_kind {
 enum sim_spin_data {
 	SIM_DATA_STANDALONE,	/* the data in a line of its own		*/
 	SIM_DATA_EMBEDDED,	/* the data in the lock's line			*/
+};
+
+enum sim_spin_access {
+	SIM_ACCESS_READ_WRITE,	/* load the data, store it + 1			*/
+	SIM_ACCESS_WRITE,	/* store only (no miss the section waits for)	*/
 };
 
 enum sim_placement {
@@ -123,6 +131,7 @@ struct sim_scenario {
 	uint64_t ops_per_thread;	/* ops-per-thread given; 0: not	*/
 	enum sim_spin_data data;	/* workload=spin			*/
 	enum sim_placement placement;	/* workload=spin			*/
+	enum sim_spin_access access;	/* workload=spin: data-access		*/
 	int readers, writers;		/* workload=rwlock; 0: not given	*/
 	unsigned int read_ratio;	/* rwlock: % reads of each thread	*/
 	unsigned int read_depth;	/* rwlock: nested read locks		*/
@@ -149,7 +158,7 @@ struct sim_scenario {
 	struct sim_origin machine_at, machine_set_at, cpus_at, ops_at;
 	struct sim_origin duration_at, json_at;
 	struct sim_origin threads_at, workload_at, lock_at, cs_at, between_at;
-	struct sim_origin ops_per_thread_at, data_at, placement_at;
+	struct sim_origin ops_per_thread_at, data_at, placement_at, access_at;
 	struct sim_origin trace_at, trace_from_at, trace_to_at;
 	struct sim_origin record_at, lock_stat_at;
 	struct sim_origin readers_at, writers_at, read_ratio_at, read_depth_at;
@@ -174,10 +183,11 @@ void sim_scenario_resolve(struct sim_scenario *s, int machine_cpus);
 void sim_scenario_print(const struct sim_scenario *s, FILE *out);
 /* sim_scenario_json - the resolved scenario as a JSON object. */
 void sim_scenario_json(const struct sim_scenario *s, FILE *out);
-/* sim_data_name, sim_placement_name - the key values: "standalone",
- * "embedded"; "pack", "nodes". */
+/* sim_data_name, sim_placement_name, sim_access_name - the key values:
+ * "standalone", "embedded"; "pack", "nodes"; "read-write", "write". */
 const char *sim_data_name(enum sim_spin_data d);
 const char *sim_placement_name(enum sim_placement p);
+const char *sim_access_name(enum sim_spin_access a);
 /* sim_work_format - "pause:5", "sleep:1us", "none". */
 const char *sim_work_format(const struct sim_work *w, char *buf, int len);
 /* sim_scenario_each - call @fn with every key of @s and its value as a
@@ -186,7 +196,8 @@ const char *sim_work_format(const struct sim_work *w, char *buf, int len);
  * builds the replay command line with it.  Keys at their "unset" value
  * (threads 0, json "", record "", the trace keys at their defaults) are
  * left out; cpus 0 is "all"; ops-per-thread, when given, stands instead
- * of ops; data and placement are given for workload spin only. */
+ * of ops; data and placement are given for workload spin only, and
+ * data-access when it is write. */
 void sim_scenario_each(const struct sim_scenario *s,
 		       void (*fn)(void *ctx, const char *key, const char *value),
 		       void *ctx);

@@ -32,6 +32,11 @@ const char *sim_placement_name(enum sim_placement p)
 	return p == SIM_PLACE_NODES ? "nodes" : "pack";
 }
 
+const char *sim_access_name(enum sim_spin_access a)
+{
+	return a == SIM_ACCESS_WRITE ? "write" : "read-write";
+}
+
 const char *sim_work_format(const struct sim_work *w, char *buf, int len)
 {
 	char d[40];
@@ -139,6 +144,8 @@ void sim_scenario_each(const struct sim_scenario *s,
 	if (wl_find(s->workload) == &wl_spin) {
 		fn(ctx, "data", sim_data_name(s->data));
 		fn(ctx, "placement", sim_placement_name(s->placement));
+		if (s->access != SIM_ACCESS_READ_WRITE)
+			fn(ctx, "data-access", sim_access_name(s->access));
 	}
 	each_glibc(s, fn, ctx);
 	fn(ctx, "cs", sim_work_format(&s->cs, v, sizeof(v)));
@@ -214,8 +221,9 @@ static void json_str(FILE *out, const char *v)
  * The same keys and values as the scenario file: numbers for counts, a
  * list for lock, strings in file syntax for durations and work, null for
  * what is unset (machine-set and threads when not given, ops in
- * fixed-time mode, json, ops-per-thread when not given, data and placement outside workload
- * spin, trace and trace-to when not given).
+ * fixed-time mode, json, ops-per-thread when not given, data, placement
+ * and data-access outside workload spin, trace and trace-to when not
+ * given).
  */
 void sim_scenario_json(const struct sim_scenario *s, FILE *out)
 {
@@ -256,10 +264,11 @@ void sim_scenario_json(const struct sim_scenario *s, FILE *out)
 	else
 		fputs(",\"ops-per-thread\":null", out);
 	if (wl_find(s->workload) == &wl_spin)
-		fprintf(out, ",\"data\":\"%s\",\"placement\":\"%s\"",
-			sim_data_name(s->data), sim_placement_name(s->placement));
+		fprintf(out, ",\"data\":\"%s\",\"placement\":\"%s\",\"data-access\":\"%s\"",
+			sim_data_name(s->data), sim_placement_name(s->placement),
+			sim_access_name(s->access));
 	else
-		fputs(",\"data\":null,\"placement\":null", out);
+		fputs(",\"data\":null,\"placement\":null,\"data-access\":null", out);
 	json_glibc(s, out);
 	fprintf(out, ",\"cs\":\"%s\"", sim_work_format(&s->cs, v, sizeof(v)));
 	fprintf(out, ",\"between\":\"%s\"",

@@ -152,6 +152,9 @@ static void resolve_spin(struct sim_scenario *s, const struct wl_workload *w)
 		if (s->placement_at.file)
 			sim_config_fail(&s->placement_at, "placement",
 					"no placement key: it belongs to workload spin", NULL);
+		if (s->access_at.file)
+			sim_config_fail(&s->access_at, "data-access",
+					"no data-access key: it belongs to workload spin", NULL);
 		return;
 	}
 	if (s->threads > s->cpus) {

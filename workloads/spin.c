@@ -15,10 +15,15 @@
  * cs and between (pause:N or none), data=standalone|embedded (the data is
  * in a line of its own, or in the lock's line right after the word) and
  * placement=pack|nodes (fill socket after socket in CPU order, or deal
- * the tasks round-robin over the sockets: one per socket first).
+ * the tasks round-robin over the sockets: one per socket first) and
+ * data-access=read-write|write.
  *
  * The critical section reads the data, runs cs, and writes the data + 1
  * (two simulated accesses; the data line is written on every operation).
+ * With data-access=write it runs cs and stores the count of sections so
+ * far + 1, kept by the driver (a value in a register): one store, which
+ * retires into the store buffer, so no data miss is waited for inside
+ * the section (machines/README.md, "What the critical section reads").
  * Each lock and unlock call first costs the machine's lock-call (the
  * call's own instructions, machines/README.md).
  * The driver checks mutual exclusion itself, as workloads/mutex.c does:
@@ -139,6 +144,7 @@ static struct {
 	const struct wl_klock *lock;
 	void *word;			/* the lock, in simulated memory  */
 	uint32_t *data;			/* the data the section writes	  */
+	uint32_t sections;		/* data-access=write: what it stores */
 } sp;
 
 static void pauses(const struct sim_work *w)
@@ -152,8 +158,13 @@ static void critical_section(struct wl_worker *w)
 	uint32_t v;
 
 	wl_cs_enter(&sp.run, w);
-	v = uatomic_load(sp.data);
-	pauses(&sp.run.s->cs);
+	if (sp.run.s->access == SIM_ACCESS_WRITE) {
+		v = sp.sections++;	/* inside: the lock guards it too */
+		pauses(&sp.run.s->cs);
+	} else {
+		v = uatomic_load(sp.data);
+		pauses(&sp.run.s->cs);
+	}
 	uatomic_store(sp.data, v + 1);
 	wl_cs_exit(&sp.run, w);
 }

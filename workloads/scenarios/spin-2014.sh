@@ -18,7 +18,7 @@
 #
 # usage: spin-2014.sh [-f FUTEXSIM] [-n OPS_PER_TASK] [-p OPS_PER_TASK] [-c PCT]
 #                     [-H arrival|issue|arrival-overlap] [-m KEY=VALUE,...]
-#                     [-j JOBS]
+#                     [-a read-write|write] [-j JOBS]
 #   -f  the futexsim binary (default: build/futexsim of this tree)
 #   -n  lock/unlock pairs per task (default: the scenarios', 200000)
 #   -p  lock/unlock pairs per task of the policy block (default: -n's; 0:
@@ -30,6 +30,9 @@
 #       as -m line-handover=MODE
 #   -m  machine keys changed in every cell (the scenario key machine-set,
 #       machines/README.md), e.g. -m tick-cost=0ns for free ticks
+#   -a  the critical section's data-access (default read-write: load the
+#       data, store it + 1; write: one store, machines/README.md "What the
+#       critical section reads")
 #   -j  cells run at once (default: the host's CPUs)
 # Exit status: 0; 1 if a cell failed (its stderr is shown); 2 bad usage.
 set -eu
@@ -42,6 +45,7 @@ if [ "${1:-}" = "--cell" ]; then
 	if "$SPIN2014_EXE" run "$here/$scn" --threads="$tasks" --data="$data" \
 		${locks:+--lock="$locks"} \
 		${SPIN2014_MSET:+--machine-set="$SPIN2014_MSET"} \
+		${SPIN2014_ACCESS:+--data-access="$SPIN2014_ACCESS"} \
 		${cell_ops:+--ops-per-thread="$cell_ops"} \
 		${SPIN2014_JITTER:+--cost-jitter="$SPIN2014_JITTER"} \
 		--json="$SPIN2014_TMP/$name.json" >"$SPIN2014_TMP/$name.txt" \
@@ -54,7 +58,7 @@ if [ "${1:-}" = "--cell" ]; then
 fi
 
 usage() {
-	echo "usage: $0 [-f FUTEXSIM] [-n OPS_PER_TASK] [-p OPS_PER_TASK] [-c PCT] [-H arrival|issue|arrival-overlap] [-m KEY=VALUE,...] [-j JOBS]" >&2
+	echo "usage: $0 [-f FUTEXSIM] [-n OPS_PER_TASK] [-p OPS_PER_TASK] [-c PCT] [-H arrival|issue|arrival-overlap] [-m KEY=VALUE,...] [-a read-write|write] [-j JOBS]" >&2
 	exit 2
 }
 
@@ -63,8 +67,9 @@ ops=
 pol_ops=
 jitter=
 mset=
+access=
 jobs=$(nproc 2>/dev/null || echo 1)
-while getopts f:n:p:c:H:m:j: c; do
+while getopts f:n:p:c:H:m:a:j: c; do
 	case $c in
 	f) exe=$OPTARG ;;
 	n) ops=$OPTARG ;;
@@ -72,6 +77,7 @@ while getopts f:n:p:c:H:m:j: c; do
 	c) jitter=$OPTARG ;;
 	H) mset=${mset:+$mset,}line-handover=$OPTARG ;;
 	m) mset=${mset:+$mset,}$OPTARG ;;
+	a) access=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	*) usage ;;
 	esac
@@ -88,7 +94,7 @@ exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export SPIN2014_EXE="$exe" SPIN2014_OPS="$ops" SPIN2014_TMP="$tmp" \
-	SPIN2014_JITTER="$jitter" SPIN2014_MSET="$mset"
+	SPIN2014_JITTER="$jitter" SPIN2014_MSET="$mset" SPIN2014_ACCESS="$access"
 
 # NAME SCENARIO TASKS DATA of each cell; with a policy block, the same
 # cell again as NAME-pol with its locks and pairs per task.
@@ -211,6 +217,7 @@ echo "2014 qspinlock vs ticket (SPEC.md 3.7): ms for 5,000,000 lock/unlock per t
 echo "simulated with $per_task per task, ns per op x 5,000,000.  queue = the published"
 echo "pre-patch qspinlock (v10); v11 = with the v11 06/16 pending-bit patch;"
 echo "pnd/que = % of acquisitions through the pending bit / the MCS queue."
+[ -z "$access" ] || echo "The critical section's data-access: $access."
 table header row
 [ "$pol_ops" = 0 ] && exit 0
 
