@@ -6,8 +6,9 @@
  * Stage: machine.  Called by sim/machine.c (sim_hook() through the inline
  * sim_cache_access(), spin-wait parking through sim_cache_line_id()) and
  * by tests/test_cache.c.  Calls uthash for the line table, the arena
- * (sim_arena_contains()) to tell simulated memory from host memory, and
- * reads the machine's CPUs (topology) and tasks (coroutine stacks).
+ * (sim_arena_contains()) to tell simulated memory from host memory, the
+ * trace for each miss (sim_trace_cache(), when trace-events names cache),
+ * and reads the machine's CPUs (topology) and tasks (coroutine stacks).
  *
  * The table maps a host line number (address >> 6) to the state of its
  * line; a direct-mapped memo in front of it makes the L1 hit a few
@@ -25,6 +26,7 @@
 #include "sim/cache.h"
 #include "sim/machine.h"
 #include "sim/replay.h"
+#include "sim/trace.h"
 
 static void cache_oom(void)
 {
@@ -34,8 +36,12 @@ static void cache_oom(void)
 #define uthash_fatal(msg)	cache_oom()
 #include <uthash.h>
 
-/* Distance between two CPUs, in the order of cost. */
-enum tier { T_SELF, T_SMT, T_SOCKET, T_REMOTE, T_2HOP, T_NR };
+#define T_SELF		SIM_TIER_SELF
+#define T_SMT		SIM_TIER_SMT
+#define T_SOCKET	SIM_TIER_SOCKET
+#define T_REMOTE	SIM_TIER_REMOTE
+#define T_2HOP		SIM_TIER_2HOP
+#define T_NR		SIM_TIER_NR
 
 /* A host line number and the state it maps to: its own, or its stack's. */
 struct line_ref {
@@ -63,7 +69,7 @@ static uint64_t uncached_ps;	/* a line nobody holds: from L3		*/
 static uint64_t sharer_penalty_ps;
 static bool two_hop;
 static bool store_buffer;
-static enum tier tier_min, tier_max;	/* between two CPUs of the machine */
+static enum sim_cache_tier tier_min, tier_max;	/* between two CPUs of the machine */
 static unsigned int jitter_pct;		/* sim_cache_set_jitter()	*/
 static bool arrival;			/* line-handover = arrival...	*/
 static bool overlap;			/* ... = arrival-overlap	*/
@@ -248,7 +254,7 @@ const char *sim_cache_check(const struct sim_cache_line *l)
 
 /* ---- miss paths ---------------------------------------------------------- */
 
-static enum tier tier(const struct sim_cpu *a, const struct sim_cpu *b)
+static enum sim_cache_tier tier(const struct sim_cpu *a, const struct sim_cpu *b)
 {
 	if (a == b)
 		return T_SELF;
@@ -261,10 +267,10 @@ static enum tier tier(const struct sim_cpu *a, const struct sim_cpu *b)
 
 /* The nearest (@far false) or farthest (@far true) holder of @l other
  * than @c.  @l has one. */
-static enum tier holder_tier(const struct sim_cache_line *l,
+static enum sim_cache_tier holder_tier(const struct sim_cache_line *l,
 			     const struct sim_cpu *c, bool far)
 {
-	enum tier best = far ? T_SELF : T_NR, t;
+	enum sim_cache_tier best = far ? T_SELF : T_NR, t;
 
 	for (int w = 0; w < SIM_MAX_CPUS / 64; w++) {
 		for (uint64_t bits = l->holders[w]; bits; bits &= bits - 1) {
@@ -292,7 +298,7 @@ static void holders_set_only(struct sim_cache_line *l, int cpu)
 /* A load by @c of a line it does not hold; *@from is where it was served
  * from (T_SOCKET for L3). Return: its cost. */
 static uint64_t load_miss(struct sim_cache_line *l, const struct sim_cpu *c,
-			  enum tier *from)
+			  enum sim_cache_tier *from)
 {
 	int cpu = c->k.cpu;
 	uint64_t cost;
@@ -425,7 +431,7 @@ static uint64_t arrival_miss(struct sim_cache_line *l, const struct sim_cpu *c,
 	uint64_t holders[SIM_MAX_CPUS / 64], x, lead, op = 0;
 	int cpu = c->k.cpu, owner = l->owner;
 	int others = l->nr_holders - sim_cache_holds(l, cpu);
-	enum tier from = T_REMOTE;
+	enum sim_cache_tier from = T_REMOTE;
 
 	memcpy(holders, l->holders, sizeof(holders));
 	if (kind == SIM_LOAD) {
@@ -448,11 +454,46 @@ static uint64_t arrival_miss(struct sim_cache_line *l, const struct sim_cpu *c,
 	return lead;
 }
 
+/* What a miss found, for the trace (sim_trace_cache()): taken before
+ * the miss changes the line. */
+struct miss_seen {
+	int owner;			/* the owner, or -1		*/
+	unsigned int tier;		/* where it is served from	*/
+	unsigned int invalidated;	/* other copies a write takes	*/
+};
+
+static void miss_look(const struct sim_cache_line *l, const struct sim_cpu *c,
+		      enum sim_access kind, struct miss_seen *m)
+{
+	int others = l->nr_holders - sim_cache_holds(l, c->k.cpu);
+
+	m->owner = l->owner != c->k.cpu ? l->owner : -1;
+	m->invalidated = kind == SIM_LOAD ? 0 : (unsigned int)others;
+	if (m->owner >= 0)
+		m->tier = tier(c, &sim.cpus[m->owner]);
+	else if (others > 0)
+		m->tier = holder_tier(l, c, kind != SIM_LOAD);
+	else
+		m->tier = SIM_TIER_NR;		/* L3: nobody holds it */
+}
+
+/* The miss of @kind by @c at @now_ps: @wait_ps behind a miss in flight,
+ * then @cost_ps; what it found is @m. */
+static void miss_trace(const struct sim_cpu *c, enum sim_access kind,
+		       const volatile void *addr, uint64_t now_ps,
+		       const struct miss_seen *m, uint64_t wait_ps,
+		       uint64_t cost_ps)
+{
+	sim_trace_cache(c->k.cpu, now_ps, addr, kind, m->owner, m->tier,
+			m->invalidated, wait_ps, cost_ps);
+}
+
 uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 			 const volatile void *addr, uint64_t now_ps)
 {
 	int cpu = c->k.cpu;
 	uint64_t drain = 0, wait = 0, cost;
+	struct miss_seen seen = { 0 };
 	struct sim_cache_line *l;
 
 	if ((kind == SIM_RMW || kind == SIM_FENCE) &&
@@ -473,15 +514,22 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 		return drain + sim__cache_cost_ps[kind];
 	}
 	stats.misses++;
+	if (sim_tracing(SIM_TEV_CACHE))
+		miss_look(l, c, kind, &seen);
 	/* a write in flight on the line: this miss is served after it */
 	if (l->busy_until_ps > now_ps) {
 		wait = l->busy_until_ps - now_ps;
 		stats.waits++;
 	}
-	if (arrival && !(kind == SIM_STORE && store_buffer))
-		return drain + arrival_miss(l, c, kind, now_ps, wait);
+	if (arrival && !(kind == SIM_STORE && store_buffer)) {
+		cost = arrival_miss(l, c, kind, now_ps, wait);
+		if (sim_tracing(SIM_TEV_CACHE))
+			miss_trace(c, kind, addr, now_ps, &seen, wait,
+				   cost + sim__cache_post_ps - wait);
+		return drain + cost;
+	}
 	if (kind == SIM_LOAD) {
-		enum tier from;
+		enum sim_cache_tier from;
 
 		cost = jitter(load_miss(l, c, &from));
 		/*
@@ -494,9 +542,14 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 		 */
 		if (from >= T_REMOTE)
 			l->busy_until_ps = now_ps + wait + cost;
+		if (sim_tracing(SIM_TEV_CACHE))
+			miss_trace(c, kind, addr, now_ps, &seen, wait, cost);
 		return wait + cost;
 	}
-	cost = wait + jitter(write_miss(l, c)) + sim__cache_cost_ps[kind];
+	cost = jitter(write_miss(l, c)) + sim__cache_cost_ps[kind];
+	if (sim_tracing(SIM_TEV_CACHE))
+		miss_trace(c, kind, addr, now_ps, &seen, wait, cost);
+	cost += wait;
 	if (kind == SIM_STORE && store_buffer)
 		return buffer_store(l, cpu, now_ps + cost);
 	l->busy_until_ps = now_ps + cost;

@@ -76,6 +76,17 @@
 #include "sim/hooks.h"
 #include "sim/machine.h"
 
+/* Distance between two CPUs, in the order of cost (xfer-smt ...). */
+enum sim_cache_tier {
+	SIM_TIER_SELF,
+	SIM_TIER_SMT,			/* the same core			*/
+	SIM_TIER_SOCKET,		/* the same socket (for a load of a
+					 * shared line: an L3 hit)		*/
+	SIM_TIER_REMOTE,		/* another socket, one hop		*/
+	SIM_TIER_2HOP,			/* another socket, two hops		*/
+	SIM_TIER_NR
+};
+
 /* line-handover (machines/README.md): when a miss takes its line. */
 enum sim_handover {
 	SIM_HANDOVER_ISSUE,		/* at its issue				*/

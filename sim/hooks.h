@@ -156,6 +156,7 @@ enum sim_trace_event {
 	SIM_TEV_CONTENTION_END,
 	SIM_TEV_QSPINLOCK,		/* linux/spinlock.h (shim)	*/
 	SIM_TEV_TP,			/* futex/tp.c: TP futex steps	*/
+	SIM_TEV_CACHE,			/* sim/cache.c: a line's miss	*/
 	SIM_TEV_NR
 };
 #define SIM_TRACE_BIT(ev)	(1U << (ev))

@@ -4,8 +4,9 @@
  * time window; the file.
  *
  * Stage: trace/report, beside the flow.  Called by the emitters of
- * sim/trace.h (sched/core.c, sim/syscall.c) and the sim_trace_*() hooks
- * of sim/hooks.h (the shim's trace/events/lock.h and linux/spinlock.h);
+ * sim/trace.h (sched/core.c, sim/syscall.c, sim/cache.c) and the
+ * sim_trace_*() hooks of sim/hooks.h (the shim's trace/events/lock.h and
+ * linux/spinlock.h);
  * opened and closed by the CLI (sim/cli.c).  Calls the writer of the
  * file's format: sim/trace_text.c or sim/trace_json.c; and the narration
  * (sim/trace_narrate.c) and sim/lockstat.c.  The names of the events and
@@ -293,6 +294,24 @@ void sim_trace_tp(const void *uaddr, enum sim_tp_op op, unsigned int word,
 	r.op = (uint8_t)op;
 	r.a = word;
 	r.arg = arg;
+	emit(&r);
+}
+
+void sim__trace_cache(int cpu, uint64_t ts_ps, const volatile void *addr,
+		      unsigned int kind, int owner, unsigned int tier,
+		      unsigned int invalidated, uint64_t wait_ps,
+		      uint64_t cost_ps)
+{
+	const struct sim_task *cur = sim.cpus[cpu].curr;
+	struct sim_trace_rec r = {
+		.ts_ps = ts_ps, .cpu = (int16_t)cpu, .type = SIM_TEV_CACHE,
+		.tid = cur ? cur->tid : 0, .tid2 = owner + 1,
+		.op = (uint8_t)kind, .a = tier, .b = invalidated,
+		.word = wait_ps > UINT32_MAX ? UINT32_MAX : (uint32_t)wait_ps,
+		.arg = (int64_t)cost_ps,
+	};
+
+	r.addr = shown_addr((const void *)addr) & ~(uint64_t)63;
 	emit(&r);
 }
 

@@ -5,7 +5,7 @@
  *
  * Stage: trace/report, beside the flow.  The layers call the emitters
  * below (the scheduler: switches and wakeups; the futex(2) boundary:
- * syscall entry and exit) or, from kernel TUs, the sim_trace_*() hooks of
+ * syscall entry and exit; the cache-line model: misses) or, from kernel TUs, the sim_trace_*() hooks of
  * sim/hooks.h (the kernel's lock:contention_begin/end tracepoints and the
  * shim's qspinlock word transitions).  The CLI opens one trace per lock
  * run (sim/cli.c) and the scenario keys select it (sim/scenario.c).
@@ -43,7 +43,9 @@ struct sim_task;
 struct sim_scenario;
 
 #define SIM_TRACE_REORDER	8192	/* records held for ordering	*/
-#define SIM_TRACE_ALL		((1U << SIM_TEV_NR) - 1)
+/* "all": every event but cache, which only names it (a run has millions) */
+#define SIM_TRACE_ALL		(((1U << SIM_TEV_NR) - 1) & \
+				 ~SIM_TRACE_BIT(SIM_TEV_CACHE))
 
 /* What the trace file is, from its name. */
 enum sim_trace_format {
@@ -120,6 +122,10 @@ void sim__trace_futex_enter(const uint32_t *uaddr, int op, uint32_t val,
 			    int64_t utime_ns);
 void sim__trace_futex_exit(const uint32_t *uaddr, int op, long ret);
 void sim__trace_nanosleep(enum sim_trace_event ev, int64_t arg);
+void sim__trace_cache(int cpu, uint64_t ts_ps, const volatile void *addr,
+		      unsigned int kind, int owner, unsigned int tier,
+		      unsigned int invalidated, uint64_t wait_ps,
+		      uint64_t cost_ps);
 
 #define sim_tracing(ev)	__builtin_expect(!!(sim_trace_mask & SIM_TRACE_BIT(ev)), 0)
 
@@ -183,6 +189,27 @@ static inline void sim_trace_nanosleep_exit(long ret)
 {
 	if (sim_tracing(SIM_TEV_NANOSLEEP_EXIT))
 		sim__trace_nanosleep(SIM_TEV_NANOSLEEP_EXIT, ret);
+}
+
+/*
+ * sim_trace_cache - CPU @cpu's access @kind (SIM_LOAD, SIM_STORE: one that
+ * retired into the store buffer, its miss in the background; SIM_RMW) of
+ * the line of @addr missed at @ts_ps (sim/cache.c): served by @owner
+ * (the CPU that had it Modified or Exclusive; -1: its sharers or L3) at
+ * distance @tier (enum sim_cache_tier of sim/cache.h; SIM_TIER_NR: L3,
+ * nobody held it), taking @invalidated other copies; it waited @wait_ps
+ * behind a miss in flight, then took @cost_ps to complete.  Only when
+ * trace-events names cache: "all" does not.
+ */
+static inline void sim_trace_cache(int cpu, uint64_t ts_ps,
+				   const volatile void *addr, unsigned int kind,
+				   int owner, unsigned int tier,
+				   unsigned int invalidated, uint64_t wait_ps,
+				   uint64_t cost_ps)
+{
+	if (sim_tracing(SIM_TEV_CACHE))
+		sim__trace_cache(cpu, ts_ps, addr, kind, owner, tier,
+				 invalidated, wait_ps, cost_ps);
 }
 
 #endif /* SIM_TRACE_H */

@@ -30,6 +30,10 @@
  *                             (the kernel's contention_begin/end);
  *                  and "i" instants "waking" (args: by whom) and
  *                  "tp OP" (TP futex steps: uaddr, word, arg).
+ *                  The CPU tracks get "i" instants "load miss", "store
+ *                  miss", "rmw miss" when trace-events names cache (args:
+ *                  line, from: the owner CPU or -1, dist, inval, wait_us,
+ *                  cost_us).
  *   pid 3 "locks"  "C" counters: "futex 0x..." per futex word (waiters:
  *                  tasks inside a waiting futex op on it; word: its value
  *                  at the last futex event), "qspinlock 0x..." per kernel
@@ -342,6 +346,25 @@ static void on_tp(const struct sim_trace_ctx *c, const struct sim_trace_rec *r)
 		(unsigned long long)r->addr, r->a, (long long)r->arg);
 }
 
+/* A cache miss: an "i" instant on the CPU's track (sim/trace_writer.h). */
+static void on_cache(const struct sim_trace_ctx *c,
+		     const struct sim_trace_rec *r)
+{
+	if (r->ts_ps < c->from_ps)
+		return;
+	ev_start();
+	fprintf(out, "\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d",
+		PID_CPUS, CPU_TID_BASE + r->cpu);
+	put_ts("ts", r->ts_ps);
+	fprintf(out, ",\"name\":\"%s miss\",\"args\":{\"line\":\"0x%llx\","
+		"\"from\":%d,\"dist\":\"%s\",\"inval\":%u",
+		sim__trace_access(r->op), (unsigned long long)r->addr,
+		r->tid2 - 1, sim__trace_tier(r->a), r->b);
+	put_ts("wait_us", r->word);
+	put_ts("cost_us", (uint64_t)r->arg);
+	fputs("}}", out);
+}
+
 /* Does futex op @op make its caller wait? */
 static int futex_waits(uint32_t op)
 {
@@ -485,6 +508,9 @@ void sim__trace_json_rec(const struct sim_trace_ctx *c,
 		break;
 	case SIM_TEV_TP:
 		on_tp(c, r);
+		break;
+	case SIM_TEV_CACHE:
+		on_cache(c, r);
 		break;
 	}
 }

@@ -36,6 +36,7 @@ static const char *const event_names[SIM_TEV_NR] = {
 	[SIM_TEV_CONTENTION_END]	= "contention_end",
 	[SIM_TEV_QSPINLOCK]		= "qspinlock",
 	[SIM_TEV_TP]			= "tp",
+	[SIM_TEV_CACHE]			= "cache",
 };
 
 #define B(ev)	SIM_TRACE_BIT(SIM_TEV_##ev)
@@ -64,7 +65,7 @@ const char *sim_trace_event_help(void)
 	return "all, sched, futex, nanosleep, lock, qspinlock, sched_switch, "
 	       "sched_waking, sched_wakeup, sched_wakeup_new, futex_enter, "
 	       "futex_exit, nanosleep_enter, nanosleep_exit, contention_begin, "
-	       "contention_end, tp";
+	       "contention_end, tp; cache (not in all)";
 }
 
 static int name_mask(const char *name, size_t len, unsigned int *mask)
@@ -119,9 +120,9 @@ const char *sim_trace_format_events(unsigned int mask, char *buf, size_t len)
 	size_t i;
 
 	buf[0] = '\0';
-	if (mask == SIM_TRACE_ALL) {
-		snprintf(buf, len, "all");
-		return buf;
+	if ((mask & SIM_TRACE_ALL) == SIM_TRACE_ALL) {
+		append(buf, len, "all");
+		mask &= ~SIM_TRACE_ALL;
 	}
 	for (i = 0; i < NR_GROUPS; i++)
 		if ((mask & groups[i].mask) == groups[i].mask) {
@@ -164,6 +165,28 @@ const char *sim__trace_tp_op(unsigned int op)
 	};
 
 	return op < SIM_TP_NR_OPS ? names[op] : "?";
+}
+
+const char *sim__trace_access(unsigned int kind)
+{
+	switch (kind) {
+	case SIM_LOAD:
+		return "load";
+	case SIM_STORE:
+		return "store";
+	case SIM_RMW:
+		return "rmw";
+	}
+	return "?";
+}
+
+const char *sim__trace_tier(unsigned int tier)
+{
+	static const char *const names[] = {
+		"self", "smt", "socket", "remote", "2hop", "l3",
+	};
+
+	return tier < sizeof(names) / sizeof(names[0]) ? names[tier] : "?";
 }
 
 const char *sim__trace_qspin_op(unsigned int op)

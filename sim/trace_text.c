@@ -27,6 +27,8 @@
  *   futex_exit: uaddr=0x200000001000 op=FUTEX_WAIT_PRIVATE ret=-11 (EAGAIN)
  *   qspinlock: lock=0x... op=slowpath (t,p,l) (0,0,1)
  *   qspinlock: lock=0x... op=lock (t,p,l) (0,0,1) -> (c2,0,1)
+ *   cache: line=0x... op=rmw from=cpu1 dist=socket inval=1 wait=0.000ns
+ *          cost=53.000ns
  *
  * The qspinlock tuple is the word in the kernel's (tail,pending,locked)
  * notation: tail 0 when no CPU is queued, else cN (the queue's tail is
@@ -34,13 +36,18 @@
  * path's cmpxchg failed, having found this word, and the CPU enters
  * queued_spin_lock_slowpath(); lock: what the cmpxchg found -> the word
  * just after the acquisition; unlock and trylock: the word before ->
- * after.
+ * after.  cache (only when trace-events names it) is one miss of the
+ * cache-line model: the access, who served it (cpuN, the owner; sharers;
+ * l3), the distance, the other copies it invalidated, the wait behind a
+ * miss in flight and the time to completion after it (a store in the
+ * store buffer: in the background).
  *
  * Formatting is done by hand, not printf: a full trace has millions of
  * lines, and `make bench` holds its cost (trace_on_slowdown) to 3x.
  */
 #include <string.h>
 
+#include "sim/cache.h"
 #include "sim/config.h"
 #include "sim/trace_writer.h"
 
@@ -252,6 +259,39 @@ static void put_qspin(struct line *l, const struct sim_trace_rec *r)
 	put_tpl(l, r->b);
 }
 
+/* @ps picoseconds as nanoseconds with 3 decimals: "53.000ns" */
+static void put_ns(struct line *l, uint64_t ps)
+{
+	put_u64(l, ps / 1000);
+	*l->p++ = '.';
+	put_u64_w(l, ps % 1000, 3, '0');
+	PUT(l, "ns");
+}
+
+/* cache: "line=0x... op=load from=cpu1 dist=socket inval=0 wait=... cost=..." */
+static void put_cache(struct line *l, const struct sim_trace_rec *r)
+{
+	PUT(l, "line=");
+	put_hex(l, r->addr);
+	PUT(l, " op=");
+	put(l, sim__trace_access(r->op));
+	PUT(l, " from=");
+	if (r->tid2) {
+		PUT(l, "cpu");
+		put_u64(l, (uint64_t)(r->tid2 - 1));
+	} else {
+		put(l, r->a == SIM_TIER_NR ? "l3" : "sharers");
+	}
+	PUT(l, " dist=");
+	put(l, sim__trace_tier(r->a));
+	PUT(l, " inval=");
+	put_u64(l, r->b);
+	PUT(l, " wait=");
+	put_ns(l, r->word);
+	PUT(l, " cost=");
+	put_ns(l, (uint64_t)r->arg);
+}
+
 /* tp: "uaddr=0x... op=steal word=0x... arg=N" (sim/trace_writer.h) */
 static void put_tp(struct line *l, const struct sim_trace_rec *r)
 {
@@ -354,6 +394,9 @@ void sim__trace_text_rec(const struct sim_trace_ctx *c,
 		break;
 	case SIM_TEV_TP:
 		put_tp(&l, r);
+		break;
+	case SIM_TEV_CACHE:
+		put_cache(&l, r);
 		break;
 	}
 	*l.p++ = '\n';

@@ -31,6 +31,10 @@
  *   contention_end	-	-		-	lock	ret	-
  *   qspinlock		-	old word	new	lock	-	qspin op
  *   tp			-	word or TID	-	uaddr	see op	tp op
+ *   cache		owner+1	tier		inval.	line	cost	access
+ *
+ * cache: word is the wait in ps (at most UINT32_MAX); owner+1 is 0 when
+ * no CPU owned the line; tier is enum sim_cache_tier (SIM_TIER_NR: L3).
  *
  * tid is the task in whose context the event happened (0: the idle task
  * of @cpu); tids of the idle task are 0.  word is the futex word at the
@@ -117,5 +121,9 @@ const char *sim__trace_qspin_op(unsigned int op);
 /* sim__trace_tp_op - "steal", "top-waiter", "spin-start", ... (enum
  * sim_tp_op of sim/hooks.h). */
 const char *sim__trace_tp_op(unsigned int op);
+/* sim__trace_access, sim__trace_tier - a cache record's access ("load",
+ * "store", "rmw") and distance ("smt", "socket", "remote", "2hop", "l3"). */
+const char *sim__trace_access(unsigned int kind);
+const char *sim__trace_tier(unsigned int tier);
 
 #endif /* SIM_TRACE_WRITER_H */

@@ -86,6 +86,9 @@ static const struct {
 	{ "contention_end", "0x[0-9a-f]+ \\(ret=-?[0-9]+\\)" },
 	{ "qspinlock", "lock=0x[0-9a-f]+ op=(slowpath \\(t,p,l\\) " TPL "|"
 	  "(lock|trylock|trylock-fail|unlock) \\(t,p,l\\) " TPL " -> " TPL ")" },
+	{ "cache", "line=0x[0-9a-f]*[048c]0 op=(load|store|rmw) "
+	  "from=(cpu[0-9]+|sharers|l3) dist=(smt|socket|remote|2hop|l3) "
+	  "inval=[0-9]+ wait=[0-9]+\\.[0-9]{3}ns cost=[0-9]+\\.[0-9]{3}ns" },
 };
 #define NR_FORMATS	(sizeof(formats) / sizeof(formats[0]))
 
@@ -368,6 +371,74 @@ START_TEST(test_event_list_selects_the_events_written)
 }
 END_TEST
 
+/* @report without its first "trace... = ..." line. */
+static void drop_trace_line(char *report)
+{
+	char *l = strstr(report, "\ntrace");
+
+	if (l) {
+		l++;
+		memmove(l, strchr(l, '\n') + 1, strlen(strchr(l, '\n') + 1) + 1);
+	}
+}
+
+/*
+ * trace-events=cache: one line per miss of the cache-line model, never
+ * in "all".  Two tasks on the ticket lock of westmere-ex: every hand-over
+ * shows the new holder loading the lock's line from the other CPU, one
+ * xfer-socket (45 ns), and tracing the misses changes nothing of the run.
+ */
+START_TEST(test_cache_events_show_each_miss_and_are_not_in_all)
+{
+	char path[128], opt[160], plain[CHILD_OUT_MAX], *text;
+	struct text_stats st;
+
+#define SPIN2	"--workload=spin", "--machine=westmere-ex", "--lock=ticket", \
+		"--threads=2", "--ops=2000"
+	in_dir("cache.txt", path, sizeof(path));
+	snprintf(opt, sizeof(opt), "--trace=%s", path);
+	if (!futexsim(&co, SPIN2))
+		return;
+	ck_assert_int_eq(co.status, 0);
+	memcpy(plain, co.out, sizeof(plain));
+
+	futexsim(&co, SPIN2, opt);		/* all */
+	ck_assert_int_eq(co.status, 0);
+	text = slurp(path, NULL);
+	check_text(text, &st);
+	ck_assert_int_eq(count_of(&st, "cache"), 0);
+	free(text);
+
+	futexsim(&co, SPIN2, opt, "--trace-events=cache");
+	ck_assert_int_eq(co.status, 0);
+	ck_assert_ptr_nonnull(strstr(co.out, "trace-events = cache\n"));
+	drop_trace_line(co.out);
+	drop_trace_line(co.out);	/* and trace-events */
+	ck_assert_str_eq(co.out, plain);	/* tracing changes nothing */
+	text = slurp(path, NULL);
+	ck_assert_ptr_nonnull(strstr(text, " spin1-101   [001] "));
+	ck_assert_ptr_nonnull(strstr(text, "op=load from=cpu0 dist=socket inval=0"));
+	ck_assert_ptr_nonnull(strstr(text, "op=load from=cpu1 dist=socket inval=0"));
+	ck_assert_ptr_nonnull(strstr(text, "cost=45.000ns"));
+	ck_assert_ptr_nonnull(strstr(text, "op=rmw"));
+	check_text(text, &st);
+	/* a hand-over at least every other lock: 2000 of them */
+	ck_assert_int_gt(count_of(&st, "cache"), 2000);
+	ck_assert_int_eq(st.lines, count_of(&st, "cache"));
+	free(text);
+
+	futexsim(&co, SPIN2, opt, "--trace-events=cache,all");
+	ck_assert_int_eq(co.status, 0);
+	ck_assert_ptr_nonnull(strstr(co.out, "trace-events = all,cache\n"));
+	text = slurp(path, NULL);
+	check_text(text, &st);
+	ck_assert_int_gt(count_of(&st, "cache"), 2000);
+	ck_assert_int_lt(count_of(&st, "cache"), st.lines);
+	free(text);
+#undef SPIN2
+}
+END_TEST
+
 START_TEST(test_bad_trace_values_get_one_line_and_status_2)
 {
 	if (!futexsim(&co, SMALL, "--trace=/tmp/x.trace"))
@@ -388,17 +459,6 @@ START_TEST(test_bad_trace_values_get_one_line_and_status_2)
 END_TEST
 
 /* ---- determinism, several locks, memory ---------------------------------- */
-
-/* @report without its first "trace... = ..." line. */
-static void drop_trace_line(char *report)
-{
-	char *l = strstr(report, "\ntrace");
-
-	if (l) {
-		l++;
-		memmove(l, strchr(l, '\n') + 1, strlen(strchr(l, '\n') + 1) + 1);
-	}
-}
 
 START_TEST(test_same_seed_gives_the_same_trace_and_the_same_run)
 {
@@ -519,6 +579,7 @@ Suite *trace_suite(void)
 	tcase_add_test(tc, test_json_trace_parses_with_cpu_task_and_lock_tracks);
 	tcase_add_test(tc, test_window_keeps_exactly_the_events_inside_it);
 	tcase_add_test(tc, test_event_list_selects_the_events_written);
+	tcase_add_test(tc, test_cache_events_show_each_miss_and_are_not_in_all);
 	tcase_add_test(tc, test_bad_trace_values_get_one_line_and_status_2);
 	tcase_add_test(tc, test_same_seed_gives_the_same_trace_and_the_same_run);
 	tcase_add_test(tc, test_several_locks_write_one_trace_each);
