@@ -87,7 +87,8 @@
  * SPEC.md, noticed the expiry only in the top waiter; here a task queued
  * on the mutex leaves at its deadline too.  A top waiter waiting on a
  * reader-owned word (futex/tp_shared.c) notices the timeout once the
- * readers are gone.
+ * readers are gone.  FUTEX_LOCK_SHARED takes the same timeout, through
+ * the same futex_tp_acquire() (futex/tp_shared.c).
  */
 #include <linux/kernel.h>
 #include <linux/futex.h>
@@ -471,16 +472,13 @@ static int tp_mutex_lock(u32 __user *uaddr, struct futex_state *state,
 	return mutex_lock_interruptible(&state->mutex) ? -ETIMEDOUT : 0;
 }
 
-/*
- * futex_tp_acquire_timed - futex_tp_acquire() with an absolute timeout
- * @time (NULL: none), armed after the steal attempt: a lock that can be
- * taken at once is taken whatever the time.
- */
-static long futex_tp_acquire_timed(u32 __user *uaddr, unsigned int flags,
-		int (*trylock)(u32 __user *, struct futex_state *, u32),
-		u32 try_arg,
-		long (*spin)(u32 __user *, struct futex_state *, u32),
-		ktime_t *time)
+/* futex/tp_state.h.  The timer is armed after the steal attempt: a lock
+ * that can be taken at once is taken whatever the time. */
+long futex_tp_acquire(u32 __user *uaddr, unsigned int flags,
+		      int (*trylock)(u32 __user *, struct futex_state *, u32),
+		      u32 try_arg,
+		      long (*spin)(u32 __user *, struct futex_state *, u32),
+		      ktime_t *time)
 {
 	u32 vpid = task_pid_vnr(current);
 	struct hrtimer_sleeper timeout, *to;
@@ -527,15 +525,6 @@ out:
 	return ret;
 }
 
-long futex_tp_acquire(u32 __user *uaddr, unsigned int flags,
-		      int (*trylock)(u32 __user *, struct futex_state *, u32),
-		      u32 try_arg,
-		      long (*spin)(u32 __user *, struct futex_state *, u32))
-{
-	return futex_tp_acquire_timed(uaddr, flags, trylock, try_arg, spin,
-				      NULL);
-}
-
 /* FUTEX_LOCK (futex/tp_state.h). */
 long futex_tp_lock(u32 __user *uaddr, unsigned int flags, ktime_t *time)
 {
@@ -546,6 +535,6 @@ long futex_tp_lock(u32 __user *uaddr, unsigned int flags, ktime_t *time)
 	/* a reader count is no TID, even one that reads like ours */
 	if (!(uval & FUTEX_SHARED) && tp_tid(uval) == vpid)
 		return -EDEADLK;
-	return futex_tp_acquire_timed(uaddr, flags, futex_tp_trylock, vpid,
-				      futex_tp_spin_on_owner, time);
+	return futex_tp_acquire(uaddr, flags, futex_tp_trylock, vpid,
+				futex_tp_spin_on_owner, time);
 }

@@ -25,14 +25,14 @@
  * @val:	FUTEX_TP_LOCK: flags, must be 0 (-EINVAL); the shared lock
  *		takes FLAGS_TP_PREADER only
  * @utime:	struct __kernel_timespec * (struct timespec on the host);
- *		FUTEX_TP_LOCK: an absolute timeout or NULL (-EINVAL if not
- *		a valid timespec); FUTEX_TP_LOCK_SHARED: must be NULL
+ *		FUTEX_TP_LOCK, FUTEX_TP_LOCK_SHARED: an absolute timeout or
+ *		NULL (-EINVAL if not a valid timespec)
  * @uaddr2:	unused by the TP ops
  * @val3:	unused by the TP ops
  *
  * Return: FUTEX_TP_LOCK: the status word of futex/tp_abi.h (>= 0: the
  * caller owns the lock, its TID is in the word) or -errno (-ETIMEDOUT
- * once @utime passed); any TP op with FUTEX_CLOCK_REALTIME: -ENOSYS;
+ * once @utime passed; FUTEX_TP_LOCK_SHARED too); any TP op with FUTEX_CLOCK_REALTIME: -ENOSYS;
  * FUTEX_TP_UNLOCK: 1 if a sleeping top waiter was woken, 0 if not,
  * -EPERM if the caller does not own the word; FUTEX_TP_LOCK_SHARED and
  * FUTEX_TP_UNLOCK_SHARED (@val: 0 or FLAGS_TP_PREADER): as

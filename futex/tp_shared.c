@@ -58,7 +58,12 @@
  *    after each sleep;
  *  - sleeps on readers are counted in the status word like other sleeps;
  *  - reader grouping through an OSQ (v4) is NOT modelled: R W R W in
- *    the mutex queue is served one after the other.
+ *    the mutex queue is served one after the other;
+ *  - FUTEX_LOCK_SHARED takes FUTEX_LOCK's absolute timeout (futex/tp.c):
+ *    a reader queued on the mutex leaves at it; the reader top waiter
+ *    leaves only from a writer's word, withdrawing its handoff request
+ *    and FUTEX_WAITERS (tp_shared_timeout()); a reader-owned word it
+ *    joins or is handed first.
  */
 #include <linux/kernel.h>
 #include <linux/futex.h>
@@ -451,7 +456,68 @@ static int tp_shared_spin_once(u32 __user *uaddr, struct futex_state *state,
 	return tp_shared_on_writer(uaddr, state, uval, tid, vpid, s);
 }
 
-/* The reader top waiter's loop.  Return: the status word, -EFAULT. */
+/*
+ * tp_shared_timeout - the reader top waiter's FUTEX_LOCK_SHARED timed out
+ * (after a look at the word that did not give it a read lock): take back
+ * what it put into the word and the state, and leave.  Only on a word a
+ * writer owns: a reader-owned word (the last reader is unlocking) is
+ * joined or handed to it at the next look, and its grant, made by
+ * FUTEX_UNLOCK_SHARED outside the bucket lock, cannot be withdrawn.  On
+ * a writer's word the handoff request goes first, under the bucket lock,
+ * which futex_tp_unlock() holds across a grant (as tp_spin_timeout() of
+ * futex/tp.c): either the grant landed (the next look converts it) or no
+ * unlocker can write our TID any more.  Then FUTEX_WAITERS, which only
+ * the top waiter sets on a writer's word, is cleared again.
+ * Return: -ETIMEDOUT, -EAGAIN (look again), -EFAULT.
+ */
+static int tp_shared_timeout(u32 __user *uaddr, struct futex_state *state,
+			     u32 vpid, struct tp_rspin *s)
+{
+	u32 uval, curval;
+	int ret = 0;
+
+	if (get_user(uval, uaddr))
+		return -EFAULT;
+	if (tp_reader_owned(uval) || !(uval & FUTEX_TP_TID_MASK) ||
+	    (uval & FUTEX_TP_TID_MASK) == vpid)
+		return -EAGAIN;
+	if (!s->marked) {		/* covers the bit until it is gone */
+		WRITE_ONCE(state->waiters_set, true);
+		s->marked = true;
+	}
+	if (s->asked) {
+		spin_lock(&state->hb->lock);
+		if (futex_get_value_locked(&uval, uaddr))
+			ret = -EFAULT;
+		else if ((uval & FUTEX_TP_TID_MASK) == vpid &&
+			 !tp_reader_owned(uval))
+			ret = -EAGAIN;		/* granted: take it */
+		else
+			WRITE_ONCE(state->handoff_pid, 0);
+		spin_unlock(&state->hb->lock);
+		if (ret)
+			return ret;
+		s->asked = false;
+	}
+	if (get_user(uval, uaddr))
+		return -EFAULT;
+	while ((uval & FUTEX_WAITERS) && !(uval & FUTEX_SHARED)) {
+		if (futex_atomic_cmpxchg_inatomic(&curval, uaddr, uval,
+						  uval & ~FUTEX_WAITERS))
+			return -EFAULT;
+		if (curval == uval)
+			break;
+		uval = curval;
+	}
+	futex_tp_trace(uaddr, SIM_TP_TIMEOUT, uval, s->sleeps);
+	return -ETIMEDOUT;
+}
+
+/*
+ * The reader top waiter's loop; a timeout (state->timeout, expired) is
+ * looked at after each look at the word, as futex/tp.c's top waiter does.
+ * Return: the status word, -ETIMEDOUT, -EFAULT.
+ */
 static long tp_shared_spin(u32 __user *uaddr, struct futex_state *state,
 			   u32 vpid)
 {
@@ -462,6 +528,9 @@ static long tp_shared_spin(u32 __user *uaddr, struct futex_state *state,
 
 	do {
 		ret = tp_shared_spin_once(uaddr, state, vpid, &s);
+		/* a plain read of the sleeper, as futex_wait_queue() does */
+		if (ret == -EAGAIN && state->timeout && !state->timeout->task)
+			ret = tp_shared_timeout(uaddr, state, vpid, &s);
 	} while (ret == -EAGAIN);
 	if (s.owner)
 		put_task_struct(s.owner);
@@ -472,7 +541,8 @@ static long tp_shared_spin(u32 __user *uaddr, struct futex_state *state,
 				 TP_STATUS_SLEEPS_MAX) << 16;
 }
 
-long futex_tp_lock_shared(u32 __user *uaddr, unsigned int flags, u32 val)
+long futex_tp_lock_shared(u32 __user *uaddr, unsigned int flags, u32 val,
+			  ktime_t *time)
 {
 	u32 vpid = task_pid_vnr(current), uval;
 
@@ -483,7 +553,7 @@ long futex_tp_lock_shared(u32 __user *uaddr, unsigned int flags, u32 val)
 	if (!tp_reader_owned(uval) && (uval & FUTEX_TP_TID_MASK) == vpid)
 		return -EDEADLK;		/* we hold it for writing */
 	return futex_tp_acquire(uaddr, flags, tp_shared_trylock,
-				val & FLAGS_TP_PREADER, tp_shared_spin);
+				val & FLAGS_TP_PREADER, tp_shared_spin, time);
 }
 
 long futex_tp_unlock_shared(u32 __user *uaddr, unsigned int flags)

@@ -353,6 +353,10 @@ static void tp_check_state(const struct futex_state *state)
 		 "TP: FUTEX_WAITERS set with no sleeping top waiter and no handoff");
 	tp_check(!state->granted || tid == state->handoff_pid,
 		 "TP: a handed-off word does not name the waiter it was given to");
+	/* only the top waiter asks, and it withdraws before it leaves */
+	tp_check(!state->handoff_pid ||
+		 (state->owner && state->owner->pid == state->handoff_pid),
+		 "TP: a handoff request of a task that is not the top waiter");
 }
 
 void ksim_futex_tp_assert_state(void)

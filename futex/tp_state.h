@@ -99,13 +99,16 @@ void futex_state_unlink_owner(struct futex_state *state);
 
 /*
  * Shared locking, futex/tp_shared.c.  futex_tp_lock_shared(): @val is 0 or
- * FLAGS_TP_PREADER; Return: the status word or -errno (-EDEADLK if the
- * caller holds the word for writing).  futex_tp_unlock_shared(): Return:
+ * FLAGS_TP_PREADER, @time an absolute timeout or NULL, as futex_tp_lock()'s;
+ * Return: the status word or -errno (-EDEADLK if the caller holds the word
+ * for writing; -ETIMEDOUT: no read lock, and the FUTEX_WAITERS and
+ * handoff request it made on a writer's word are withdrawn).  futex_tp_unlock_shared(): Return:
  * 1 woke the top waiter, 0 not, -EPERM if the word is not reader-owned
  * with FUTEX_SHARED_UNLOCK and a count of 0.  futex_tp_wait_readers():
  * the exclusive top waiter's wait on a reader-owned word (below).
  */
-long futex_tp_lock_shared(u32 __user *uaddr, unsigned int flags, u32 val);
+long futex_tp_lock_shared(u32 __user *uaddr, unsigned int flags, u32 val,
+			  ktime_t *time);
 
 /**
  * futex_tp_acquire() - the kernel side of every TP acquisition, exclusive
@@ -115,13 +118,16 @@ long futex_tp_lock_shared(u32 __user *uaddr, unsigned int flags, u32 val);
  * waiter (state->owner), run @spin(@uaddr, state, caller's TID) until the
  * word is ours; release the mutex and the state.
  * @trylock returns 1 taken, 0 not, or -errno; @spin the status word or
- * -errno.
+ * -errno.  With an absolute timeout @time (NULL: none) the caller leaves
+ * the mutex queue at it (-ETIMEDOUT), and @spin finds state->timeout
+ * expired (its sleeper's task cleared) and withdraws.
  * Return: the status word (TP_STATUS_STOLEN for a steal), or -errno.
  */
 long futex_tp_acquire(u32 __user *uaddr, unsigned int flags,
 		      int (*trylock)(u32 __user *, struct futex_state *, u32),
 		      u32 try_arg,
-		      long (*spin)(u32 __user *, struct futex_state *, u32));
+		      long (*spin)(u32 __user *, struct futex_state *, u32),
+		      ktime_t *time);
 long futex_tp_unlock_shared(u32 __user *uaddr, unsigned int flags);
 /*
  * futex_tp_wait_readers(): @budget and @deadline are the exclusive top

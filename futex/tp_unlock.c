@@ -26,7 +26,7 @@
  *  - FUTEX_LOCK takes no flags in val (v6's flags are the shared lock's):
  *    non-zero is -EINVAL; FUTEX_LOCK_SHARED takes FLAGS_TP_PREADER only,
  *    other bits (FLAGS_TP_USLOCK, whose meaning is lost) are -EINVAL.
- *  - FUTEX_LOCK_SHARED takes no timeout here: non-NULL is -EINVAL.
+ *  - FUTEX_LOCK_SHARED takes the same timeout as FUTEX_LOCK [R].
  *  - The unlock ops ignore val and the timeout, as FUTEX_UNLOCK_PI does.
  *  - Op numbers: FUTEX_CMD_MASK keeps every bit but FUTEX_PRIVATE_FLAG
  *    and FUTEX_CLOCK_REALTIME, so an op with unknown bits is no TP op;
@@ -165,7 +165,9 @@ static long futex_tp_op(u32 __user *uaddr, int op, u32 val,
 		return -EINVAL;
 	switch (op & FUTEX_CMD_MASK) {
 	case FUTEX_TP_LOCK:
-		if (val)
+	case FUTEX_TP_LOCK_SHARED:
+		if (val & ~((op & FUTEX_CMD_MASK) == FUTEX_TP_LOCK ?
+			    0 : FLAGS_TP_PREADER))
 			return -EINVAL;
 		if (utime) {
 			ret = tp_get_timeout(utime, &t);
@@ -173,13 +175,12 @@ static long futex_tp_op(u32 __user *uaddr, int op, u32 val,
 				return ret;
 			time = &t;
 		}
-		return futex_tp_lock(uaddr, flags, time);
+		if ((op & FUTEX_CMD_MASK) == FUTEX_TP_LOCK)
+			return futex_tp_lock(uaddr, flags, time);
+		/* futex/tp_shared.c */
+		return futex_tp_lock_shared(uaddr, flags, val, time);
 	case FUTEX_TP_UNLOCK:
 		return futex_tp_unlock(uaddr, flags);
-	case FUTEX_TP_LOCK_SHARED:	/* futex/tp_shared.c */
-		if (utime || (val & ~FLAGS_TP_PREADER))
-			return -EINVAL;
-		return futex_tp_lock_shared(uaddr, flags, val);
 	case FUTEX_TP_UNLOCK_SHARED:
 		return futex_tp_unlock_shared(uaddr, flags);
 	}

@@ -24,6 +24,8 @@ const struct ulock_ops *const ulock_registry[] = {
 	&ulock_rw_prefer_writer_nr_ops,
 	&ulock_rw_tp_ops,
 	&ulock_rw_tp_preader_ops,
+	&ulock_rw_tp_timed_ops,
+	&ulock_rw_tp_timed_busted_ops,
 	&ulock_rw_busted_ops,
 	NULL,
 };

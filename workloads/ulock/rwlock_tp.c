@@ -27,7 +27,11 @@
  *             would keep a sleeping writer waiting for a count that need
  *             never reach 0]; else FUTEX_LOCK_SHARED (retried on EINTR
  *             and EAGAIN).  The RFC's default: no prefer-reader flag;
- *             lock=rw-tp-preader passes FLAGS_TP_PREADER.
+ *             lock=rw-tp-preader passes FLAGS_TP_PREADER; lock=rw-tp-timed
+ *             gives each FUTEX_LOCK_SHARED a deadline 50 us ahead and
+ *             retries on ETIMEDOUT (pthread_rwlock_timedrdlock() in a
+ *             loop), its writers are tp-timed; rw-tp-timed-busted, the
+ *             negative control, takes ETIMEDOUT for the read lock.
  *   rdunlock: n -> n-1 by cmpxchg; the last reader: SHARED|1 -> 0, or,
  *             with FUTEX_WAITERS, -> FUTEX_SHARED|FUTEX_SHARED_UNLOCK|
  *             FUTEX_WAITERS in the same cmpxchg (no reader can join in
@@ -57,11 +61,50 @@ static bool rw_tp_joinable(uint32_t v)
 	       (v & FUTEX_SHARED_COUNT) != FUTEX_SHARED_COUNT;
 }
 
-/* The read lock; @val: the flags of FUTEX_LOCK_SHARED (prefer-reader). */
-static int rw_tp_rdlock_val(void *l, struct ulock_stats *st, uint32_t val)
+/* How a read lock calls FUTEX_LOCK_SHARED. */
+enum rw_tp_kind {
+	RW_TP_PLAIN,
+	RW_TP_PREADER,		/* FLAGS_TP_PREADER			*/
+	RW_TP_TIMED,		/* a deadline, retried on ETIMEDOUT	*/
+	RW_TP_TIMED_BUSTED,	/* ... ETIMEDOUT taken for the lock	*/
+};
+
+/* FUTEX_LOCK_SHARED until it returns a status word or an error other
+ * than EINTR/EAGAIN (and ETIMEDOUT, counted, when timed).  Return: 0
+ * or a positive errno. */
+static int rw_tp_rdlock_kernel(uint32_t *w, struct ulock_stats *st,
+			       enum rw_tp_kind kind)
+{
+	uint32_t val = kind == RW_TP_PREADER ? FLAGS_TP_PREADER : 0;
+	struct timespec ts = { 0 }, *tsp = kind >= RW_TP_TIMED ? &ts : NULL;
+	long ret;
+
+	for (;;) {
+		if (tsp)
+			ts = ulock_tp_deadline();
+		st->lock_syscalls++;
+		ret = sim_sys_futex(w, FUTEX_TP_LOCK_SHARED_PRIVATE, val, tsp,
+				    NULL, 0);
+		if (ret == -ETIMEDOUT && tsp) {
+			st->timeouts++;
+			if (kind == RW_TP_TIMED_BUSTED)
+				return 0;	/* the bug: not ours */
+			continue;
+		}
+		if (ret != -EINTR && ret != -EAGAIN)
+			break;
+	}
+	if (ret < 0)
+		return (int)-ret;
+	ulock_tp_count(ret, st);
+	return 0;
+}
+
+/* The read lock: join or take the word in user space, else the kernel. */
+static int rw_tp_rdlock_kind(void *l, struct ulock_stats *st,
+			     enum rw_tp_kind kind)
 {
 	uint32_t *w = l, v = 0, cur;
-	long ret;
 
 	for (;;) {
 		if (v && !rw_tp_joinable(v))
@@ -71,25 +114,27 @@ static int rw_tp_rdlock_val(void *l, struct ulock_stats *st, uint32_t val)
 			return 0;
 		v = cur;
 	}
-	do {
-		st->lock_syscalls++;
-		ret = sim_sys_futex(w, FUTEX_TP_LOCK_SHARED_PRIVATE, val, NULL,
-				    NULL, 0);
-	} while (ret == -EINTR || ret == -EAGAIN);
-	if (ret < 0)
-		return (int)-ret;
-	ulock_tp_count(ret, st);
-	return 0;
+	return rw_tp_rdlock_kernel(w, st, kind);
 }
 
 static int rw_tp_rdlock(void *l, struct ulock_stats *st)
 {
-	return rw_tp_rdlock_val(l, st, 0);
+	return rw_tp_rdlock_kind(l, st, RW_TP_PLAIN);
 }
 
 static int rw_tp_rdlock_preader(void *l, struct ulock_stats *st)
 {
-	return rw_tp_rdlock_val(l, st, FLAGS_TP_PREADER);
+	return rw_tp_rdlock_kind(l, st, RW_TP_PREADER);
+}
+
+static int rw_tp_rdlock_timed(void *l, struct ulock_stats *st)
+{
+	return rw_tp_rdlock_kind(l, st, RW_TP_TIMED);
+}
+
+static int rw_tp_rdlock_timed_busted(void *l, struct ulock_stats *st)
+{
+	return rw_tp_rdlock_kind(l, st, RW_TP_TIMED_BUSTED);
 }
 
 static int rw_tp_rdunlock(void *l, struct ulock_stats *st)
@@ -127,6 +172,11 @@ static int rw_tp_wrlock(void *l, struct ulock_stats *st)
 	return ulock_tp_ops.lock(l, st);
 }
 
+static int rw_tp_timed_wrlock(void *l, struct ulock_stats *st)
+{
+	return ulock_tp_timed_ops.lock(l, st);
+}
+
 static int rw_tp_wrunlock(void *l, struct ulock_stats *st)
 {
 	return ulock_tp_ops.unlock(l, st);
@@ -160,4 +210,36 @@ const struct ulock_ops ulock_rw_tp_preader_ops = {
 	.lock		= rw_tp_wrlock,
 	.unlock		= rw_tp_wrunlock,
 	.rw		= &rw_tp_preader_read_side,
+};
+
+static const struct ulock_rw_ops rw_tp_timed_read_side = {
+	.rdlock		= rw_tp_rdlock_timed,
+	.rdunlock	= rw_tp_rdunlock,
+};
+
+const struct ulock_ops ulock_rw_tp_timed_ops = {
+	.name		= "rw-tp-timed",
+	.description	= "rw-tp whose FUTEX_LOCK_SHARED (and writers' FUTEX_LOCK) time out 50us ahead and retry",
+	.size		= sizeof(uint32_t),
+	.init		= rw_tp_init,
+	.lock		= rw_tp_timed_wrlock,
+	.unlock		= rw_tp_wrunlock,
+	.rw		= &rw_tp_timed_read_side,
+};
+
+static const struct ulock_rw_ops rw_tp_timed_busted_read_side = {
+	.rdlock		= rw_tp_rdlock_timed_busted,
+	.rdunlock	= rw_tp_rdunlock,
+};
+
+/* Negative control: a timed-out FUTEX_LOCK_SHARED taken for the lock. */
+const struct ulock_ops ulock_rw_tp_timed_busted_ops = {
+	.name		= "rw-tp-timed-busted",
+	.description	= "rw-tp-timed whose readers take ETIMEDOUT for the lock (broken)",
+	.size		= sizeof(uint32_t),
+	.init		= rw_tp_init,
+	.lock		= rw_tp_timed_wrlock,
+	.unlock		= rw_tp_wrunlock,
+	.rw		= &rw_tp_timed_busted_read_side,
+	.broken		= true,
 };

@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 /* What a lock's slow paths did, counted per thread. */
 struct ulock_stats {
@@ -86,6 +87,9 @@ extern const struct ulock_ops ulock_tp_timed_busted_ops; /* tp.c	*/
 /* ulock_tp_count - count in @st how a FUTEX_TP_LOCK or FUTEX_TP_LOCK_SHARED
  * acquisition went: status word @r (>= 0; futex/tp_abi.h), tp.c. */
 void ulock_tp_count(long r, struct ulock_stats *st);
+/* ulock_tp_deadline - the absolute timeout of a timed TP lock call
+ * (tp-timed, rw-tp-timed): 50 us from now on the simulated clock. */
+struct timespec ulock_tp_deadline(void);
 extern const struct ulock_ops ulock_ww_busted_ops;	/* busted.c	*/
 extern const struct ulock_ops ulock_racy_ops;		/* busted.c	*/
 extern const struct ulock_ops ulock_adaptive_ops;	/* adaptive.c	*/
@@ -95,5 +99,7 @@ extern const struct ulock_ops ulock_rw_prefer_writer_nr_ops;	/* rwlock.c */
 extern const struct ulock_ops ulock_rw_busted_ops;	/* rwlock_busted.c */
 extern const struct ulock_ops ulock_rw_tp_ops;		/* rwlock_tp.c	*/
 extern const struct ulock_ops ulock_rw_tp_preader_ops;	/* rwlock_tp.c	*/
+extern const struct ulock_ops ulock_rw_tp_timed_ops;	/* rwlock_tp.c	*/
+extern const struct ulock_ops ulock_rw_tp_timed_busted_ops; /* rwlock_tp.c */
 
 #endif /* ULOCK_H */
