@@ -82,7 +82,7 @@
  * serialization mutex leaves it through mutex_lock_interruptible(), the
  * timer standing in for a signal (tp_mutex_lock()); the top waiter looks
  * at the timer after each look at the word and, timed out, withdraws its
- * handoff request and FUTEX_WAITERS (tp_spin_timeout()) before it gives
+ * handoff request and FUTEX_WAITERS (futex_tp_withdraw()) before it gives
  * up the mutex.  The series' own timeout patch, as recalled and not in
  * SPEC.md, noticed the expiry only in the top waiter; here a task queued
  * on the mutex leaves at its deadline too.  A top waiter waiting on a
@@ -344,40 +344,30 @@ static int tp_spin_once(u32 __user *uaddr, struct futex_state *state,
 	return -EAGAIN;
 }
 
-/*
- * The top waiter's FUTEX_LOCK timed out: take back what it put into the
- * word and the state, and leave.  Its handoff request goes first, under
- * the bucket lock, which futex_tp_unlock() holds across a grant: either
- * the grant landed before (the word is ours: a handoff after all) or no
- * unlocker can write our TID any more.  Then FUTEX_WAITERS, which it set
- * to sleep or to ask for the handoff, is cleared again: nobody else sets
- * it on an exclusive word while we are the top waiter.  state->waiters_set
- * covers the bit until it is gone (the state checker).
- * Return: -ETIMEDOUT, TP_STATUS_HANDOFF if the lock was handed to us
- * meanwhile, -EFAULT.
- */
-static int tp_spin_timeout(u32 __user *uaddr, struct futex_state *state,
-			   u32 vpid, struct tp_spin *s)
+/* futex/tp_state.h */
+int futex_tp_withdraw(u32 __user *uaddr, struct futex_state *state, u32 vpid,
+		      bool *waiters_set, bool *asked, int granted,
+		      unsigned int sleeps)
 {
 	u32 uval, curval;
 	int ret = 0;
 
-	if (!s->waiters_set) {
+	if (!*waiters_set) {
 		WRITE_ONCE(state->waiters_set, true);
-		s->waiters_set = true;
+		*waiters_set = true;
 	}
-	if (s->handoff_pid_set) {
+	if (*asked) {
 		spin_lock(&state->hb->lock);
 		if (futex_get_value_locked(&uval, uaddr))
 			ret = -EFAULT;
-		else if (tp_tid(uval) == vpid)
-			ret = TP_STATUS_HANDOFF;	/* granted: keep it */
+		else if (!(uval & FUTEX_SHARED) && tp_tid(uval) == vpid)
+			ret = granted;		/* the grant landed first */
 		else
 			WRITE_ONCE(state->handoff_pid, 0);
 		spin_unlock(&state->hb->lock);
 		if (ret)
 			return ret;
-		s->handoff_pid_set = false;
+		*asked = false;
 	}
 	if (get_user(uval, uaddr))
 		return -EFAULT;
@@ -390,7 +380,7 @@ static int tp_spin_timeout(u32 __user *uaddr, struct futex_state *state,
 			break;
 		uval = curval;
 	}
-	futex_tp_trace(uaddr, SIM_TP_TIMEOUT, uval, s->sleeps);
+	futex_tp_trace(uaddr, SIM_TP_TIMEOUT, uval, sleeps);
 	return -ETIMEDOUT;
 }
 
@@ -416,7 +406,10 @@ static long futex_tp_spin_on_owner(u32 __user *uaddr,
 		ret = tp_spin_once(uaddr, state, vpid, &s);
 		/* a plain read of the sleeper, as futex_wait_queue() does */
 		if (ret == -EAGAIN && state->timeout && !state->timeout->task)
-			ret = tp_spin_timeout(uaddr, state, vpid, &s);
+			ret = futex_tp_withdraw(uaddr, state, vpid,
+						&s.waiters_set,
+						&s.handoff_pid_set,
+						TP_STATUS_HANDOFF, s.sleeps);
 	} while (ret == -EAGAIN);
 	futex_state_unlink_owner(state);
 	if (s.owner)

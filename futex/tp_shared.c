@@ -458,59 +458,26 @@ static int tp_shared_spin_once(u32 __user *uaddr, struct futex_state *state,
 
 /*
  * tp_shared_timeout - the reader top waiter's FUTEX_LOCK_SHARED timed out
- * (after a look at the word that did not give it a read lock): take back
- * what it put into the word and the state, and leave.  Only on a word a
- * writer owns: a reader-owned word (the last reader is unlocking) is
- * joined or handed to it at the next look, and its grant, made by
- * FUTEX_UNLOCK_SHARED outside the bucket lock, cannot be withdrawn.  On
- * a writer's word the handoff request goes first, under the bucket lock,
- * which futex_tp_unlock() holds across a grant (as tp_spin_timeout() of
- * futex/tp.c): either the grant landed (the next look converts it) or no
- * unlocker can write our TID any more.  Then FUTEX_WAITERS, which only
- * the top waiter sets on a writer's word, is cleared again.
+ * (after a look at the word that did not give it a read lock): withdraw
+ * (futex_tp_withdraw()) and leave.  Only from a word a writer owns: a
+ * reader-owned word (the last reader is unlocking) is joined or handed to
+ * it at the next look, and that grant, made by FUTEX_UNLOCK_SHARED outside
+ * the bucket lock, could not be withdrawn; a grant that landed first is
+ * converted at the next look too.
  * Return: -ETIMEDOUT, -EAGAIN (look again), -EFAULT.
  */
 static int tp_shared_timeout(u32 __user *uaddr, struct futex_state *state,
 			     u32 vpid, struct tp_rspin *s)
 {
-	u32 uval, curval;
-	int ret = 0;
+	u32 uval;
 
 	if (get_user(uval, uaddr))
 		return -EFAULT;
 	if (tp_reader_owned(uval) || !(uval & FUTEX_TP_TID_MASK) ||
 	    (uval & FUTEX_TP_TID_MASK) == vpid)
 		return -EAGAIN;
-	if (!s->marked) {		/* covers the bit until it is gone */
-		WRITE_ONCE(state->waiters_set, true);
-		s->marked = true;
-	}
-	if (s->asked) {
-		spin_lock(&state->hb->lock);
-		if (futex_get_value_locked(&uval, uaddr))
-			ret = -EFAULT;
-		else if ((uval & FUTEX_TP_TID_MASK) == vpid &&
-			 !tp_reader_owned(uval))
-			ret = -EAGAIN;		/* granted: take it */
-		else
-			WRITE_ONCE(state->handoff_pid, 0);
-		spin_unlock(&state->hb->lock);
-		if (ret)
-			return ret;
-		s->asked = false;
-	}
-	if (get_user(uval, uaddr))
-		return -EFAULT;
-	while ((uval & FUTEX_WAITERS) && !(uval & FUTEX_SHARED)) {
-		if (futex_atomic_cmpxchg_inatomic(&curval, uaddr, uval,
-						  uval & ~FUTEX_WAITERS))
-			return -EFAULT;
-		if (curval == uval)
-			break;
-		uval = curval;
-	}
-	futex_tp_trace(uaddr, SIM_TP_TIMEOUT, uval, s->sleeps);
-	return -ETIMEDOUT;
+	return futex_tp_withdraw(uaddr, state, vpid, &s->marked, &s->asked,
+				 -EAGAIN, s->sleeps);
 }
 
 /*

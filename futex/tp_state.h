@@ -141,6 +141,23 @@ int futex_tp_wait_readers(u32 __user *uaddr, struct futex_state *state,
 			  ktime_t deadline);
 
 /**
+ * futex_tp_withdraw() - a timed-out top waiter (futex/tp.c, or a reader's,
+ * futex/tp_shared.c) takes back what it put into the word and the state.
+ * Its handoff request (*@asked) goes first, under the bucket lock, which
+ * futex_tp_unlock() holds across a grant: either the grant landed before
+ * (the word names @vpid: return @granted, the caller keeps or converts
+ * it) or no unlocker can write @vpid any more.  Then FUTEX_WAITERS, which
+ * it set to sleep or to ask, is cleared from a writer's word: nobody else
+ * sets it there while it is the top waiter.  state->waiters_set covers the
+ * bit until it is gone (*@waiters_set: the caller's; the state checker).
+ * @sleeps goes into the trace.
+ * Return: -ETIMEDOUT, @granted, -EFAULT.
+ */
+int futex_tp_withdraw(u32 __user *uaddr, struct futex_state *state, u32 vpid,
+		      bool *waiters_set, bool *asked, int granted,
+		      unsigned int sleeps);
+
+/**
  * futex_tp_handoff_due() - the run's handoff trigger (futex/tp.c; scenario
  * keys tp-policy and tp-handoff), for every top waiter, reader or writer
  * @budget:	v2: spin iterations left (a sleep costs TP_SLEEP_DECREMENT)

@@ -14,7 +14,8 @@
  * and its reader count (bits @rd_count) at least one.  Machines boot
  * with FUTEXSIM_CHECK_STATE=1, so the scheduler's and TP's invariants are
  * checked at every dispatch.  assert_states_freed() checks the TP futex's
- * futex_state census after a run.  Static functions and data: each test
+ * futex_state census after a run, assert_timed_run_clean() a timed TP
+ * lock's run.  Static functions and data: each test
  * file gets its own copy.
  */
 #ifndef TESTS_CHECKED_LOCK_H
@@ -218,6 +219,24 @@ static __attribute__((unused)) void assert_states_freed(int tasks)
 	ck_assert_int_eq(c.attached, 0);
 	ck_assert_int_eq(c.allocated, c.cached);
 	ck_assert_int_le(c.cached, tasks);
+}
+
+/*
+ * assert_timed_run_clean - after a run of a timed TP lock (tp-timed,
+ * rw-tp-timed) through checked_ops() with @threads tasks: it timed out
+ * at least once, every acquisition was right, each lock syscall either
+ * timed out or acquired, and every futex_state was freed.
+ */
+static __attribute__((unused)) void
+assert_timed_run_clean(const struct sim_result *r, int threads)
+{
+	ck_assert_uint_gt(r->timeouts, 0);
+	ck_assert_uint_eq(chk.bad_word, 0);
+	ck_assert_uint_eq(chk.bad_rd_word, 0);
+	ck_assert_uint_eq(chk.errors, 0);
+	ck_assert_uint_eq(r->lock_syscalls, r->timeouts + r->tp_steals +
+			  r->tp_top_waiter + r->tp_handoffs);
+	assert_states_freed(threads);
 }
 
 #endif /* TESTS_CHECKED_LOCK_H */

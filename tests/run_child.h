@@ -106,6 +106,28 @@ static __attribute__((unused)) int run_futexsim(struct child_out *o,
 	return 1;
 }
 
+/*
+ * assert_broken_then_ok - run $FUTEXSIM with @broken (a negative
+ * control: it must fail with a simulated failure, exit 3, whose report
+ * has @why), then with @ok (the same run of the correct lock: exit 0,
+ * its report has @ok_has).  NULL-terminated argv, argv[0] "futexsim".
+ */
+static __attribute__((unused)) void
+assert_broken_then_ok(const char *const *broken, const char *const *ok,
+		      const char *why, const char *ok_has)
+{
+	struct child_out *o = malloc(sizeof(*o));
+
+	ck_assert_ptr_nonnull(o);
+	ck_assert_msg(run_futexsim(o, broken), "FUTEXSIM must name the binary (make check sets it)");
+	ck_assert_int_eq(o->status, 3);
+	ck_assert_ptr_nonnull(strstr(o->err, why));
+	run_futexsim(o, ok);
+	ck_assert_msg(o->status == 0, "status %d: %s", o->status, o->err);
+	ck_assert_ptr_nonnull(strstr(o->out, ok_has));
+	free(o);
+}
+
 /* slurp - the whole file @path, NUL-terminated (free() it); its length
  * into *@len unless @len is NULL. */
 static __attribute__((unused)) char *slurp(const char *path, size_t *len)

@@ -283,38 +283,21 @@ START_TEST(test_rw_tp_timed_excludes_and_counts_its_timeouts)
 	ck_assert_uint_eq(res.ops, 4800);
 	ck_assert_uint_eq(res.ops_readers, 2400);
 	ck_assert_uint_eq(res.ops_writers, 2400);
-	ck_assert_uint_eq(chk.errors, 0);
-	ck_assert_uint_eq(chk.bad_word, 0);
-	ck_assert_uint_eq(chk.bad_rd_word, 0);
-	ck_assert_uint_gt(res.timeouts, 0);
-	/* each lock syscall either timed out or acquired */
-	ck_assert_uint_eq(res.lock_syscalls, res.timeouts + res.tp_steals +
-			  res.tp_top_waiter + res.tp_handoffs);
-	assert_states_freed(scn.threads);
+	assert_timed_run_clean(&res, scn.threads);
 }
 END_TEST
 
-static struct child_out co;
-
 START_TEST(test_rw_tp_timed_busted_fails_mutual_exclusion)
 {
-	const char *bin = getenv("FUTEXSIM");
-	char *busted[] = { "futexsim", "run", "--machine=tiny4",
-			   "--workload=rwlock", "--readers=6", "--writers=6",
-			   "--lock=rw-tp-timed-busted", "--ops=6000",
-			   "--cs=pause:2000", NULL };
-	char *ok[] = { "futexsim", "run", "--machine=tiny4",
-		       "--workload=rwlock", "--readers=6", "--writers=6",
-		       "--lock=rw-tp-timed", "--ops=6000", "--cs=pause:2000",
-		       NULL };
+#define RW_ARGS	"--machine=tiny4", "--workload=rwlock", "--readers=6", \
+		"--writers=6", "--ops=6000", "--cs=pause:2000"
+	const char *busted[] = { "futexsim", "run", RW_ARGS,
+				 "--lock=rw-tp-timed-busted", NULL };
+	const char *ok[] = { "futexsim", "run", RW_ARGS, "--lock=rw-tp-timed",
+			     NULL };
+#undef RW_ARGS
 
-	ck_assert_msg(bin != NULL, "FUTEXSIM must name the binary (make check sets it)");
-	run_program(bin, busted, &co);
-	ck_assert_int_eq(co.status, 3);
-	ck_assert_ptr_nonnull(strstr(co.err, "mutual exclusion"));
-	run_program(bin, ok, &co);
-	ck_assert_int_eq(co.status, 0);
-	ck_assert_ptr_nonnull(strstr(co.out, "timeouts"));
+	assert_broken_then_ok(busted, ok, "mutual exclusion", "timeouts");
 }
 END_TEST
 

@@ -339,13 +339,7 @@ START_TEST(test_tp_timed_mutual_exclusion_and_op_count)
 	ck_assert_uint_eq(res.ops, 4800);
 	ck_assert_uint_eq(res.ops_thread_min, 400);
 	ck_assert_uint_eq(res.ops_thread_max, 400);
-	ck_assert_uint_gt(res.timeouts, 0);
-	ck_assert_uint_eq(chk.bad_word, 0);
-	ck_assert_uint_eq(chk.errors, 0);
-	/* each lock syscall either timed out or acquired */
-	ck_assert_uint_eq(res.lock_syscalls, res.timeouts + res.tp_steals +
-			  res.tp_top_waiter + res.tp_handoffs);
-	assert_states_freed(scn.threads);
+	assert_timed_run_clean(&res, scn.threads);
 }
 END_TEST
 
@@ -355,20 +349,14 @@ static struct child_out co;
 
 START_TEST(test_tp_timed_busted_fails_mutual_exclusion)
 {
-	const char *bin = getenv("FUTEXSIM");
-	char *argv[] = { "futexsim", "run", "--machine=tiny4", "--threads=12",
-			 "--lock=tp-timed-busted", "--ops=6000",
-			 "--cs=pause:2000", NULL };
-	char *ok[] = { "futexsim", "run", "--machine=tiny4", "--threads=12",
-		       "--lock=tp-timed", "--ops=6000", "--cs=pause:2000", NULL };
+	const char *busted[] = { "futexsim", "run", "--machine=tiny4",
+				 "--threads=12", "--lock=tp-timed-busted",
+				 "--ops=6000", "--cs=pause:2000", NULL };
+	const char *ok[] = { "futexsim", "run", "--machine=tiny4",
+			     "--threads=12", "--lock=tp-timed", "--ops=6000",
+			     "--cs=pause:2000", NULL };
 
-	ck_assert_msg(bin != NULL, "FUTEXSIM must name the binary (make check sets it)");
-	run_program(bin, argv, &co);
-	ck_assert_int_eq(co.status, 3);
-	ck_assert_ptr_nonnull(strstr(co.err, "mutual exclusion"));
-	run_program(bin, ok, &co);
-	ck_assert_int_eq(co.status, 0);
-	ck_assert_ptr_nonnull(strstr(co.out, "TP handoffs"));
+	assert_broken_then_ok(busted, ok, "mutual exclusion", "TP handoffs");
 }
 END_TEST
 

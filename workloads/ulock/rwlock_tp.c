@@ -69,37 +69,6 @@ enum rw_tp_kind {
 	RW_TP_TIMED_BUSTED,	/* ... ETIMEDOUT taken for the lock	*/
 };
 
-/* FUTEX_LOCK_SHARED until it returns a status word or an error other
- * than EINTR/EAGAIN (and ETIMEDOUT, counted, when timed).  Return: 0
- * or a positive errno. */
-static int rw_tp_rdlock_kernel(uint32_t *w, struct ulock_stats *st,
-			       enum rw_tp_kind kind)
-{
-	uint32_t val = kind == RW_TP_PREADER ? FLAGS_TP_PREADER : 0;
-	struct timespec ts = { 0 }, *tsp = kind >= RW_TP_TIMED ? &ts : NULL;
-	long ret;
-
-	for (;;) {
-		if (tsp)
-			ts = ulock_tp_deadline();
-		st->lock_syscalls++;
-		ret = sim_sys_futex(w, FUTEX_TP_LOCK_SHARED_PRIVATE, val, tsp,
-				    NULL, 0);
-		if (ret == -ETIMEDOUT && tsp) {
-			st->timeouts++;
-			if (kind == RW_TP_TIMED_BUSTED)
-				return 0;	/* the bug: not ours */
-			continue;
-		}
-		if (ret != -EINTR && ret != -EAGAIN)
-			break;
-	}
-	if (ret < 0)
-		return (int)-ret;
-	ulock_tp_count(ret, st);
-	return 0;
-}
-
 /* The read lock: join or take the word in user space, else the kernel. */
 static int rw_tp_rdlock_kind(void *l, struct ulock_stats *st,
 			     enum rw_tp_kind kind)
@@ -114,7 +83,10 @@ static int rw_tp_rdlock_kind(void *l, struct ulock_stats *st,
 			return 0;
 		v = cur;
 	}
-	return rw_tp_rdlock_kernel(w, st, kind);
+	return ulock_tp_lock_call(w, FUTEX_TP_LOCK_SHARED_PRIVATE,
+				  kind == RW_TP_PREADER ? FLAGS_TP_PREADER : 0,
+				  st, kind >= RW_TP_TIMED,
+				  kind == RW_TP_TIMED_BUSTED);
 }
 
 static int rw_tp_rdlock(void *l, struct ulock_stats *st)

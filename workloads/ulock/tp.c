@@ -80,33 +80,23 @@ static void tp_trace_user(uint32_t *w, enum sim_tp_op op, uint32_t word)
  * to time out under load. */
 #define TP_TIMED_NS	50000ULL
 
-struct timespec ulock_tp_deadline(void)
-{
-	unsigned long long at = sim_now_ns() + TP_TIMED_NS;
-	struct timespec ts = {
-		.tv_sec = (time_t)(at / 1000000000ULL),
-		.tv_nsec = (long)(at % 1000000000ULL),
-	};
-
-	return ts;
-}
-
-/* FUTEX_LOCK until it returns a status word, or an error other than
- * EINTR/EAGAIN; @timed: each call with a deadline TP_TIMED_NS ahead,
- * ETIMEDOUT counted and retried unless @busted (then: "locked").
- * Return: 0 or a positive errno. */
-static int tp_lock_kernel(uint32_t *w, struct ulock_stats *st, bool timed,
-			  bool busted)
+/* ulock.h: FUTEX_LOCK and FUTEX_LOCK_SHARED alike */
+int ulock_tp_lock_call(uint32_t *w, int op, uint32_t val,
+		       struct ulock_stats *st, bool timed, bool busted)
 {
 	struct timespec ts = { 0 }, *tsp = timed ? &ts : NULL;
+	unsigned long long at;
 	long ret;
 
 	for (;;) {
-		if (timed)
-			ts = ulock_tp_deadline();
+		if (timed) {
+			at = sim_now_ns() + TP_TIMED_NS;
+			ts.tv_sec = (time_t)(at / 1000000000ULL);
+			ts.tv_nsec = (long)(at % 1000000000ULL);
+		}
 		st->lock_syscalls++;
-		ret = sim_sys_futex(w, FUTEX_TP_LOCK_PRIVATE, 0, tsp, NULL, 0);
-		if (ret == -ETIMEDOUT) {
+		ret = sim_sys_futex(w, op, val, tsp, NULL, 0);
+		if (ret == -ETIMEDOUT && timed) {
 			st->timeouts++;
 			if (busted)
 				return 0;	/* the bug: not ours */
@@ -131,7 +121,8 @@ static int tp_lock_common(void *l, struct ulock_stats *st, bool timed,
 		tp_trace_user(w, SIM_TP_USER_ACQUIRE, tid);
 		return 0;
 	}
-	return tp_lock_kernel(w, st, timed, busted);
+	return ulock_tp_lock_call(w, FUTEX_TP_LOCK_PRIVATE, 0, st, timed,
+				  busted);
 }
 
 static int tp_lock(void *l, struct ulock_stats *st)

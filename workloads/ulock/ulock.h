@@ -18,7 +18,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <time.h>
 
 /* What a lock's slow paths did, counted per thread. */
 struct ulock_stats {
@@ -87,9 +86,14 @@ extern const struct ulock_ops ulock_tp_timed_busted_ops; /* tp.c	*/
 /* ulock_tp_count - count in @st how a FUTEX_TP_LOCK or FUTEX_TP_LOCK_SHARED
  * acquisition went: status word @r (>= 0; futex/tp_abi.h), tp.c. */
 void ulock_tp_count(long r, struct ulock_stats *st);
-/* ulock_tp_deadline - the absolute timeout of a timed TP lock call
- * (tp-timed, rw-tp-timed): 50 us from now on the simulated clock. */
-struct timespec ulock_tp_deadline(void);
+/* ulock_tp_lock_call - futex(2) op @op (FUTEX_TP_LOCK or
+ * FUTEX_TP_LOCK_SHARED, private) with @val on @w until it returns a
+ * status word (counted in @st) or an error other than EINTR/EAGAIN;
+ * @timed: each call with an absolute deadline 50 us ahead, ETIMEDOUT
+ * counted and retried, or, @busted, taken for the lock (the negative
+ * controls).  Return: 0 or a positive errno.  tp.c. */
+int ulock_tp_lock_call(uint32_t *w, int op, uint32_t val,
+		       struct ulock_stats *st, bool timed, bool busted);
 extern const struct ulock_ops ulock_ww_busted_ops;	/* busted.c	*/
 extern const struct ulock_ops ulock_racy_ops;		/* busted.c	*/
 extern const struct ulock_ops ulock_adaptive_ops;	/* adaptive.c	*/
