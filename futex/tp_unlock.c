@@ -55,7 +55,7 @@ long sys_futex(u32 __user *uaddr, int op, u32 val,
  * The unlock's cmpxchg of the word from @uval to 0, or to the TID of the
  * top waiter that asked for a handoff (*@newval says which).  A grant is
  * made under the bucket lock, against the withdrawal of a timed-out
- * request (tp_spin_timeout()): a TID read before the withdrawal is never
+ * request (futex_tp_withdraw()): a TID read before the withdrawal is never
  * written after it [R].
  * Return: 0 (*@curval: the word before), -EFAULT.
  */
