@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sim/scenario.c - the scenario keys: defaults, parsing and checking of
- * each value (cross-key resolution is sim/scenario_resolve.c, the echo as
- * a scenario file and as JSON sim/scenario_echo.c).
+ * each value, the key table and the value helpers (the setters of the
+ * keys of one workload or one lock are sim/scenario_keys.c, cross-key
+ * resolution is sim/scenario_resolve.c, the echo as a scenario file and
+ * as JSON sim/scenario_echo.c).
  *
  * Stage: CLI input.  Called by the CLI (sim/cli.c) for the scenario file
- * and every --key=value; calls
- * sim/config.c for parsing and errors, ulock_find(), wl_find() and
+ * and every --key=value; calls the setters of sim/scenario_keys.c through
+ * keys[], sim/config.c for parsing and errors, ulock_find(), wl_find() and
  * wl_klock_find() to check the names of locks and workloads: user locks
  * (workloads/ulock) and kernel locks (a workload's ->klocks) are separate
  * namespaces, and sim_scenario_resolve() holds the lock list to the
@@ -31,21 +33,13 @@
 #include "sim/oracle.h"
 #include "sim/preset.h"
 #include "sim/scenario.h"
+#include "sim/scenario_keys.h"
 #include "sim/trace.h"
-#include "workloads/ulock/adaptive.h"
 #include "workloads/workload.h"
 
-struct key {
-	const char *name;
-	const char *form;	/* for --help				*/
-	const char *doc;	/* meaning and default, for --help	*/
-	void (*set)(struct sim_scenario *s, const struct key *k,
-		    const char *v, const struct sim_origin *at);
-};
-
 /* Copy @v into @dst of @size bytes, or fail: an empty or too long value. */
-static void set_str(char *dst, size_t size, const struct key *k,
-		    const char *v, const struct sim_origin *at)
+void sim__scenario_set_str(char *dst, size_t size, const struct key *k,
+			   const char *v, const struct sim_origin *at)
 {
 	char expected[64];
 
@@ -58,8 +52,9 @@ static void set_str(char *dst, size_t size, const struct key *k,
 }
 
 /* A count in [@lo, @hi]; suffixes k, M, G allowed. */
-static uint64_t get_count(const struct key *k, const char *v, uint64_t lo,
-			  uint64_t hi, const struct sim_origin *at)
+uint64_t sim__scenario_get_count(const struct key *k, const char *v,
+				 uint64_t lo, uint64_t hi,
+				 const struct sim_origin *at)
 {
 	char expected[96];
 	uint64_t n;
@@ -87,7 +82,7 @@ static uint64_t get_duration(const struct key *k, const char *v,
 static void set_machine(struct sim_scenario *s, const struct key *k,
 			const char *v, const struct sim_origin *at)
 {
-	set_str(s->machine, sizeof(s->machine), k, v, at);
+	sim__scenario_set_str(s->machine, sizeof(s->machine), k, v, at);
 	s->machine_at = *at;
 }
 
@@ -100,7 +95,7 @@ static void set_machine_set(struct sim_scenario *s, const struct key *k,
 		s->machine_set[0] = '\0';
 		return;
 	}
-	set_str(s->machine_set, sizeof(s->machine_set), k, v, at);
+	sim__scenario_set_str(s->machine_set, sizeof(s->machine_set), k, v, at);
 	sim_preset_check_set(v, at);
 	s->machine_set_at = *at;
 }
@@ -127,7 +122,7 @@ static void set_threads(struct sim_scenario *s, const struct key *k,
 			const char *v, const struct sim_origin *at)
 {
 	/* One task slot stays for the workload's own use. */
-	s->threads = (int)get_count(k, v, 1, SIM_MAX_TASKS - 1, at);
+	s->threads = (int)sim__scenario_get_count(k, v, 1, SIM_MAX_TASKS - 1, at);
 	s->threads_at = *at;
 }
 
@@ -144,7 +139,7 @@ static void set_workload(struct sim_scenario *s, const struct key *k,
 				 i ? "," : "", wl_registry[i]->name);
 		sim_config_fail(at, k->name, expected, v);
 	}
-	set_str(s->workload, sizeof(s->workload), k, v, at);
+	sim__scenario_set_str(s->workload, sizeof(s->workload), k, v, at);
 	s->workload_at = *at;
 }
 
@@ -220,7 +215,7 @@ static void set_lock(struct sim_scenario *s, const struct key *k,
 static void set_ops(struct sim_scenario *s, const struct key *k,
 		    const char *v, const struct sim_origin *at)
 {
-	s->ops = get_count(k, v, 1, UINT64_MAX, at);
+	s->ops = sim__scenario_get_count(k, v, 1, UINT64_MAX, at);
 	s->ops_at = *at;
 }
 
@@ -285,7 +280,7 @@ static void set_between(struct sim_scenario *s, const struct key *k,
 static void set_seed(struct sim_scenario *s, const struct key *k,
 		     const char *v, const struct sim_origin *at)
 {
-	s->seed = get_count(k, v, 0, UINT64_MAX, at);
+	s->seed = sim__scenario_get_count(k, v, 0, UINT64_MAX, at);
 }
 
 static void set_json(struct sim_scenario *s, const struct key *k,
@@ -296,7 +291,7 @@ static void set_json(struct sim_scenario *s, const struct key *k,
 		s->json_at = (struct sim_origin){ 0 };
 		return;
 	}
-	set_str(s->json, sizeof(s->json), k, v, at);
+	sim__scenario_set_str(s->json, sizeof(s->json), k, v, at);
 	s->json_at = *at;
 }
 
@@ -309,8 +304,8 @@ static void set_livelock(struct sim_scenario *s, const struct key *k,
 static void set_cost_jitter(struct sim_scenario *s, const struct key *k,
 			    const char *v, const struct sim_origin *at)
 {
-	s->cost_jitter_pct = (unsigned int)get_count(k, v, 0,
-						     SIM_CACHE_JITTER_MAX, at);
+	s->cost_jitter_pct = (unsigned int)sim__scenario_get_count(k, v, 0,
+						SIM_CACHE_JITTER_MAX, at);
 }
 
 /* strategy=, oracle=: explore mode (sim/explore.h, sim/oracle.h) */
@@ -321,7 +316,7 @@ static void set_strategy(struct sim_scenario *s, const struct key *k,
 
 	if (sim_strategy_parse(v, &st))
 		sim_config_fail(at, k->name, "timed, random, pct:D (1-64) or dfs:P (0-64)", v);
-	set_str(s->strategy, sizeof(s->strategy), k, v, at);
+	sim__scenario_set_str(s->strategy, sizeof(s->strategy), k, v, at);
 	if (st.kind == SIM_STRAT_TIMED)
 		s->strategy[0] = '\0';
 }
@@ -334,7 +329,7 @@ static void set_oracle(struct sim_scenario *s, const struct key *k,
 
 	if (sim_oracle_parse(v, &o, expected, sizeof(expected)))
 		sim_config_fail(at, k->name, expected, v);
-	set_str(s->oracle, sizeof(s->oracle), k, v, at);
+	sim__scenario_set_str(s->oracle, sizeof(s->oracle), k, v, at);
 }
 
 static void set_ops_per_thread(struct sim_scenario *s, const struct key *k,
@@ -346,81 +341,9 @@ static void set_ops_per_thread(struct sim_scenario *s, const struct key *k,
 		s->ops_per_thread_at = (struct sim_origin){ 0 };
 		return;
 	}
-	s->ops_per_thread = get_count(k, v, 1, UINT64_MAX / SIM_MAX_TASKS, at);
+	s->ops_per_thread = sim__scenario_get_count(k, v, 1,
+				UINT64_MAX / SIM_MAX_TASKS, at);
 	s->ops_per_thread_at = *at;
-}
-
-static void set_data(struct sim_scenario *s, const struct key *k,
-		     const char *v, const struct sim_origin *at)
-{
-	if (!strcmp(v, "standalone"))
-		s->data = SIM_DATA_STANDALONE;
-	else if (!strcmp(v, "embedded"))
-		s->data = SIM_DATA_EMBEDDED;
-	else
-		sim_config_fail(at, k->name, "standalone or embedded", v);
-	s->data_at = *at;
-}
-
-static void set_placement(struct sim_scenario *s, const struct key *k,
-			  const char *v, const struct sim_origin *at)
-{
-	if (!strcmp(v, "pack"))
-		s->placement = SIM_PLACE_PACK;
-	else if (!strcmp(v, "nodes"))
-		s->placement = SIM_PLACE_NODES;
-	else
-		sim_config_fail(at, k->name, "pack or nodes", v);
-	s->placement_at = *at;
-}
-
-static void set_access(struct sim_scenario *s, const struct key *k,
-		       const char *v, const struct sim_origin *at)
-{
-	if (!strcmp(v, "read-write"))
-		s->access = SIM_ACCESS_READ_WRITE;
-	else if (!strcmp(v, "write"))
-		s->access = SIM_ACCESS_WRITE;
-	else
-		sim_config_fail(at, k->name, "read-write or write", v);
-	s->access_at = *at;
-}
-
-/* workload=rwlock: readers=, writers=, read-ratio=, read-depth= */
-static void set_rwlock_key(struct sim_scenario *s, const struct key *k,
-			   const char *v, const struct sim_origin *at)
-{
-	if (!strcmp(k->name, "readers")) {
-		s->readers = (int)get_count(k, v, 0, SIM_MAX_TASKS - 1, at);
-		s->readers_at = *at;
-	} else if (!strcmp(k->name, "writers")) {
-		s->writers = (int)get_count(k, v, 0, SIM_MAX_TASKS - 1, at);
-		s->writers_at = *at;
-	} else if (!strcmp(k->name, "read-ratio")) {
-		s->read_ratio = (unsigned int)get_count(k, v, 0, 100, at);
-		s->read_ratio_at = *at;
-	} else {
-		s->read_depth = (unsigned int)get_count(k, v, 1, 8, at);
-		s->read_depth_at = *at;
-	}
-}
-
-/* lock=adaptive: adaptive=VARIANT, spin-count=N (glibc's tunable range) */
-static void set_adaptive(struct sim_scenario *s, const struct key *k,
-			 const char *v, const struct sim_origin *at)
-{
-	int i;
-
-	if (!strcmp(k->name, "spin-count")) {
-		s->spin_count = (unsigned int)get_count(k, v, 0, 32767, at);
-		return;
-	}
-	for (i = 0; i <= ULOCK_ADAPTIVE_GLIBC236; i++)
-		if (!strcmp(v, ulock_adaptive_name(i))) {
-			s->adaptive = i;
-			return;
-		}
-	sim_config_fail(at, k->name, "pre2018, seed2018, glibc235 or glibc236", v);
 }
 
 static void set_trace(struct sim_scenario *s, const struct key *k,
@@ -435,7 +358,7 @@ static void set_trace(struct sim_scenario *s, const struct key *k,
 		sim_config_fail(at, k->name,
 				"a file name ending in .txt (ftrace text) or .json (Chrome trace events), or none",
 				v);
-	set_str(s->trace, sizeof(s->trace), k, v, at);
+	sim__scenario_set_str(s->trace, sizeof(s->trace), k, v, at);
 	s->trace_at = *at;
 }
 
@@ -492,31 +415,9 @@ static void set_lock_stat(struct sim_scenario *s, const struct key *k,
 	}
 	if (!*v || !strcmp(v, "-"))
 		sim_config_fail(at, k->name, "yes, no or a file name", v);
-	set_str(s->lock_stat, sizeof(s->lock_stat), k, strcmp(v, "yes") ? v : "-",
-		at);
+	sim__scenario_set_str(s->lock_stat, sizeof(s->lock_stat), k,
+			      strcmp(v, "yes") ? v : "-", at);
 	s->lock_stat_at = *at;
-}
-
-/* workload=program: the binary `futexsim build` made, and its argv. */
-static void set_program(struct sim_scenario *s, const struct key *k,
-			const char *v, const struct sim_origin *at)
-{
-	if (!strcmp(v, "none")) {
-		s->program[0] = '\0';
-		return;
-	}
-	set_str(s->program, sizeof(s->program), k, v, at);
-	memcpy(s->workload, "program", sizeof("program"));
-}
-
-static void set_args(struct sim_scenario *s, const struct key *k,
-		     const char *v, const struct sim_origin *at)
-{
-	if (!*v || !strcmp(v, "none")) {
-		s->args[0] = '\0';
-		return;
-	}
-	set_str(s->args, sizeof(s->args), k, v, at);
 }
 
 static void set_record(struct sim_scenario *s, const struct key *k,
@@ -527,31 +428,8 @@ static void set_record(struct sim_scenario *s, const struct key *k,
 		s->record_at = (struct sim_origin){ 0 };
 		return;
 	}
-	set_str(s->record, sizeof(s->record), k, v, at);
+	sim__scenario_set_str(s->record, sizeof(s->record), k, v, at);
 	s->record_at = *at;
-}
-
-/* tp-policy=v2|v6, tp-handoff=on|off: lock=tp (futex/tp.c) */
-static void set_tp_policy(struct sim_scenario *s, const struct key *k,
-			  const char *v, const struct sim_origin *at)
-{
-	if (!strcmp(v, "v2"))
-		s->tp_policy = TP_POLICY_V2;
-	else if (!strcmp(v, "v6"))
-		s->tp_policy = TP_POLICY_V6;
-	else
-		sim_config_fail(at, k->name, "v2 or v6", v);
-}
-
-static void set_tp_handoff(struct sim_scenario *s, const struct key *k,
-			   const char *v, const struct sim_origin *at)
-{
-	if (!strcmp(v, "on"))
-		s->tp_handoff = 1;
-	else if (!strcmp(v, "off"))
-		s->tp_handoff = 0;
-	else
-		sim_config_fail(at, k->name, "on or off", v);
 }
 
 static const struct key keys[] = {
@@ -572,26 +450,26 @@ static const struct key keys[] = {
 	{ "strategy", "timed|random|pct:D|dfs:P", "who runs next at each scheduling point: timed mode, or an explore strategy (README 'Explore mode'); default timed", set_strategy },
 	{ "oracle", "LIST", "what fails a run: mutex, deadlock, state, bug, starve=DURATION, overtake=N, share=F; default " SIM_ORACLE_DEFAULT, set_oracle },
 	{ "ops-per-thread", "N|none", "operations of each thread (ops = N x threads); excludes ops and duration", set_ops_per_thread },
-	{ "data", "standalone|embedded", "spin: the data in its own cache line or in the lock's; default standalone", set_data },
-	{ "placement", "pack|nodes", "spin: fill one socket, or one task per socket in turn; default pack", set_placement },
-	{ "data-access", "read-write|write", "spin: the section loads the data and stores it + 1, or only stores; default read-write", set_access },
-	{ "readers", "N", "rwlock: N reader threads (threads = readers + writers); excludes read-ratio", set_rwlock_key },
-	{ "writers", "N", "rwlock: N writer threads (threads = readers + writers); excludes read-ratio", set_rwlock_key },
-	{ "read-ratio", "PCT", "rwlock without readers/writers: % of each thread's operations that read; default 50", set_rwlock_key },
-	{ "read-depth", "N", "rwlock: read locks each read nests (1-8; 2 deadlocks rw-prefer-writer-nr); default 1", set_rwlock_key },
-	{ "adaptive", "pre2018|seed2018|glibc235|glibc236", "lock=adaptive: the spin loop (SPEC 10); default pre2018", set_adaptive },
-	{ "spin-count", "N", "lock=adaptive: glibc.pthread.mutex_spin_count, 0-32767; default 100", set_adaptive },
+	{ "data", "standalone|embedded", "spin: the data in its own cache line or in the lock's; default standalone", sim__scenario_set_data },
+	{ "placement", "pack|nodes", "spin: fill one socket, or one task per socket in turn; default pack", sim__scenario_set_placement },
+	{ "data-access", "read-write|write", "spin: the section loads the data and stores it + 1, or only stores; default read-write", sim__scenario_set_access },
+	{ "readers", "N", "rwlock: N reader threads (threads = readers + writers); excludes read-ratio", sim__scenario_set_rwlock_key },
+	{ "writers", "N", "rwlock: N writer threads (threads = readers + writers); excludes read-ratio", sim__scenario_set_rwlock_key },
+	{ "read-ratio", "PCT", "rwlock without readers/writers: % of each thread's operations that read; default 50", sim__scenario_set_rwlock_key },
+	{ "read-depth", "N", "rwlock: read locks each read nests (1-8; 2 deadlocks rw-prefer-writer-nr); default 1", sim__scenario_set_rwlock_key },
+	{ "adaptive", "pre2018|seed2018|glibc235|glibc236", "lock=adaptive: the spin loop (SPEC 10); default pre2018", sim__scenario_set_adaptive },
+	{ "spin-count", "N", "lock=adaptive: glibc.pthread.mutex_spin_count, 0-32767; default 100", sim__scenario_set_adaptive },
 	{ "trace", "PATH.txt|PATH.json|none", "write a trace of each lock's run: ftrace text (.txt) or Chrome trace-event JSON (.json); PATH.LOCK.txt with several locks; default none", set_trace },
 	{ "trace-from", "DURATION", "trace from this simulated time on; default 0ns", set_trace_window },
 	{ "trace-to", "DURATION|none", "trace up to this simulated time; default the end", set_trace_window },
 	{ "trace-events", "LIST", "comma-separated trace events or groups (sched, futex, nanosleep, lock, qspinlock, tp, all); default all", set_trace_events },
 	{ "narrate", "yes|no", "one plain-English line per interesting event of each lock's run, on stderr (within trace-from/trace-to); default no", set_narrate },
 	{ "lock-stat", "yes|no|PATH", "a /proc/lock_stat table of each lock's run (futex hash-bucket spinlocks, the user lock word): on stdout after the report, or in PATH; default no", set_lock_stat },
-	{ "tp-policy", "v2|v6", "lock=tp: when the top waiter asks for a handoff: v2 after 1<<13 spins (a sleep costs 1/32), v6 after 5 ms; default v2", set_tp_policy },
-	{ "tp-handoff", "on|off", "lock=tp: off never hands the lock off (stealing unbounded); default on", set_tp_handoff },
+	{ "tp-policy", "v2|v6", "lock=tp: when the top waiter asks for a handoff: v2 after 1<<13 spins (a sleep costs 1/32), v6 after 5 ms; default v2", sim__scenario_set_tp_policy },
+	{ "tp-handoff", "on|off", "lock=tp: off never hands the lock off (stealing unbounded); default on", sim__scenario_set_tp_handoff },
 	{ "record", "PATH|none", "write each lock's run as a replay file ('futexsim replay PATH' re-runs it); PATH.LOCK.replay with several locks; default none", set_record },
-	{ "program", "PATH|none", "run the C program PATH built by 'futexsim build' (workload program); its pthread mutexes are the lock; default none", set_program },
-	{ "args", "\"ARG ...\"", "the program's arguments; default none", set_args },
+	{ "program", "PATH|none", "run the C program PATH built by 'futexsim build' (workload program); its pthread mutexes are the lock; default none", sim__scenario_set_program },
+	{ "args", "\"ARG ...\"", "the program's arguments; default none", sim__scenario_set_args },
 };
 static const int nr_keys = sizeof(keys) / sizeof(keys[0]);
 

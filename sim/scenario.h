@@ -6,8 +6,10 @@
  * exactly the long-option names of `futexsim run`, so a file and a command
  * line say the same thing; command-line keys override the file's.  The
  * report echoes the resolved scenario (sim_scenario_print()).
- * Implemented in sim/scenario.c (keys, parsing, resolution) and
- * sim/scenario_echo.c (the echo as key = value lines and as JSON).
+ * Implemented in sim/scenario.c (keys, parsing), sim/scenario_keys.c
+ * (the keys of one workload or one lock), sim/scenario_resolve.c
+ * (resolution) and sim/scenario_echo.c (the echo as key = value lines and
+ * as JSON).
  *
  * Keys (README "Scenario keys" documents the same list):
  *   machine   preset name or path			default tiny4

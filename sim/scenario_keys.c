@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/scenario_keys.c - the scenario keys that belong to one workload or
+ * one lock: spin's data, placement and data-access; rwlock's readers,
+ * writers, read-ratio and read-depth; lock=adaptive's adaptive and
+ * spin-count; workload=program's program and args; lock=tp's tp-policy
+ * and tp-handoff.  Each setter checks its value and stores it.
+ *
+ * Stage: CLI input.  Called through the keys[] table of sim/scenario.c
+ * (sim_scenario_set()), whose helpers it uses for strings and counts
+ * (sim/scenario_keys.h); calls sim/config.c for errors and
+ * ulock_adaptive_name() for the adaptive variants.  The cross-key checks
+ * of spin's and rwlock's keys are sim_scenario_resolve()'s
+ * (sim/scenario_resolve.c).
+ */
+#include <string.h>
+
+#include "futex/tp_abi.h"
+#include "sim/machine.h"
+#include "sim/scenario.h"
+#include "sim/scenario_keys.h"
+#include "workloads/ulock/adaptive.h"
+#include "workloads/ulock/ulock.h"
+
+void sim__scenario_set_data(struct sim_scenario *s, const struct key *k,
+			    const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "standalone"))
+		s->data = SIM_DATA_STANDALONE;
+	else if (!strcmp(v, "embedded"))
+		s->data = SIM_DATA_EMBEDDED;
+	else
+		sim_config_fail(at, k->name, "standalone or embedded", v);
+	s->data_at = *at;
+}
+
+void sim__scenario_set_placement(struct sim_scenario *s, const struct key *k,
+				 const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "pack"))
+		s->placement = SIM_PLACE_PACK;
+	else if (!strcmp(v, "nodes"))
+		s->placement = SIM_PLACE_NODES;
+	else
+		sim_config_fail(at, k->name, "pack or nodes", v);
+	s->placement_at = *at;
+}
+
+void sim__scenario_set_access(struct sim_scenario *s, const struct key *k,
+			      const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "read-write"))
+		s->access = SIM_ACCESS_READ_WRITE;
+	else if (!strcmp(v, "write"))
+		s->access = SIM_ACCESS_WRITE;
+	else
+		sim_config_fail(at, k->name, "read-write or write", v);
+	s->access_at = *at;
+}
+
+/* workload=rwlock: readers=, writers=, read-ratio=, read-depth= */
+void sim__scenario_set_rwlock_key(struct sim_scenario *s, const struct key *k,
+				  const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(k->name, "readers")) {
+		s->readers = (int)sim__scenario_get_count(k, v, 0, SIM_MAX_TASKS - 1, at);
+		s->readers_at = *at;
+	} else if (!strcmp(k->name, "writers")) {
+		s->writers = (int)sim__scenario_get_count(k, v, 0, SIM_MAX_TASKS - 1, at);
+		s->writers_at = *at;
+	} else if (!strcmp(k->name, "read-ratio")) {
+		s->read_ratio = (unsigned int)sim__scenario_get_count(k, v, 0, 100, at);
+		s->read_ratio_at = *at;
+	} else {
+		s->read_depth = (unsigned int)sim__scenario_get_count(k, v, 1, 8, at);
+		s->read_depth_at = *at;
+	}
+}
+
+/* lock=adaptive: adaptive=VARIANT, spin-count=N (glibc's tunable range) */
+void sim__scenario_set_adaptive(struct sim_scenario *s, const struct key *k,
+				const char *v, const struct sim_origin *at)
+{
+	int i;
+
+	if (!strcmp(k->name, "spin-count")) {
+		s->spin_count = (unsigned int)sim__scenario_get_count(k, v, 0, 32767, at);
+		return;
+	}
+	for (i = 0; i <= ULOCK_ADAPTIVE_GLIBC236; i++)
+		if (!strcmp(v, ulock_adaptive_name(i))) {
+			s->adaptive = i;
+			return;
+		}
+	sim_config_fail(at, k->name, "pre2018, seed2018, glibc235 or glibc236", v);
+}
+
+/* workload=program: the binary `futexsim build` made, and its argv. */
+void sim__scenario_set_program(struct sim_scenario *s, const struct key *k,
+			       const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "none")) {
+		s->program[0] = '\0';
+		return;
+	}
+	sim__scenario_set_str(s->program, sizeof(s->program), k, v, at);
+	memcpy(s->workload, "program", sizeof("program"));
+}
+
+void sim__scenario_set_args(struct sim_scenario *s, const struct key *k,
+			    const char *v, const struct sim_origin *at)
+{
+	if (!*v || !strcmp(v, "none")) {
+		s->args[0] = '\0';
+		return;
+	}
+	sim__scenario_set_str(s->args, sizeof(s->args), k, v, at);
+}
+
+/* tp-policy=v2|v6, tp-handoff=on|off: lock=tp (futex/tp.c) */
+void sim__scenario_set_tp_policy(struct sim_scenario *s, const struct key *k,
+				 const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "v2"))
+		s->tp_policy = TP_POLICY_V2;
+	else if (!strcmp(v, "v6"))
+		s->tp_policy = TP_POLICY_V6;
+	else
+		sim_config_fail(at, k->name, "v2 or v6", v);
+}
+
+void sim__scenario_set_tp_handoff(struct sim_scenario *s, const struct key *k,
+				  const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "on"))
+		s->tp_handoff = 1;
+	else if (!strcmp(v, "off"))
+		s->tp_handoff = 0;
+	else
+		sim_config_fail(at, k->name, "on or off", v);
+}
