@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bench/bench.c - how fast the simulator runs on this host.
+ * bench/bench.c - how fast the simulator runs on this host: main(), the
+ * figures measured in this process, the printout and the JSON file.
  *
  * Stage: a host tool beside the data flow (`make bench`).  Calls the
  * coroutine layer (sim/coro.h) for switch costs, the machine
  * (sim_machine_init(), sim_task_create(), sim_run(), sim_hook()) for the
- * cost of a hook, runs the futexsim binary for the mutex throughput and
- * workloads/scenarios/spin-2014.sh for the time of the 2014 table.
+ * cost of a hook, the explore loop (sim/explore_run.h) for its runs per
+ * second, and bench/bench_spawn.c (bench/bench.h) for the figures of
+ * child processes: the futexsim binary for the mutex throughput, the
+ * trace cost and the user program, workloads/scenarios/spin-2014.sh and
+ * glibc-tables.sh for the time of the 2014 and 2017 tables, the
+ * to-futex-256 scenarios for the 2016 one.
  *
  * Usage: bench OUT.json [FUTEXSIM]
  *
@@ -61,9 +66,9 @@
  *
  * Each figure is printed next to its target.  This program measures: a
  * slow figure is reported, never a failure (exit 0).  Host time is read
- * here, and only here; it never reaches a simulation.  A figure that could
- * not be measured is null in the JSON.  Exit 1 if OUT.json cannot be
- * written, 2 on bad usage.
+ * in bench/, and only there; it never reaches a simulation.  A figure
+ * that could not be measured is null in the JSON.  Exit 1 if OUT.json
+ * cannot be written, 2 on bad usage.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -72,14 +77,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "bench/bench.h"
 #include "sim/coro.h"
 #include "sim/explore_run.h"
 #include "sim/machine.h"
 #include "sim/preset.h"
-#include "sim/program.h"
-#include "version.h"
 
 #define BENCH_ROUNDS		5
 #define BENCH_ASM_TRIPS		1000000	/* round trips per round	*/
@@ -96,16 +99,6 @@
 #define TARGET_GLIBC_TABLES_S	120.0	/* issue 6: the 2017 mutex table */
 #define TARGET_TRACE_SLOWDOWN	3.0
 #define TARGET_PROGRAM_RATIO	1.5	/* issue 8: layer <= 1.5x built-in */
-#define BENCH_TRACE_ROUNDS	3
-#define SPIN_TABLE_OPS		"500000"	/* per task */
-
-static double host_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 /* ---- coroutine switches ----------------------------------------------------- */
 
@@ -197,7 +190,7 @@ static double bench_hook(void)
 	return hook_best_ns;
 }
 
-/* ---- a tiny JSON reader: enough for results[0].ops ---------------------- */
+/* ---- explore runs, in this process ------------------------------------------ */
 
 static double cpu_now(void)
 {
@@ -245,360 +238,10 @@ static double bench_explore(void)
 	return best;
 }
 
-static const char *js_ws(const char *p)
-{
-	while (p && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
-		p++;
-	return p;
-}
-
-/* @p at '"': past the closing quote, or NULL. */
-static const char *js_string_end(const char *p)
-{
-	for (p++; *p && *p != '"'; p++)
-		if (*p == '\\' && p[1])
-			p++;
-	return *p ? p + 1 : NULL;
-}
-
-/* Past the value at @p (any type), or NULL if malformed. */
-static const char *js_skip(const char *p)
-{
-	const char *s;
-	char close;
-
-	p = js_ws(p);
-	if (!p || !*p)
-		return NULL;
-	if (*p == '"')
-		return js_string_end(p);
-	if (*p != '{' && *p != '[') {
-		for (s = p; *p && !strchr(",}] \t\r\n", *p); p++)
-			;
-		return p > s ? p : NULL;
-	}
-	close = *p == '{' ? '}' : ']';
-	p = js_ws(p + 1);
-	if (*p == close)
-		return p + 1;
-	for (;;) {
-		if (close == '}') {
-			p = js_ws(js_string_end(js_ws(p)));
-			if (!p || *p++ != ':')
-				return NULL;
-		}
-		p = js_ws(js_skip(p));
-		if (!p)
-			return NULL;
-		if (*p == close)
-			return p + 1;
-		if (*p++ != ',')
-			return NULL;
-	}
-}
-
-/* The value of member @key of the object at @p, or NULL. */
-static const char *js_member(const char *p, const char *key)
-{
-	size_t n = strlen(key);
-	const char *k, *end;
-
-	p = js_ws(p);
-	if (!p || *p != '{')
-		return NULL;
-	for (p = js_ws(p + 1); p && *p == '"'; p = js_ws(p)) {
-		k = p + 1;
-		end = js_string_end(p);
-		p = js_ws(end);
-		if (!p || *p++ != ':')
-			return NULL;
-		if ((size_t)(end - 1 - k) == n && !strncmp(k, key, n))
-			return js_ws(p);
-		p = js_ws(js_skip(p));
-		if (p && *p == ',')
-			p++;
-	}
-	return NULL;
-}
-
-/* The first element of the array at @p, or NULL. */
-static const char *js_first(const char *p)
-{
-	p = js_ws(p);
-	if (!p || *p != '[')
-		return NULL;
-	p = js_ws(p + 1);
-	return *p == ']' ? NULL : p;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (!f)
-		return NULL;
-	do {
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, cap += 65536);
-
-			if (!nb)
-				break;
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-	} while (n > 0);
-	fclose(f);
-	if (buf)
-		buf[len] = 0;
-	return buf;
-}
-
-/* ---- mutex throughput through the real binary --------------------------------- */
-
-/* The mutex command, with one more option @opt (NULL: none), its stdout
- * to /dev/null. Return: its exit status (sim_program_spawn()). */
-static int run_futexsim(const char *exe, const char *opt)
-{
-	char *argv[] = { (char *)exe, "run", "--machine=tiny4", "--threads=8",
-			 "--lock=ww", "--ops=200000", (char *)opt, NULL };
-
-	return sim_program_spawn(NULL, argv, "/dev/null", "bench");
-}
-
-static double bench_mutex(const char *exe)
-{
-	char json[] = "/tmp/futexsim-bench-XXXXXX", opt[64];
-	const char *r0, *ops, *secs;
-	double v = -1;
-	char *doc;
-	int fd = mkstemp(json), rc;
-
-	if (fd < 0)
-		return -1;
-	close(fd);
-	snprintf(opt, sizeof(opt), "--json=%s", json);
-	rc = run_futexsim(exe, opt);
-	doc = rc == 0 ? slurp(json) : NULL;
-	unlink(json);
-	if (rc)
-		fprintf(stderr, "bench: %s exited with status %d\n", exe, rc);
-	if (!doc)
-		return -1;
-	r0 = js_first(js_member(doc, "results"));
-	ops = js_member(r0, "ops");
-	secs = js_member(js_member(r0, "host"), "seconds");
-	if (ops && secs && strtod(secs, NULL) > 0)
-		v = strtod(ops, NULL) / strtod(secs, NULL);
-	else
-		fprintf(stderr, "bench: no results[0].ops/host.seconds in the JSON of %s\n",
-			exe);
-	free(doc);
-	return v;
-}
-
-/* ---- the cost of a full text trace -------------------------------------------- */
-
-/* Host seconds of one run of the mutex command with @opt; -1 if it failed. */
-static double timed_run(const char *exe, const char *opt)
-{
-	double t0 = host_now();
-	int rc = run_futexsim(exe, opt);
-
-	if (rc) {
-		fprintf(stderr, "bench: %s %s exited with status %d\n", exe,
-			opt ? opt : "", rc);
-		return -1;
-	}
-	return host_now() - t0;
-}
-
-static double bench_trace(const char *exe)
-{
-	char path[] = "/tmp/futexsim-bench-XXXXXX.txt", opt[64];
-	double on = -1, off = -1, t;
-	int fd = mkstemps(path, 4);
-
-	if (fd < 0)
-		return -1;
-	close(fd);
-	snprintf(opt, sizeof(opt), "--trace=%s", path);
-	for (int r = 0; r < BENCH_TRACE_ROUNDS; r++) {
-		t = timed_run(exe, NULL);
-		if (t < 0)
-			break;
-		if (off < 0 || t < off)
-			off = t;
-		t = timed_run(exe, opt);
-		if (t < 0) {
-			on = -1;
-			break;
-		}
-		if (on < 0 || t < on)
-			on = t;
-	}
-	unlink(path);
-	return on > 0 && off > 0 ? on / off : -1;
-}
-
-/* ---- the 2014 spinlock table through the real binary ---------------------------- */
-
-/* @json's directory + "/" + @name. */
-static char *table_path(const char *json, const char *name)
-{
-	const char *slash = strrchr(json, '/');
-	char *p;
-
-	if (asprintf(&p, "%.*s%s", slash ? (int)(slash - json + 1) : 0,
-		     json, name) < 0)
-		return NULL;
-	return p;
-}
-
-/* Host seconds of /bin/sh with @argv ("sh", the script, its options),
- * its stdout into the file @name beside @json.
- * Return: -1 if it could not run or failed. */
-static double time_script(const char *json, const char *name,
-			  char *const argv[])
-{
-	char *out = table_path(json, name);
-	double t0 = host_now();
-	int status;
-
-	if (!out)
-		return -1;
-	status = sim_program_spawn("/bin/sh", argv, out, "bench");
-	free(out);
-	if (status) {
-		fprintf(stderr, "bench: %s failed (status %d)\n", argv[1], status);
-		return -1;
-	}
-	return host_now() - t0;
-}
-
-static double bench_spin_table(const char *exe, const char *json)
-{
-	char *argv[] = { "sh", FUTEXSIM_SOURCE_DIR "/workloads/scenarios/spin-2014.sh",
-			 "-f", (char *)exe, "-n", SPIN_TABLE_OPS, "-p", "0", NULL };
-
-	return time_script(json, "spin-2014.txt", argv);
-}
-
-/* The 2017 glibc mutex table (ww, adaptive, and tp when it exists), 0.1 s of
- * simulated time per point; the table is kept in glibc-2017-mutex.txt. */
-static double bench_glibc_tables(const char *exe, const char *json)
-{
-	char *argv[] = { "sh", FUTEXSIM_SOURCE_DIR "/workloads/scenarios/glibc-tables.sh",
-			 "-f", (char *)exe, "-d", "100ms", "mutex-2017", NULL };
-
-	return time_script(json, "glibc-2017-mutex.txt", argv);
-}
-
-/* The published 2016 TO-futex run (SPEC.md 9.10a) of each lock, at full
- * size: host seconds of `futexsim run workloads/scenarios/FILE.scn`; the
- * report (published beside simulated) is kept in FILE.txt beside the JSON. */
-static const char *const tp_table_locks[3] = { "ww", "pi", "tp" };
-
-static void bench_tp_table(const char *exe, const char *json, double secs[3])
-{
-	static const char *const scn[3] = {
-		"to-futex-256", "to-futex-256-pi", "to-futex-256-tp",
-	};
-
-	for (int i = 0; i < 3; i++) {
-		char *path, *name;
-		char *argv[] = { "sh", "-c", "exec \"$0\" run \"$1\"",
-				 (char *)exe, NULL, NULL };
-
-		secs[i] = -1;
-		if (asprintf(&path, FUTEXSIM_SOURCE_DIR "/workloads/scenarios/%s.scn",
-			     scn[i]) < 0)
-			continue;
-		if (asprintf(&name, "%s.txt", scn[i]) < 0) {
-			free(path);
-			continue;
-		}
-		argv[4] = path;
-		secs[i] = time_script(json, name, argv);
-		free(name);
-		free(path);
-	}
-}
-
-/* ---- a user program (issue 8) -------------------------------------------------- */
-
-/*
- * The example's mutex loop on a pthread mutex (workloads/examples/
- * lostwake.c, mode pthread: the scenario's lock, ww) built with `futexsim
- * build`, doing what bench_mutex()'s built-in run does: 8 threads, 200000
- * lock/unlock in all, PAUSE x5 inside and x1 between, on tiny4.
- * Return: its ops per host second, -1 if unavailable.
- */
-static double program_once(const char *exe, const char *json)
-{
-	char *prog = table_path(json, "lostwake-bench"), opt[64];
-	char out[] = "/tmp/futexsim-bench-XXXXXX";
-	char *build[] = { (char *)exe, "build",
-		FUTEXSIM_SOURCE_DIR "/workloads/examples/lostwake.c", "-o", prog,
-		NULL };
-	char *run[] = { (char *)exe, "run", "--machine=tiny4", NULL,
-		"--args=pthread 8 25000", opt, NULL };
-	const char *r0, *ops, *secs;
-	char popt[4200], *doc = NULL;
-	double v = -1;
-	int fd = mkstemp(out);
-
-	if (fd >= 0)
-		close(fd);
-	if (fd < 0 || sim_program_spawn(NULL, build, "/dev/null", "bench")) {
-		fprintf(stderr, "bench: cannot build %s\n", prog);
-		if (fd >= 0)
-			unlink(out);
-		free(prog);
-		return -1;
-	}
-	snprintf(popt, sizeof(popt), "--program=%s", prog);
-	run[3] = popt;
-	snprintf(opt, sizeof(opt), "--json=%s", out);
-	if (!sim_program_spawn(NULL, run, "/dev/null", "bench"))
-		doc = slurp(out);
-	unlink(out);
-	free(prog);
-	r0 = doc ? js_first(js_member(doc, "results")) : NULL;
-	ops = r0 ? js_member(r0, "ops") : NULL;
-	secs = r0 ? js_member(js_member(r0, "host"), "seconds") : NULL;
-	if (ops && secs && strtod(secs, NULL) > 0 && strtod(ops, NULL) == 200000)
-		v = strtod(ops, NULL) / strtod(secs, NULL);
-	else
-		fprintf(stderr, "bench: the program run gave no results\n");
-	free(doc);
-	return v;
-}
-
-#define BENCH_PROGRAM_ROUNDS	3
-
-/* The best of BENCH_PROGRAM_ROUNDS runs of the program and of the
- * built-in workload, alternately (a loaded host slows single runs).
- * Return: the program's ops/s; *@ratio: built-in's over it, or -1. */
-static double bench_program(const char *exe, const char *json, double *ratio)
-{
-	double best = -1, best_builtin = -1;
-
-	for (int i = 0; i < BENCH_PROGRAM_ROUNDS; i++) {
-		double p = program_once(exe, json), b = bench_mutex(exe);
-
-		if (p > best)
-			best = p;
-		if (b > best_builtin)
-			best_builtin = b;
-	}
-	*ratio = best > 0 && best_builtin > 0 ? best_builtin / best : -1;
-	return best;
-}
-
 /* ---- output ------------------------------------------------------------------- */
+
+/* The locks of bench_tp_table()'s three runs, in its order. */
+static const char *const tp_table_locks[3] = { "ww", "pi", "tp" };
 
 static void show(const char *key, double v, const char *cmp, double target)
 {

@@ -11,7 +11,7 @@
  * refused: they would run on the host), the compiler again to link, and
  * exec()s program binaries.  sim_program_spawn(), the fork and exec of
  * the compiler, also runs the commands of sim/explore_run.c and
- * bench/bench.c.
+ * bench/bench_spawn.c.
  *
  * Where things are: the layer's header in the source tree
  * (FUTEXSIM_SOURCE_DIR), libfutexsim.a next to the running futexsim

@@ -4,8 +4,8 @@
  * and the --program key of `futexsim run` and `futexsim replay`.
  *
  * Stage: CLI.  Called by sim/cli.c (and sim_program_spawn() by
- * sim/explore_run.c and bench/bench.c); sim/program.c runs the C compiler
- * (build) and exec()s the program's binary (run), and writes the
+ * sim/explore_run.c and bench/bench_spawn.c); sim/program.c runs the C
+ * compiler (build) and exec()s the program's binary (run), and writes the
  * program's lines of the report.
  *
  * A program binary is a whole futexsim: the simulator (libfutexsim.a of
@@ -67,7 +67,7 @@ int sim_program_status(const struct sim_result *r, int nr);
  * it), or stays this process's if @out is NULL; stderr stays ours.  If
  * no exec works, the child says "@who: cannot run ARGV0: REASON" on
  * stderr and exits 127.  Used by `futexsim build` (the compiler), the
- * explore command (a hit's replay) and bench/bench.c.
+ * explore command (a hit's replay) and bench/bench_spawn.c.
  * Return: the command's exit status, 128 + the signal's number if a
  * signal ended it, -1 if it could not be started or waited for.
  */
