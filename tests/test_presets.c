@@ -11,7 +11,7 @@
  * in a child and the binary named by $FUTEXSIM (tests/run_child.h).  The
  * loader's own cases (lookup in $FUTEXSIM_MACHINES, unknown name or key,
  * missing unit, too many CPUs, tiny4 = built-in defaults, the haswell-ex-4s
- * CPU numbering) are in tests/test_scenario.c.
+ * CPU numbering) are in tests/test_preset_load.c.
  */
 #include <check.h>
 #include <dirent.h>
