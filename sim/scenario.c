@@ -462,7 +462,7 @@ static const struct key keys[] = {
 	{ "trace", "PATH.txt|PATH.json|none", "write a trace of each lock's run: ftrace text (.txt) or Chrome trace-event JSON (.json); PATH.LOCK.txt with several locks; default none", set_trace },
 	{ "trace-from", "DURATION", "trace from this simulated time on; default 0ns", set_trace_window },
 	{ "trace-to", "DURATION|none", "trace up to this simulated time; default the end", set_trace_window },
-	{ "trace-events", "LIST", "comma-separated trace events or groups (sched, futex, nanosleep, lock, qspinlock, tp, all); default all", set_trace_events },
+	{ "trace-events", "LIST", "comma-separated trace events or groups (sched, futex, nanosleep, lock, qspinlock, tp, all; cache, every cache-line miss, only when named); default all", set_trace_events },
 	{ "narrate", "yes|no", "one plain-English line per interesting event of each lock's run, on stderr (within trace-from/trace-to); default no", set_narrate },
 	{ "lock-stat", "yes|no|PATH", "a /proc/lock_stat table of each lock's run (futex hash-bucket spinlocks, the user lock word): on stdout after the report, or in PATH; default no", set_lock_stat },
 	{ "tp-policy", "v2|v6", "lock=tp: when the top waiter asks for a handoff: v2 after 1<<13 spins (a sleep costs 1/32), v6 after 5 ms; default v2", sim__scenario_set_tp_policy },
