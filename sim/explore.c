@@ -21,6 +21,7 @@
 #include "sim/runheap.h"
 
 #define PCT_MAX_D	64
+#define SPIN_LINES	4	/* lines one spin iteration may watch	*/
 
 int sim_explore_on;
 
@@ -30,10 +31,12 @@ static struct {
 	const struct sim_choice *forced;
 	int nr_forced;
 	uint64_t steps;			/* branching points so far	*/
-	/* the spin rule, per CPU */
+	/* the spin rule, per CPU: the lines loaded since the last relax */
 	bool spinning[SIM_MAX_CPUS];
 	bool after_load[SIM_MAX_CPUS];
-	uint64_t line[SIM_MAX_CPUS];	/* of the last load		*/
+	bool after_relax[SIM_MAX_CPUS];
+	uint64_t line[SIM_MAX_CPUS][SPIN_LINES];	/* a ring	*/
+	unsigned int nr_lines[SIM_MAX_CPUS];		/* loads in it	*/
 	/* pct */
 	int nr_prio;
 	int *prio;			/* by task index; higher runs	*/
@@ -100,6 +103,8 @@ void sim_explore_start(const struct sim_strategy *st, uint64_t seed,
 	ex.log.preemptions = 0;
 	memset(ex.spinning, 0, sizeof(ex.spinning));
 	memset(ex.after_load, 0, sizeof(ex.after_load));
+	memset(ex.after_relax, 0, sizeof(ex.after_relax));
+	memset(ex.nr_lines, 0, sizeof(ex.nr_lines));
 	sim_prng_seed(&ex.rng, seed ^ 0x6578706c6f726521ULL);	/* "explore!" */
 	if (st->kind == SIM_STRAT_PCT)
 		pct_setup(pct_steps);
@@ -116,35 +121,60 @@ const struct sim_explore_log *sim_explore_log(void)
 	return &ex.log;
 }
 
+/* Does CPU @cpu's spin iteration watch line @line? */
+static bool spin_watches(int cpu, uint64_t line)
+{
+	unsigned int n = ex.nr_lines[cpu] < SPIN_LINES ? ex.nr_lines[cpu] :
+							  SPIN_LINES;
+
+	for (unsigned int i = 0; i < n; i++)
+		if (ex.line[cpu][i] == line)
+			return true;
+	return false;
+}
+
+/*
+ * The spin rule (sim/explore.h): a relax after loads parks the CPU on
+ * the lines those loads read since its previous relax (up to SPIN_LINES,
+ * the last ones), until a store or RMW to one of them.  A loop that
+ * reads a lock word and then its owner's state (mutex_spin_on_owner())
+ * waits on both: a write to either may end it.
+ */
 void sim_explore_note(struct sim_cpu *c, enum sim_access kind,
 		      const volatile void *addr)
 {
 	int cpu = c->k.cpu;
+	uint64_t line;
 
 	switch (kind) {
 	case SIM_RELAX:
 		if (ex.after_load[cpu])
 			ex.spinning[cpu] = true;
+		ex.after_relax[cpu] = true;
 		return;
 	case SIM_LOAD:
 		ex.spinning[cpu] = false;
+		if (ex.after_relax[cpu] || !ex.after_load[cpu])
+			ex.nr_lines[cpu] = 0;	/* a new iteration */
+		ex.after_relax[cpu] = false;
 		ex.after_load[cpu] = true;
-		ex.line[cpu] = sim_cache_line_id(addr);
+		line = sim_cache_line_id(addr);
+		if (!spin_watches(cpu, line))
+			ex.line[cpu][ex.nr_lines[cpu]++ % SPIN_LINES] = line;
 		return;
 	case SIM_STORE:
-	case SIM_RMW: {
-		uint64_t line = sim_cache_line_id(addr);
-
+	case SIM_RMW:
+		line = sim_cache_line_id(addr);
 		for (int i = 0; i < sim.nr_cpus; i++)
-			if (ex.spinning[i] && ex.line[i] == line)
+			if (ex.spinning[i] && spin_watches(i, line))
 				ex.spinning[i] = false;
 		break;
-	}
 	default:
 		break;
 	}
 	ex.spinning[cpu] = false;
 	ex.after_load[cpu] = false;
+	ex.after_relax[cpu] = false;
 }
 
 static int task_prio(const struct sim_cpu *c)
@@ -244,6 +274,27 @@ static void log_choice(int n, int k, bool cur)
 	l->preemptions += cur && k;
 }
 
+/*
+ * Every CPU that may run is spinning: the one with the smallest clock
+ * runs (lowest number on a tie), as in timed mode, and no choice is
+ * made.  Priorities (pct) or chance would let one spinner run ahead in
+ * time while another, whose spin is bounded by time (a TP waiter's 50 us
+ * window on readers) or whose wait is over with no write to a line it
+ * reads (an owner that left its CPU), never saw its own clock move.
+ */
+static struct sim_cpu *earliest_spinner(int nr)
+{
+	struct sim_cpu *best = sim_runheap_at(0), *c;
+
+	for (int i = 1; i < nr; i++) {
+		c = sim_runheap_at(i);
+		if (c->now_ps < best->now_ps ||
+		    (c->now_ps == best->now_ps && c->k.cpu < best->k.cpu))
+			best = c;
+	}
+	return best;
+}
+
 struct sim_cpu *sim_explore_pick(void)
 {
 	struct sim_cpu *cand[SIM_MAX_CPUS], *c, *run = sim_cur;
@@ -253,6 +304,11 @@ struct sim_cpu *sim_explore_pick(void)
 	for (i = 0; i < nr; i++)
 		if (!ex.spinning[sim_runheap_at(i)->k.cpu])
 			all_spin = false;
+	if (all_spin && nr > 1) {
+		c = earliest_spinner(nr);
+		sim_runheap_remove(c);
+		return c;
+	}
 	/* the running CPU first, then by CPU number */
 	if (run && sim_runheap_contains(run) &&
 	    (all_spin || !ex.spinning[run->k.cpu])) {

@@ -16,13 +16,17 @@
  * files (sim/replay.h), and a replay takes K from the file.
  *
  * Spin loops need no annotation.  A CPU whose last access was a load and
- * which now executes cpu_relax()/PAUSE is spinning on that load's line:
- * it is no candidate while some other CPU is, until a store or RMW to
- * that line (by anyone) or its next access of another kind.  Kernel
+ * which now executes cpu_relax()/PAUSE is spinning on the lines it loaded
+ * since its previous cpu_relax() (up to four, the last ones: a loop that
+ * reads a lock's owner and then the owner's on_cpu waits on both): it is
+ * no candidate while some other CPU is, until a store or RMW to one of
+ * those lines (by anyone) or its next access of another kind.  When every
+ * CPU that may run is spinning, the one with the smallest clock runs (no
+ * choice is made), so each spinner's time moves.  Kernel
  * smp_cond_load_*() loops are parked by the machine itself
  * (sim_spin_wait()).  So a spinner cannot keep the CPU that would release
  * it from running (no false livelock), and a bounded spin still runs out
- * when nothing else can run.
+ * when nothing else can run, bounded by time or by count.
  *
  * Strategies (the scenario key strategy=, `futexsim explore --strategy`):
  *   timed    timed mode (no choices): seeds explore timings through the

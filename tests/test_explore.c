@@ -206,7 +206,14 @@ END_TEST
 
 /* No false livelock: user spin loops (the adaptive mutex spins in user
  * space) and kernel ones (qspinlock) under PCT, which would run a spinner
- * forever if the spin rule did not stop it. */
+ * forever if the spin rule did not stop it.  And no false starvation:
+ * timed TP rwlock waiters spin on a mutex owner (reading its owner word,
+ * then the owner's on_cpu) and on readers for a time-bounded window;
+ * when every CPU spins, the earliest clock runs.  A spin rule that parked
+ * a CPU on its last load only, with the highest priority running on,
+ * left one waiter parked on a handed-off mutex for as long as the
+ * livelock bound (run 2 of these five waited 148 ms with livelock=200ms;
+ * with the default 10 s the search ran out of memory). */
 START_TEST(test_spin_rule)
 {
 	static const char *const adaptive[] = { "threads=3", "ops=30",
@@ -214,6 +221,11 @@ START_TEST(test_spin_rule)
 	static const char *const kspin[] = { "workload=spin", "threads=3",
 		"ops=30", "lock=qspinlock-generic", "strategy=pct:3",
 		"livelock=1ms", NULL };
+	static const char *const rwtp[] = { "machine=tiny4",
+		"workload=rwlock", "lock=rw-tp-timed", "readers=3",
+		"writers=3", "ops=300", "cs=pause:200", "strategy=pct:3",
+		"livelock=200ms", "oracle=mutex,deadlock,state,starve=1ms",
+		NULL };
 	const char *oracle = NULL;
 	struct sim_xctx *x = ctx(NULL, adaptive);
 
@@ -221,6 +233,9 @@ START_TEST(test_spin_rule)
 	free(x);
 	x = ctx(NULL, kspin);
 	ck_assert_int_eq(runs_to_hit(x, 30, &oracle), 31);
+	free(x);
+	x = ctx(NULL, rwtp);
+	ck_assert_msg(runs_to_hit(x, 5, &oracle) == 6, "%s fired", oracle);
 	free(x);
 }
 END_TEST
