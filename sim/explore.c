@@ -263,6 +263,11 @@ static void log_choice(int n, int k, bool cur)
 	struct sim_explore_log *l = &ex.log;
 
 	if (l->len == l->cap) {
+		if (l->cap >= SIM_EXPLORE_LOG_MAX) {
+			fprintf(stderr, "futexsim: explore: a run made more than %d scheduling choices; explore wants a small scenario: fewer ops, threads or a shorter duration\n",
+				SIM_EXPLORE_LOG_MAX);
+			exit(2);
+		}
 		l->cap = l->cap ? 2 * l->cap : 1024;
 		l->c = realloc(l->c, (size_t)l->cap * sizeof(*l->c));
 		if (!l->c) {

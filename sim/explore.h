@@ -74,6 +74,10 @@ struct sim_choice {
 	uint8_t cur;			/* index 0 was the running CPU	*/
 };
 
+/* The choices of one run at most (200 MB of log): a bigger run is a
+ * scenario too large to explore, one line and exit 2. */
+#define SIM_EXPLORE_LOG_MAX	(1 << 25)
+
 /* The choices of the current (or last) run. */
 struct sim_explore_log {
 	struct sim_choice *c;

@@ -66,6 +66,27 @@ static void calibrate(struct sim_xctx *x)
 	free(res);
 }
 
+/* Explore and shrink search one lock's runs: else one line, exit 2,
+ * with the locks given (or the workload's default list). */
+static void need_one_lock(const struct sim_scenario *s)
+{
+	char got[SIM_MAX_LOCKS * 33 + 40];
+	size_t n = 0;
+
+	if (s->nr_locks == 1)
+		return;
+	got[0] = '\0';
+	for (int i = 0; i < s->nr_locks; i++)
+		n += (size_t)snprintf(got + n, sizeof(got) - n, "%s%s",
+				      i ? "," : "", s->locks[i]);
+	if (!s->lock_at.file)
+		snprintf(got + n, sizeof(got) - n, " (workload %s's default)",
+			 s->workload);
+	sim_config_fail(s->lock_at.file ? &s->lock_at : &cmdline, "lock",
+			"one lock (explore and shrink search one lock's runs)",
+			got);
+}
+
 void sim_xctx_init(struct sim_xctx *x, struct sim_scenario *s)
 {
 	const struct wl_workload *wl;
@@ -74,10 +95,7 @@ void sim_xctx_init(struct sim_xctx *x, struct sim_scenario *s)
 	sim_preset_load_at(&x->preset, s->machine, &s->machine_at);
 	sim_preset_apply_set(&x->preset, s->machine_set, &s->machine_set_at);
 	sim_scenario_resolve(s, sim_preset_nr_cpus(&x->preset));
-	if (s->nr_locks != 1)
-		sim_config_fail(s->lock_at.file ? &s->lock_at : &cmdline, "lock",
-				"one lock (explore and shrink search one lock's runs)",
-				s->locks[1]);
+	need_one_lock(s);
 	wl = wl_find(s->workload);
 	if (!wl->klocks && !ulock_find(s->locks[0]))
 		sim_config_fail(&s->lock_at, "lock", "a user lock", s->locks[0]);

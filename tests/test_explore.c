@@ -341,6 +341,23 @@ START_TEST(test_hit_replay_shrink)
 }
 END_TEST
 
+/* One lock per search: the locks given, or the workload's default list,
+ * in one line, exit 2. */
+START_TEST(test_one_lock_per_search)
+{
+	static struct child_out o;
+
+	if (!mkdir_tmp())
+		return;
+	fx(&o, (const char *const[]){ "explore", "--workload=spin", NULL });
+	assert_one_line_error(&o, "--lock: expected one lock",
+			      "got 'ticket,qspinlock-generic,qspinlock-x86 (workload spin's default)'");
+	fx(&o, (const char *const[]){ "explore", "--lock=ww,tp", NULL });
+	assert_one_line_error(&o, "--lock: expected one lock", "got 'ww,tp'");
+	rmdir(dir);
+}
+END_TEST
+
 /* Shards 0/3, 1/3, 2/3 merged cover exactly the runs of one search. */
 START_TEST(test_shards)
 {
@@ -387,5 +404,5 @@ Suite *explore_suite(void)
 	return one_case_suite("explore", 300, (const TTest *const[]){
 		test_parse, test_dfs_exhaustive, test_inprocess_determinism,
 		test_catalogue, test_spin_rule, test_hit_replay_shrink,
-		test_shards, NULL });
+		test_one_lock_per_search, test_shards, NULL });
 }
