@@ -36,6 +36,7 @@ static void cache_oom(void)
 #define uthash_fatal(msg)	cache_oom()
 #include <uthash.h>
 
+/* short names of enum sim_cache_tier (sim/cache.h), in the order of cost */
 #define T_SELF		SIM_TIER_SELF
 #define T_SMT		SIM_TIER_SMT
 #define T_SOCKET	SIM_TIER_SOCKET
@@ -478,8 +479,8 @@ static void miss_look(const struct sim_cache_line *l, const struct sim_cpu *c,
 }
 
 /* The miss of @kind by @c at @now_ps: @wait_ps behind a miss in flight,
- * then @cost_ps; what it found is @m. */
-static void miss_trace(const struct sim_cpu *c, enum sim_access kind,
+ * then @cost_ps; what it found is @m (miss_look(), when tracing). */
+static inline void miss_trace(const struct sim_cpu *c, enum sim_access kind,
 		       const volatile void *addr, uint64_t now_ps,
 		       const struct miss_seen *m, uint64_t wait_ps,
 		       uint64_t cost_ps)
@@ -523,9 +524,8 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 	}
 	if (arrival && !(kind == SIM_STORE && store_buffer)) {
 		cost = arrival_miss(l, c, kind, now_ps, wait);
-		if (sim_tracing(SIM_TEV_CACHE))
-			miss_trace(c, kind, addr, now_ps, &seen, wait,
-				   cost + sim__cache_post_ps - wait);
+		miss_trace(c, kind, addr, now_ps, &seen, wait,
+			   cost + sim__cache_post_ps - wait);
 		return drain + cost;
 	}
 	if (kind == SIM_LOAD) {
@@ -542,13 +542,11 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 		 */
 		if (from >= T_REMOTE)
 			l->busy_until_ps = now_ps + wait + cost;
-		if (sim_tracing(SIM_TEV_CACHE))
-			miss_trace(c, kind, addr, now_ps, &seen, wait, cost);
+		miss_trace(c, kind, addr, now_ps, &seen, wait, cost);
 		return wait + cost;
 	}
 	cost = jitter(write_miss(l, c)) + sim__cache_cost_ps[kind];
-	if (sim_tracing(SIM_TEV_CACHE))
-		miss_trace(c, kind, addr, now_ps, &seen, wait, cost);
+	miss_trace(c, kind, addr, now_ps, &seen, wait, cost);
 	cost += wait;
 	if (kind == SIM_STORE && store_buffer)
 		return buffer_store(l, cpu, now_ps + cost);
