@@ -153,12 +153,20 @@ void sim_explore_note(struct sim_cpu *c, enum sim_access kind,
 		ex.after_relax[cpu] = true;
 		return;
 	case SIM_LOAD:
+		line = sim_cache_line_id(addr);
+		if (ex.after_load[cpu] && !ex.after_relax[cpu] &&
+		    spin_watches(cpu, line)) {
+			/* it reads a line again and has written nothing: a
+			 * loop with no relax in it (glibc's wrlock waits for
+			 * __writers_futex so) */
+			ex.spinning[cpu] = true;
+			return;
+		}
 		ex.spinning[cpu] = false;
 		if (ex.after_relax[cpu] || !ex.after_load[cpu])
 			ex.nr_lines[cpu] = 0;	/* a new iteration */
 		ex.after_relax[cpu] = false;
 		ex.after_load[cpu] = true;
-		line = sim_cache_line_id(addr);
 		if (!spin_watches(cpu, line))
 			ex.line[cpu][ex.nr_lines[cpu]++ % SPIN_LINES] = line;
 		return;

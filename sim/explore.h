@@ -20,7 +20,10 @@
  * since its previous cpu_relax() (up to four, the last ones: a loop that
  * reads a lock's owner and then the owner's on_cpu waits on both): it is
  * no candidate while some other CPU is, until a store or RMW to one of
- * those lines (by anyone) or its next access of another kind.  When every
+ * those lines (by anyone) or its next access of another kind.  A CPU that
+ * loads a line it already loaded since its last write or relax is in a
+ * loop with no relax in it (glibc's rwlock has one) and waits the same
+ * way on the lines of that stretch.  When every
  * CPU that may run is spinning, the one with the smallest clock runs (no
  * choice is made), so each spinner's time moves.  Kernel
  * smp_cond_load_*() loops are parked by the machine itself

@@ -213,7 +213,8 @@ END_TEST
  * a CPU on its last load only, with the highest priority running on,
  * left one waiter parked on a handed-off mutex for as long as the
  * livelock bound (run 2 of these five waited 148 ms with livelock=200ms;
- * with the default 10 s the search ran out of memory). */
+ * with the default 10 s the search ran out of memory).  A loop that
+ * re-reads a line with no relax and no write is a spin too. */
 START_TEST(test_spin_rule)
 {
 	static const char *const adaptive[] = { "threads=3", "ops=30",
@@ -221,6 +222,10 @@ START_TEST(test_spin_rule)
 	static const char *const kspin[] = { "workload=spin", "threads=3",
 		"ops=30", "lock=qspinlock-generic", "strategy=pct:3",
 		"livelock=1ms", NULL };
+	static const char *const glibc[] = { "machine=tiny4",
+		"workload=rwlock", "lock=rw-prefer-reader", "readers=3",
+		"writers=2", "ops=100", "cs=pause:50", "strategy=pct:3",
+		"seed=17", NULL };
 	static const char *const rwtp[] = { "machine=tiny4",
 		"workload=rwlock", "lock=rw-tp-timed", "readers=3",
 		"writers=3", "ops=300", "cs=pause:200", "strategy=pct:3",
@@ -236,6 +241,12 @@ START_TEST(test_spin_rule)
 	free(x);
 	x = ctx(NULL, rwtp);
 	ck_assert_msg(runs_to_hit(x, 5, &oracle) == 6, "%s fired", oracle);
+	free(x);
+	/* glibc's wrlock re-reads __readers and __writers_futex with no
+	 * relax until the primary writer stores 1: a PCT run that let the
+	 * looping writer run on was cut at 2^25 choices (exit 2) */
+	x = ctx(NULL, glibc);
+	ck_assert_msg(runs_to_hit(x, 20, &oracle) == 21, "%s fired", oracle);
 	free(x);
 }
 END_TEST
