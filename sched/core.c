@@ -44,6 +44,7 @@ static inline struct rq *cpu_rq(const struct sim_cpu *c)
 
 static void enqueue(struct rq *rq, struct sim_task *t)
 {
+	t->ready_ps = sim_now_ps();	/* run_task(): never before this */
 	t->rq_next = NULL;
 	t->rq_prev = rq->tail;
 	if (rq->tail)
@@ -146,12 +147,22 @@ void sched_task_start(struct sim_task *t, int cpu)
 	sim_trace_wakeup_new(t, t->cpu);
 }
 
-/* Give @c to @next (dequeued, or NULL), at the CPU's current time. */
+/*
+ * Give @c to @next (dequeued, or NULL), at the CPU's current time, or at
+ * the time @next became runnable if that is later: a task never runs
+ * before its wakeup or preemption.  Timed mode never needs the wait (the
+ * CPU that picks a task has the smallest clock, or was kicked after the
+ * wakeup); explore mode does, where a strategy lets clocks drift apart,
+ * and a task woken by a CPU far ahead would otherwise run in its past
+ * (waits measured negative).
+ */
 static void run_task(struct sim_cpu *c, struct sim_task *next)
 {
 	c->k.need_resched = 0;
 	if (!next)
 		return;
+	if (c->now_ps < next->ready_ps)
+		c->now_ps = next->ready_ps;
 	next->state = SIM_TASK_RUNNING;
 	next->cpu = c->k.cpu;
 	next->slice_start_ps = c->now_ps;

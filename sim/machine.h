@@ -67,6 +67,7 @@ struct sim_task {
 	struct sim_task *rq_next;	/* scheduler's runqueue link		*/
 	struct sim_task *rq_prev;
 	uint64_t slice_start_ps;	/* when it last got its CPU		*/
+	uint64_t ready_ps;		/* when it was last made runnable	*/
 	int64_t vruntime_ps;		/* sched/core.c: CPU time, placed	*/
 	uint64_t mode_start_ps;		/* start of the current user/sys span	*/
 	struct sim_task_stats stats;

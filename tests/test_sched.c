@@ -3,15 +3,18 @@
  * tests/test_sched.c - the scheduler's CFS-like policy (sched/sched.h):
  * a task woken from a sleep preempts a CPU hog at once (sleeper credit,
  * wakeup preemption) instead of waiting for the hog's timeslice, two
- * hogs on one CPU share it evenly, and each tick of a busy CPU costs its
- * task the preset's tick-cost (an idle CPU's none).
+ * hogs on one CPU share it evenly, each tick of a busy CPU costs its
+ * task the preset's tick-cost (an idle CPU's none), and a task never runs
+ * before it was made runnable, even in explore mode, where CPU clocks
+ * drift apart.
  *
- * Tasks on a one-CPU machine; their measurements are asserted after the
- * run.
+ * Tasks on a one-CPU machine (two for the last); their measurements are
+ * asserted after the run.
  */
 #include <check.h>
 #include <string.h>
 
+#include "sim/explore.h"
 #include "sim/machine.h"
 #include "sim/preset.h"
 #include "sim/syscall.h"
@@ -147,6 +150,44 @@ START_TEST(test_each_tick_of_a_busy_cpu_costs_tick_cost)
 }
 END_TEST
 
+/* Races ahead: 1 ms per step (each a scheduling point). */
+static void runner(void *arg)
+{
+	hog(arg);
+}
+
+/*
+ * Explore mode (random): each step runs the chosen CPU, and CPU 1's
+ * runner gains 1 ms a step while CPU 0's hog gains 1 us, so clocks drift
+ * far apart.  The sleeper's timer fires when the clock of whichever CPU
+ * runs passes it; the sleeper, queued behind the hog on CPU 0, must not
+ * then run at CPU 0's clock if that is earlier: it would wake before it
+ * slept its 100 us (measured "late" by a negative amount).
+ */
+START_TEST(test_no_task_runs_before_it_is_runnable_in_explore_mode)
+{
+	const struct sim_strategy random = { SIM_STRAT_RANDOM, 0 };
+
+	for (uint64_t seed = 1; seed <= 8; seed++) {
+		memset(&r, 0, sizeof(r));
+		sim_preset_defaults(&preset);
+		sim_machine_init(&preset, 2, seed);
+		sim_explore_start(&random, seed, NULL, 0, 0);
+		sim_task_create("hog", hog, (void *)3000L, 0);	/* 3 ms */
+		sim_task_create("sleeper", sleeper, NULL, 0);
+		sim_task_create("runner", runner, (void *)(1000L * 1000), 1);
+		sim_run();
+		sim_explore_stop();
+		ck_assert_int_eq(r.sleeps_done, SLEEPS);
+		/* "late" is unsigned: a wakeup before the sleep's end wraps */
+		ck_assert_msg(r.worst_late_ps < 1000ULL * 1000000000ULL,
+			      "seed %llu: the sleeper ran %llu ps before its timer",
+			      (unsigned long long)seed,
+			      (unsigned long long)-r.worst_late_ps);
+	}
+}
+END_TEST
+
 Suite *sched_suite(void)
 {
 	Suite *s = suite_create("sched");
@@ -155,6 +196,7 @@ Suite *sched_suite(void)
 	tcase_add_test(tc, test_a_woken_sleeper_preempts_a_hog_at_once);
 	tcase_add_test(tc, test_two_hogs_share_one_cpu_evenly);
 	tcase_add_test(tc, test_each_tick_of_a_busy_cpu_costs_tick_cost);
+	tcase_add_test(tc, test_no_task_runs_before_it_is_runnable_in_explore_mode);
 	suite_add_tcase(s, tc);
 	return s;
 }
