@@ -138,7 +138,9 @@ static bool spin_watches(int cpu, uint64_t line)
  * the lines those loads read since its previous relax (up to SPIN_LINES,
  * the last ones), until a store or RMW to one of them.  A loop that
  * reads a lock word and then its owner's state (mutex_spin_on_owner())
- * waits on both: a write to either may end it.
+ * waits on both: a write to either may end it.  A load of a line already
+ * read in the same stretch (no relax, no write since) parks it the same
+ * way: a loop with no relax in it.
  */
 void sim_explore_note(struct sim_cpu *c, enum sim_access kind,
 		      const volatile void *addr)
