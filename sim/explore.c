@@ -289,27 +289,6 @@ static void log_choice(int n, int k, bool cur)
 	l->preemptions += cur && k;
 }
 
-/*
- * Every CPU that may run is spinning: the one with the smallest clock
- * runs (lowest number on a tie), as in timed mode, and no choice is
- * made.  Priorities (pct) or chance would let one spinner run ahead in
- * time while another, whose spin is bounded by time (a TP waiter's 50 us
- * window on readers) or whose wait is over with no write to a line it
- * reads (an owner that left its CPU), never saw its own clock move.
- */
-static struct sim_cpu *earliest_spinner(int nr)
-{
-	struct sim_cpu *best = sim_runheap_at(0), *c;
-
-	for (int i = 1; i < nr; i++) {
-		c = sim_runheap_at(i);
-		if (c->now_ps < best->now_ps ||
-		    (c->now_ps == best->now_ps && c->k.cpu < best->k.cpu))
-			best = c;
-	}
-	return best;
-}
-
 struct sim_cpu *sim_explore_pick(void)
 {
 	struct sim_cpu *cand[SIM_MAX_CPUS], *c, *run = sim_cur;
@@ -319,21 +298,24 @@ struct sim_cpu *sim_explore_pick(void)
 	for (i = 0; i < nr; i++)
 		if (!ex.spinning[sim_runheap_at(i)->k.cpu])
 			all_spin = false;
-	if (all_spin && nr > 1) {
-		c = earliest_spinner(nr);
-		sim_runheap_remove(c);
-		return c;
-	}
-	/* the running CPU first, then by CPU number */
-	if (run && sim_runheap_contains(run) &&
-	    (all_spin || !ex.spinning[run->k.cpu])) {
+	/*
+	 * Every CPU that may run is spinning: timed mode's rule, the
+	 * smallest clock, and no choice.  Priorities (pct) or chance would
+	 * let one spinner run ahead in time while another, whose spin is
+	 * bounded by time (a TP waiter's 50 us window on readers) or whose
+	 * wait is over with no write to a line it reads (an owner that left
+	 * its CPU), never saw its own clock move.
+	 */
+	if (all_spin)
+		return sim_runheap_pop_earliest();
+	/* the running CPU first, then by CPU number; no spinner */
+	if (run && sim_runheap_contains(run) && !ex.spinning[run->k.cpu]) {
 		cand[n++] = run;
 		cur = true;
 	}
 	for (int cpu = 0; cpu < sim.nr_cpus; cpu++) {
 		c = &sim.cpus[cpu];
-		if (c == run || !sim_runheap_contains(c) ||
-		    (!all_spin && ex.spinning[cpu]))
+		if (c == run || !sim_runheap_contains(c) || ex.spinning[cpu])
 			continue;
 		cand[n++] = c;
 	}
