@@ -24,8 +24,10 @@
 #
 # Stage: a driver above the CLI: runs `futexsim run` once per cell (cells
 # in parallel, each writes its report and JSON to a temporary directory),
-# then prints the tables.  Used by `make bench` (glibc_tables_s: the
-# mutex-2017 table at 0.1 s per point).
+# then prints the tables and the directions the published text gives in
+# words, each with its figure and met or MISSED (directions() states the
+# criteria).  Used by `make bench` (glibc_tables_s: the mutex-2017 table
+# at 0.1 s per point) and tests/test_scripts.c.
 #
 # usage: glibc-tables.sh [-f FUTEXSIM] [-d DURATION] [-j JOBS] [-c PCT]
 #                        [-s SEED] [-m KEY=VALUE,...] [TABLE...]
@@ -165,6 +167,91 @@ chg() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b != "-") printf "%+.0f%%"
 
 dur_of() { echo "${dur:-$1}"; }
 
+# One verdict line: WHAT, the measured FIGURE, 1 if the direction holds.
+verdict() {
+	[ "$3" = 1 ] && v=met || { v=MISSED; missed=$((missed + 1)); }
+	nr=$((nr + 1))
+	printf "  %-50s %-32s %s\n" "$1" "$2" "$v"
+}
+
+# The share of the smaller of $1 and $2 in their sum, in percent.
+minority() { awk -v a="$1" -v b="$2" 'BEGIN { m = a < b ? a : b; printf "%.2f", a + b ? 100 * m / (a + b) : 0 }'; }
+
+# Is $1 < $2 (both numbers)?
+lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
+
+# The directions the issue and SPEC.md 11.3 / 10.3 give in words, for
+# each table run, with the measured figure: met or MISSED.  Criteria:
+# "ahead" is more ops; "starves a group more and more as N grows" is
+# that group getting under 1% of the ops at N = 40 and a smaller share
+# than at N = 5 (or under 1% at every N: starved from the start); "both
+# groups progressing at large N" is the smaller group getting at least
+# 10% of the ops at N = 20 and N = 40; "far ahead/behind" is a factor
+# of 2.
+directions() {
+	missed=0 nr=0
+	echo
+	echo "Expected directions (the issue, SPEC.md 11.3 and 10.3), criteria in glibc-tables.sh:"
+	for t in $tables; do
+		case $t in
+		mutex-2017)
+			ok=1 worst=
+			for n in 10 20 40 80; do for l in 10 50; do
+				a=$(ops m-$n-$l ww) c=$(ops m-$n-$l tp)
+				[ "$c" = - ] && continue
+				r=$(awk -v a="$a" -v c="$c" 'BEGIN { printf "%.2f", c / a }')
+				if [ -z "$worst" ] || lt "$r" "$worst"; then worst=$r; fi
+				lt "$a" "$c" || ok=0
+			done; done
+			[ -n "$worst" ] && verdict "mutex: tp ahead of ww at every point" "lowest tp/ww $worst" $ok ;;
+		rw-mixed-2017)
+			ok_tp=1 ok_w=1 f_tp= f_w=
+			for n in 10 20 40 80; do
+				r=$(ops x-$n rw-prefer-reader) w=$(ops x-$n rw-prefer-writer-nr) p=$(ops x-$n rw-tp)
+				if [ "$p" != - ]; then
+					lt "$((2 * r))" "$p" && lt "$((2 * w))" "$p" || ok_tp=0
+					f_tp="$f_tp $(awk -v p="$p" -v r="$r" -v w="$w" 'BEGIN { printf "%.1f", p / (r > w ? r : w) }')"
+				fi
+				lt "$((2 * w))" "$r" || ok_w=0
+				f_w="$f_w $(awk -v r="$r" -v w="$w" 'BEGIN { printf "%.1f", r / w }')"
+			done
+			[ -n "$f_tp" ] && verdict "mixed: rw-tp far ahead of both glibc kinds" "times the better:$f_tp" $ok_tp
+			verdict "mixed: prefer-W-nr far behind prefer-R" "pR/pWnr$f_w" $ok_w ;;
+		rw-groups-2017)
+			for b in none 1000; do
+				[ "$b" = none ] && bw="groups, none between" || bw="groups, 1 us between"
+				for k in rw-prefer-reader:4:writers:pR rw-prefer-writer-nr:3:readers:pWnr; do
+					l=${k%%:*} f=${k#*:}; f=${f%%:*} who=${k#*:*:}; short=${who#*:} who=${who%:*}
+					sh=
+					for n in 5 10 20 40; do
+						sh="$sh $(awk -v x="$(ops g-$n-$b $l $f)" -v t="$(ops g-$n-$b $l)" 'BEGIN { printf "%.2g", 100 * x / t }')"
+					done
+					ok=$(echo "$sh" | awk '{ all = 1; for (i = 1; i <= 4; i++) all = all && $i < 1
+						print ($4 < 1 && ($4 < $1 || all)) ? 1 : 0 }')
+					verdict "$bw: $short starves $who" "$who %:$sh" $ok
+				done
+				r20=$(ops g-20-$b rw-tp 3) w20=$(ops g-20-$b rw-tp 4)
+				[ "$r20" = - ] && continue
+				m20=$(minority "$r20" "$w20")
+				m40=$(minority "$(ops g-40-$b rw-tp 3)" "$(ops g-40-$b rw-tp 4)")
+				ok=0
+				lt 9.999 "$m20" && lt 9.999 "$m40" && ok=1
+				verdict "$bw: rw-tp, both groups at 20, 40" "smaller group %: $m20 $m40" $ok
+			done ;;
+		adaptive-x86)
+			ok=1 f=
+			for n in $X86_THREADS; do
+				[ "$n" = 1 ] && continue
+				a=$(ops a86-$n-pre2018-100 adaptive) c=$(ops a86-$n-seed2018-1000 adaptive)
+				lt "$a" "$c" || ok=0
+				f="$f $(chg "$a" "$c")"
+			done
+			verdict "x86: seed2018:1000 ahead of pre2018:100" "at 2+ threads$f" $ok ;;
+		esac
+	done
+	echo "  $missed of $nr missed"
+}
+
 [ -n "$jit$seed" ] && echo "every cell: cost-jitter ${jit:-0}%, seed ${seed:-1}"
 for t in $tables; do
 	echo
@@ -232,3 +319,4 @@ for t in $tables; do
 		done ;;
 	esac
 done
+directions

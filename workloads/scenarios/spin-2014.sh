@@ -14,7 +14,10 @@
 # then prints the published and the simulated figures side by side, in
 # ms for 5,000,000 lock/unlock pairs per task (simulated: ns per op x
 # 5,000,000), with the share of acquisitions that went through the
-# pending bit and the MCS queue.  Used by `make bench` (spin_table_s).
+# pending bit and the MCS queue, and then the expected shapes of the
+# issue (SPEC.md 3.7), each with its figure and met or MISSED (shapes()
+# says how each is measured).  Used by `make bench` (spin_table_s) and
+# tests/test_scripts.c.
 #
 # usage: spin-2014.sh [-f FUTEXSIM] [-n OPS_PER_TASK] [-p OPS_PER_TASK] [-c PCT]
 #                     [-H arrival|issue|arrival-overlap] [-m KEY=VALUE,...]
@@ -212,6 +215,67 @@ table() {
 	done
 }
 
+# The expected shapes of the 2014 table (SPEC.md 3.7, COST_MODEL.md 1),
+# each with its measured figure and met / MISSED: ratios are simulated
+# time of a qspinlock over the ticket lock's in the same cell; ns/op is
+# the elapsed time over every task's operations (COST_MODEL.md 1).
+shapes() {
+	cells | while read -r name rest; do
+		results "$name" | sed "s/^/$name /"
+	done | awk '
+	{ ns[$1, $2] = $3; ops[$1, $2] = $4; pe[$1, $2] = $5; qu[$1, $2] = $6 }
+	function r(c, l) { return ns[c, l] / ns[c, "ticket"] }
+	function pct(x, c, l) { return x == "-" ? "-" : sprintf("%.0f%%", 100 * x / ops[c, l]) }
+	function verdict(ok) { return ok ? "met" : "MISSED" }
+	function line(what, fig, ok) { printf "  %-48s %-32s %s\n", what, fig, verdict(ok); nr++; missed += !ok }
+	END {
+		G = "qspinlock-generic"; X = "qspinlock-x86"
+		c = "node-standalone-1"
+		line("1 task: qspinlock within 10% of ticket",
+		     sprintf("generic %.2f, x86 %.2f", r(c, G), r(c, X)),
+		     r(c, G) >= 0.9 && r(c, G) <= 1.1 && r(c, X) >= 0.9 && r(c, X) <= 1.1)
+		c = "node-standalone-2"
+		line("2 tasks, one socket: generic >= 1.5 x ticket",
+		     sprintf("%.2f (pending %s, queue %s)", r(c, G), pct(pe[c, G], c, G), pct(qu[c, G], c, G)),
+		     r(c, G) >= 1.5)
+		line("2 tasks, one socket: x86 <= 1.3 x ticket",
+		     sprintf("%.2f (pending %s, queue %s)", r(c, X), pct(pe[c, X], c, X), pct(qu[c, X], c, X)),
+		     r(c, X) <= 1.3)
+		for (d = 0; d < 2; d++) {
+			data = d ? "embedded" : "standalone"; c = "node-" data "-8"
+			line("8 tasks, " data ": qspinlock <= 0.9 x ticket",
+			     sprintf("generic %.2f, x86 %.2f", r(c, G), r(c, X)),
+			     r(c, G) <= 0.9 && r(c, X) <= 0.9)
+		}
+		c = "nodes-standalone-2"
+		line("2 sockets: x86 <= 0.5 x ticket", sprintf("%.2f", r(c, X)), r(c, X) <= 0.5)
+		c = "nodes-standalone-4"
+		line("4 sockets: qspinlock <= 0.7 x ticket",
+		     sprintf("generic %.2f, x86 %.2f", r(c, G), r(c, X)),
+		     r(c, G) <= 0.7 && r(c, X) <= 0.7)
+		# ticket ns per op at every step 1..8 on one socket, standalone
+		ok = 1; fig = ""
+		for (n = 1; n <= 8; n++) {
+			v = ns["node-standalone-" n, "ticket"] / n
+			fig = fig (n > 1 ? " " : "") sprintf("%.0f", v)
+			if (n > 1 && v <= prev) ok = 0
+			prev = v
+		}
+		line("ticket ns/op rises with every task, 1..8", fig, ok)
+		for (l = 0; l < 2; l++) {
+			k = l ? X : G; lo = hi = ns["node-standalone-3", k] / 3
+			for (n = 4; n <= 8; n++) {
+				v = ns["node-standalone-" n, k] / n
+				if (v < lo) lo = v
+				if (v > hi) hi = v
+			}
+			line((l ? "x86" : "generic") " flat beyond 3 tasks: max/min <= 1.2",
+			     sprintf("%.0f..%.0f ns/op (%.2f)", lo, hi, hi / lo), hi / lo <= 1.2)
+		}
+		printf "  %d of %d missed\n", missed, nr
+	}'
+}
+
 per_task=${ops:-200000}
 echo "2014 qspinlock vs ticket (SPEC.md 3.7): ms for 5,000,000 lock/unlock per task;"
 echo "simulated with $per_task per task, ns per op x 5,000,000.  queue = the published"
@@ -219,6 +283,9 @@ echo "pre-patch qspinlock (v10); v11 = with the v11 06/16 pending-bit patch;"
 echo "pnd/que = % of acquisitions through the pending bit / the MCS queue."
 [ -z "$access" ] || echo "The critical section's data-access: $access."
 table header row
+echo
+echo "Expected shapes (SPEC.md 3.7, simulated qspinlock over ticket ns per op):"
+shapes
 [ "$pol_ops" = 0 ] && exit 0
 
 echo
