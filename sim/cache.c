@@ -322,6 +322,23 @@ static uint64_t load_miss(struct sim_cache_line *l, const struct sim_cpu *c,
 	return cost;
 }
 
+/*
+ * A load miss of @c costing *@cost that completes @done_ps from now: it
+ * found an owner (@had_owner, the line then shared), and the other
+ * readers of the line cannot have its data before this load's transfer
+ * completes; or it found the line shared while such a transfer was in
+ * flight, and completes no earlier than it.
+ * *@cost grows by the wait for it.
+ */
+static void load_fill(struct sim_cache_line *l, bool had_owner,
+		      uint64_t done_ps, uint64_t *cost)
+{
+	if (had_owner)
+		l->fill_ps = done_ps;
+	else if (l->fill_ps > done_ps)
+		*cost += l->fill_ps - done_ps;
+}
+
 /* A store or RMW by @c of a line it does not own: the transfer and the
  * invalidations, without the operation itself. Return: their cost. */
 static uint64_t write_miss(struct sim_cache_line *l, const struct sim_cpu *c)
@@ -429,7 +446,7 @@ static uint64_t arrival_miss(struct sim_cache_line *l, const struct sim_cpu *c,
 			     enum sim_access kind, uint64_t now_ps,
 			     uint64_t wait_ps)
 {
-	uint64_t holders[SIM_MAX_CPUS / 64], x, lead, op = 0;
+	uint64_t holders[SIM_MAX_CPUS / 64], x, lead, back, op = 0;
 	int cpu = c->k.cpu, owner = l->owner;
 	int others = l->nr_holders - sim_cache_holds(l, cpu);
 	enum sim_cache_tier from = T_REMOTE;
@@ -443,15 +460,18 @@ static uint64_t arrival_miss(struct sim_cache_line *l, const struct sim_cpu *c,
 		op = sim__cache_cost_ps[kind];
 	}
 	lead = !overlap ? wait_ps + x / 2 : wait_ps > x / 2 ? wait_ps : x / 2;
+	back = x - x / 2;		/* the line's way back */
+	if (kind == SIM_LOAD)		/* ... with data that exists by then */
+		load_fill(l, owner >= 0, now_ps + lead + back, &back);
 	if (from >= T_REMOTE)		/* as in issue mode (sim__cache_miss) */
-		l->busy_until_ps = now_ps + lead + (x - x / 2) + op;
+		l->busy_until_ps = now_ps + lead + back + op;
 	if (others > 0 || (owner >= 0 && owner != cpu)) {
 		if (!others)
 			memset(holders, 0, sizeof(holders));
 		grace_open(l, c, holders, owner == cpu ? -1 : owner,
 			   now_ps + lead);
 	}
-	sim__cache_post_ps = x - x / 2 + op;
+	sim__cache_post_ps = back + op;
 	return lead;
 }
 
@@ -529,9 +549,11 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 		return drain + cost;
 	}
 	if (kind == SIM_LOAD) {
+		bool had_owner = l->owner >= 0;
 		enum sim_cache_tier from;
 
 		cost = jitter(load_miss(l, c, &from));
+		load_fill(l, had_owner, now_ps + wait + cost, &cost);
 		/*
 		 * A miss served from another socket occupies the line until
 		 * it is done: the line's home snoops for one request at a

@@ -32,6 +32,11 @@
  * load served by the closest holder: xfer-smt for the SMT sibling,
  * shared-read (an L3 hit) in this socket, else the socket transfer.
  * farthest() is the invalidation round trip to the farthest other holder.
+ * A load of a shared line completes no earlier than a load's transfer
+ * from the line's last owner still in flight (fill_ps): the copies the
+ * others would serve it from do not have the data before that (the
+ * spinners of a ticket lock reloading after an unlock: the next holder
+ * may be the second to ask, and waits for the first one's transfer).
  *
  * A store or RMW that misses keeps its line busy until it completes: any
  * miss on that line by another CPU (load, store or RMW) starts only then.
@@ -122,6 +127,9 @@ struct sim_cache_line {
 	int owner;			/* CPU with it M or E, or -1		*/
 	int nr_holders;
 	uint64_t busy_until_ps;		/* a miss in flight completes then	*/
+	uint64_t fill_ps;		/* a load's transfer from the owner
+					 * completes then: no other reader
+					 * has the data before		*/
 	uint64_t id;			/* creation order, from 1: identity	*/
 	struct sim_cache_grace grace[SIM_CACHE_GRACES];	/* arrival mode	*/
 };

@@ -3,7 +3,8 @@
  * tests/test_cache.c - the cache-line cost model (sim/cache.c) and its use
  * by the machine: transfer costs by distance, reads of shared lines,
  * invalidation of N sharers, serialised RMWs, flat costs when the model is
- * off, a store buffer (store-buffer = on), and spin-wait parking that
+ * off, a store buffer (store-buffer = on), a shared read waiting for
+ * the data still on its way from the owner, and spin-wait parking that
  * ends exactly as the loop would.
  *
  * Stage: tests.  Builds machines from hand-made presets, calls
@@ -174,6 +175,37 @@ START_TEST(test_an_untouched_line_comes_from_l3_and_a_load_then_owns_it)
 }
 END_TEST
 
+/*
+ * Three readers of a line CPU 0 wrote, one socket: the first is served by
+ * CPU 0; the second, 10 ns later, finds the line shared but cannot have
+ * its data from L3 before the first transfer completes; the third, after
+ * that, reads it from L3.  _i 0: issue mode, 1: arrival (the cost is
+ * split at the request's arrival; the sum is the same).
+ */
+START_TEST(test_a_shared_read_waits_for_the_data_still_on_its_way)
+{
+	uint64_t t, c;
+	uint32_t *x;
+
+	handover = _i ? SIM_HANDOVER_ARRIVAL : SIM_HANDOVER_ISSUE;
+	machine(1, 4, 1, true);
+	x = sim_arena_alloc(64, 64);
+	acc(0, SIM_STORE, x);
+	t = now_ps += 1000 * NS;
+	c = acc_at(1, SIM_LOAD, x, t) + sim__cache_post_ps;
+	ck_assert_uint_eq(c, SOCKET_PS);
+	sim__cache_post_ps = 0;
+	c = acc_at(2, SIM_LOAD, x, t + 10 * NS) + sim__cache_post_ps;
+	ck_assert_uint_eq(c, SOCKET_PS - 10 * NS);
+	sim__cache_post_ps = 0;
+	c = acc_at(3, SIM_LOAD, x, t + SOCKET_PS + NS) + sim__cache_post_ps;
+	ck_assert_uint_eq(c, SHARED_PS);
+	sim__cache_post_ps = 0;
+	assert_line_ok(x);
+	handover = SIM_HANDOVER_ISSUE;
+}
+END_TEST
+
 /* ---- invalidation and serialisation ------------------------------------- */
 
 /* _i = N sharers besides the writer, 1..7. */
@@ -199,7 +231,7 @@ START_TEST(test_remote_read_misses_of_one_line_are_served_one_at_a_time)
 	t = now_ps += 1000 * NS;
 	/* inside a socket, side by side */
 	ck_assert_uint_eq(acc_at(1, SIM_LOAD, y, t), SOCKET_PS);
-	ck_assert_uint_le(acc_at(2, SIM_LOAD, y, t), SOCKET_PS);
+	ck_assert_uint_eq(acc_at(2, SIM_LOAD, y, t), SOCKET_PS);
 	assert_line_ok(y);
 }
 END_TEST
@@ -566,6 +598,7 @@ Suite *cache_suite(void)
 	tcase_add_test(tc, test_a_shared_line_is_read_from_the_nearest_holder);
 	tcase_add_test(tc, test_an_untouched_line_comes_from_l3_and_a_load_then_owns_it);
 	tcase_add_test(tc, test_remote_read_misses_of_one_line_are_served_one_at_a_time);
+	tcase_add_loop_test(tc, test_a_shared_read_waits_for_the_data_still_on_its_way, 0, 2);
 	tcase_add_loop_test(tc, test_invalidating_n_sharers_costs_n_minus_1_penalties_and_leaves_one_owner, 1, 8);
 	tcase_add_test(tc, test_concurrent_rmws_on_one_line_serialise);
 	tcase_add_test(tc, test_a_store_buffer_hides_store_misses_from_their_cpu_only);
