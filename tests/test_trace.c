@@ -386,7 +386,7 @@ static void drop_trace_line(char *report)
  * trace-events=cache: one line per miss of the cache-line model, never
  * in "all".  Two tasks on the ticket lock of westmere-ex: every hand-over
  * shows the new holder loading the lock's line from the other CPU, one
- * xfer-socket (45 ns), and tracing the misses changes nothing of the run.
+ * xfer-socket (39 ns), and tracing the misses changes nothing of the run.
  */
 START_TEST(test_cache_events_show_each_miss_and_are_not_in_all)
 {
