@@ -15,8 +15,9 @@
  * with FUTEXSIM_CHECK_STATE=1, so the scheduler's and TP's invariants are
  * checked at every dispatch.  assert_states_freed() checks the TP futex's
  * futex_state census after a run, assert_timed_run_clean() a timed TP
- * lock's run.  Static functions and data: each test
- * file gets its own copy.
+ * lock's run; boot_word_and_phase() and wait_phase_from()/_is() serve
+ * the tests that drive the futex ops by hand.  Static functions and
+ * data: each test file gets its own copy.
  */
 #ifndef TESTS_CHECKED_LOCK_H
 #define TESTS_CHECKED_LOCK_H
@@ -29,11 +30,13 @@
 #include <unistd.h>
 
 #include "futex/tp.h"
+#include "sim/arena.h"
 #include "sim/machine.h"
 #include "sim/preset.h"
 #include "sim/scenario.h"
 #include "sim/trace.h"
 #include "workloads/ulock/rwlock.h"
+#include "workloads/ulock/uatomic.h"
 #include "workloads/workload.h"
 
 static struct {
@@ -148,6 +151,34 @@ static __attribute__((unused)) void boot(int cpus, uint64_t seed)
 	preset.cores_per_socket = cpus;
 	setenv("FUTEXSIM_CHECK_STATE", "1", 1);	/* sched, TP invariants */
 	sim_machine_init(&preset, cpus, seed);
+}
+
+/*
+ * boot_word_and_phase - boot() @cpus CPUs (seed 1), then a futex word and
+ * a phase word for the tasks' hand-shakes, each in a line of its own.
+ */
+static __attribute__((unused)) void
+boot_word_and_phase(int cpus, uint32_t **word, uint32_t **phase)
+{
+	boot(cpus, 1);
+	*word = sim_arena_alloc(4, 64);
+	*phase = sim_arena_alloc(4, 64);
+}
+
+/* wait_phase_from - a task spins (pausing) until *@phase >= @p. */
+static __attribute__((unused)) void wait_phase_from(uint32_t *phase,
+						    uint32_t p)
+{
+	while (uatomic_load(phase) < p)
+		uatomic_pause();
+}
+
+/* wait_phase_is - a task spins (pausing) until *@phase == @p. */
+static __attribute__((unused)) void wait_phase_is(uint32_t *phase,
+						  uint32_t p)
+{
+	while (uatomic_load(phase) != p)
+		uatomic_pause();
 }
 
 /*

@@ -93,12 +93,6 @@ static long futex(int op)
 	return sim_sys_futex(d.word, op, 0, NULL, NULL, 0);
 }
 
-static void wait_phase(uint32_t p)
-{
-	while (uatomic_load(d.phase) != p)
-		uatomic_pause();
-}
-
 /* A takes the word in the kernel, B fails to trylock it (which sets
  * FUTEX_WAITERS and attaches a pi_state) and may not unlock it; A's
  * unlock then goes through the kernel and frees the word, which B's
@@ -109,7 +103,7 @@ static void task_a(void *arg)
 	d.lock_ret = futex(FUTEX_LOCK_PI_PRIVATE);	/* word 0: taken */
 	d.relock_ret = futex(FUTEX_LOCK_PI_PRIVATE);	/* own: EDEADLK  */
 	uatomic_store(d.phase, 1);
-	wait_phase(2);
+	wait_phase_is(d.phase, 2);
 	d.unlock_by_owner = futex(FUTEX_UNLOCK_PI_PRIVATE);
 	d.word_after_unlock = uatomic_load(d.word);
 	uatomic_store(d.phase, 3);
@@ -118,12 +112,12 @@ static void task_a(void *arg)
 static void task_b(void *arg)
 {
 	d.other_tid = my_tid();
-	wait_phase(1);
+	wait_phase_is(d.phase, 1);
 	d.trylock_busy = futex(FUTEX_TRYLOCK_PI_PRIVATE);
 	d.word_after_busy = uatomic_load(d.word);
 	d.unlock_by_other = futex(FUTEX_UNLOCK_PI_PRIVATE);
 	uatomic_store(d.phase, 2);
-	wait_phase(3);
+	wait_phase_is(d.phase, 3);
 	d.trylock_free = futex(FUTEX_TRYLOCK_PI_PRIVATE);
 	d.word_after_trylock = uatomic_load(d.word);
 	d.final_unlock = futex(FUTEX_UNLOCK_PI_PRIVATE);
@@ -131,9 +125,7 @@ static void task_b(void *arg)
 
 START_TEST(test_futex_lock_trylock_unlock_pi_semantics)
 {
-	boot(2, 1);
-	d.word = sim_arena_alloc(4, 64);
-	d.phase = sim_arena_alloc(4, 64);
+	boot_word_and_phase(2, &d.word, &d.phase);
 	sim_task_create("a", task_a, NULL, 0);
 	sim_task_create("b", task_b, NULL, 1);
 	sim_run();

@@ -199,12 +199,6 @@ static long futex(int op)
 	return sim_sys_futex(d.word, op, 0, NULL, NULL, 0);
 }
 
-static void wait_phase(uint32_t p)
-{
-	while (uatomic_load(d.phase) != p)
-		uatomic_pause();
-}
-
 /* A takes the free word in the kernel (a steal: code 0), may not take it
  * twice; B may not unlock it; A's own unlock then frees it. */
 static void task_a(void *arg)
@@ -214,23 +208,21 @@ static void task_a(void *arg)
 	d.word_locked = uatomic_load(d.word);
 	d.relock = futex(FUTEX_TP_LOCK_PRIVATE);
 	uatomic_store(d.phase, 1);
-	wait_phase(2);
+	wait_phase_is(d.phase, 2);
 	d.unlock_own = futex(FUTEX_TP_UNLOCK_PRIVATE);
 	d.word_after = uatomic_load(d.word);
 }
 
 static void task_b(void *arg)
 {
-	wait_phase(1);
+	wait_phase_is(d.phase, 1);
 	d.unlock_by_other = futex(FUTEX_TP_UNLOCK_PRIVATE);
 	uatomic_store(d.phase, 2);
 }
 
 START_TEST(test_futex_tp_lock_unlock_semantics)
 {
-	boot(2, 1);
-	d.word = sim_arena_alloc(4, 64);
-	d.phase = sim_arena_alloc(4, 64);
+	boot_word_and_phase(2, &d.word, &d.phase);
 	sim_task_create("a", task_a, NULL, 0);
 	sim_task_create("b", task_b, NULL, 1);
 	sim_run();

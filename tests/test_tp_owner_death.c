@@ -60,8 +60,7 @@ static void owner_exits(void *arg)
 
 static void waiter(void *arg)
 {
-	while (!uatomic_load(d.phase))
-		uatomic_pause();
+	wait_phase_from(d.phase, 1);
 	d.b_tid = my_tid();
 	d.b_ret = tp_op(FUTEX_TP_LOCK_PRIVATE);
 	d.b_got = sim_now_ns();
@@ -76,9 +75,7 @@ static void run_death(unsigned long long owner_sleep_ns)
 	struct ksim_futex_tp_census c;
 
 	memset(&d, 0, sizeof(d));
-	boot(2, 1);
-	d.word = sim_arena_alloc(4, 64);
-	d.phase = sim_arena_alloc(4, 64);
+	boot_word_and_phase(2, &d.word, &d.phase);
 	sim_task_create("a", owner_exits, (void *)(uintptr_t)owner_sleep_ns, 0);
 	sim_task_create("b", waiter, NULL, 1);
 	sim_run();

@@ -77,18 +77,10 @@ static void rdunlock(void)
 	ck_assert_int_ge(tp_op(FUTEX_TP_UNLOCK_SHARED_PRIVATE, 0, NULL), 0);
 }
 
-static void wait_phase(uint32_t p)
-{
-	while (uatomic_load(d.phase) < p)
-		uatomic_pause();
-}
-
 static void boot_words(int cpus)
 {
 	memset(&d, 0, sizeof(d));
-	boot(cpus, 1);
-	d.word = sim_arena_alloc(4, 64);
-	d.phase = sim_arena_alloc(4, 64);
+	boot_word_and_phase(cpus, &d.word, &d.phase);
 }
 
 /*
@@ -121,7 +113,7 @@ static void writer(void *arg)
  * unlocked if it succeeded), then an untimed one, and the read unlock. */
 static void timed_reader(void *arg)
 {
-	wait_phase(1);
+	wait_phase_from(d.phase, 1);
 	d.ret = rdlock_within((unsigned long long)(uintptr_t)arg);
 	d.t_ret = sim_now_ns();
 	d.word_at_ret = uatomic_load(d.word);
@@ -194,7 +186,7 @@ END_TEST
 static void top_reader(void *arg)
 {
 	(void)arg;
-	wait_phase(1);
+	wait_phase_from(d.phase, 1);
 	d.c_ret = tp_op(FUTEX_TP_LOCK_SHARED_PRIVATE, 0, NULL);
 	d.t_c = sim_now_ns();
 	rdunlock();
@@ -202,7 +194,7 @@ static void top_reader(void *arg)
 
 static void queued_reader(void *arg)
 {
-	wait_phase(1);
+	wait_phase_from(d.phase, 1);
 	while (!(uatomic_load(d.word) & FUTEX_WAITERS))
 		uatomic_pause();		/* the top waiter sleeps */
 	d.ret = rdlock_within((unsigned long long)(uintptr_t)arg);

@@ -70,12 +70,6 @@ static long tp_op(int op)
 	return sim_sys_futex(d.word, op, 0, NULL, NULL, 0);
 }
 
-static void wait_phase(uint32_t p)
-{
-	while (uatomic_load(d.phase) < p)
-		uatomic_pause();
-}
-
 /* The tp user unlock: cmpxchg TID -> 0, else FUTEX_UNLOCK. */
 static int user_unlock(void)
 {
@@ -99,11 +93,8 @@ static void busy(unsigned long long ns)
 static void boot_words(int cpus)
 {
 	memset(&d, 0, sizeof(d));
-	boot(cpus, 1);
-	d.word = sim_arena_alloc(4, 64);
-	d.phase = sim_arena_alloc(4, 64);
+	boot_word_and_phase(cpus, &d.word, &d.phase);
 }
-
 
 /* The owner: takes the word, then holds it off CPU for @arg ns. */
 static void owner_sleeps(void *arg)
@@ -129,7 +120,7 @@ static void timed_lock_then_lock(unsigned long long ns)
 /* The timed waiter: its FUTEX_LOCK times out, then it locks for good. */
 static void timed_waiter(void *arg)
 {
-	wait_phase(1);
+	wait_phase_from(d.phase, 1);
 	busy((unsigned long long)(uintptr_t)arg);	/* let others queue */
 	timed_lock_then_lock(200000);
 }
@@ -157,7 +148,7 @@ END_TEST
 /* The top waiter with no timeout: sleeps until the owner's unlock. */
 static void top_waiter(void *arg)
 {
-	wait_phase(1);
+	wait_phase_from(d.phase, 1);
 	d.b_ret = tp_op(FUTEX_TP_LOCK_PRIVATE);
 	d.t_b = sim_now_ns();
 	user_unlock();
@@ -199,7 +190,7 @@ static void owner_runs(void *arg)
  * at 6 ms. */
 static void handoff_waiter(void *arg)
 {
-	wait_phase(1);
+	wait_phase_from(d.phase, 1);
 	timed_lock_then_lock(6000000);
 }
 
@@ -232,7 +223,7 @@ static void past_deadline(void *arg)
 	d.ret = sim_sys_futex(d.word, FUTEX_TP_LOCK_PRIVATE, 0, &past, NULL, 0);
 	ck_assert_int_eq(user_unlock(), 1);
 	uatomic_store(d.phase, 1);
-	wait_phase(2);
+	wait_phase_from(d.phase, 2);
 	d.deadline = sim_now_ns();
 	d.ret2 = sim_sys_futex(d.word, FUTEX_TP_LOCK_PRIVATE, 0, &past, NULL, 0);
 	d.t_ret = sim_now_ns();
@@ -242,7 +233,7 @@ static void past_deadline(void *arg)
 /* a: takes the word once b has had its free one, holds it 1 ms */
 static void owner_after_b(void *arg)
 {
-	wait_phase(1);
+	wait_phase_from(d.phase, 1);
 	d.a_tid = my_tid();
 	ck_assert_int_eq(tp_op(FUTEX_TP_LOCK_PRIVATE), TP_STATUS_STOLEN);
 	uatomic_store(d.phase, 2);
