@@ -323,12 +323,11 @@ static uint64_t load_miss(struct sim_cache_line *l, const struct sim_cpu *c,
 }
 
 /*
- * A load miss of @c costing *@cost that completes @done_ps from now: it
- * found an owner (@had_owner, the line then shared), and the other
- * readers of the line cannot have its data before this load's transfer
- * completes; or it found the line shared while such a transfer was in
- * flight, and completes no earlier than it.
- * *@cost grows by the wait for it.
+ * load_fill - a load miss of @l costing *@cost, done at @done_ps.  Served
+ * by the line's owner (@had_owner), it brings the data the other holders
+ * serve from: they have it only at @done_ps (fill_ps).  Served from a
+ * shared line, it completes no earlier than such a transfer in flight:
+ * *@cost grows by the wait.
  */
 static void load_fill(struct sim_cache_line *l, bool had_owner,
 		      uint64_t done_ps, uint64_t *cost)
