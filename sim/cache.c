@@ -72,10 +72,15 @@ static bool two_hop;
 static bool store_buffer;
 static enum sim_cache_tier tier_min, tier_max;	/* between two CPUs of the machine */
 static unsigned int jitter_pct;		/* sim_cache_set_jitter()	*/
+static bool spin_exit_overlap;		/* the preset's key		*/
 static bool arrival;			/* line-handover = arrival...	*/
 static bool overlap;			/* ... = arrival-overlap	*/
 /* arrival mode: the line of each CPU's miss in flight with a grace */
 static struct sim_cache_line *graced[SIM_MAX_CPUS];
+/* spin-exit overlap: each CPU's last spin-wait reload, and whether its
+ * next miss starts with it */
+static uint64_t spin_reload_ps[SIM_MAX_CPUS];
+static bool spin_exited[SIM_MAX_CPUS];
 
 void sim_cache_set_jitter(unsigned int pct)
 {
@@ -117,6 +122,8 @@ void sim_cache_init(const struct sim_preset *p)
 	jitter_pct = 0;
 	memset(sim__cache_sb_done_ps, 0, sizeof(sim__cache_sb_done_ps));
 	memset(graced, 0, sizeof(graced));
+	memset(spin_reload_ps, 0, sizeof(spin_reload_ps));
+	memset(spin_exited, 0, sizeof(spin_exited));
 	sim__cache_post_ps = 0;
 	next_id = 0;
 	memset(&stats, 0, sizeof(stats));
@@ -135,6 +142,7 @@ void sim_cache_init(const struct sim_preset *p)
 	uncached_ps = p->shared_read_ps;
 	sharer_penalty_ps = p->sharer_penalty_ps;
 	store_buffer = p->store_buffer;
+	spin_exit_overlap = p->spin_exit_overlap;
 	arrival = p->line_handover != SIM_HANDOVER_ISSUE;
 	overlap = p->line_handover == SIM_HANDOVER_OVERLAP;
 	/* bounds for holder_tier()'s early exit */
@@ -430,6 +438,36 @@ void sim_cache_arrive(const struct sim_cpu *c)
 			l->grace[i].until_ps = 0;
 }
 
+/* ---- spin-exit overlap --------------------------------------------------- */
+
+void sim_cache_spin_reload(const struct sim_cpu *c, uint64_t now_ps)
+{
+	spin_reload_ps[c->k.cpu] = now_ps;
+	spin_exited[c->k.cpu] = false;
+}
+
+void sim_cache_spin_done(const struct sim_cpu *c, int first_change)
+{
+	spin_exited[c->k.cpu] = spin_exit_overlap && first_change;
+}
+
+/*
+ * A load miss of @c at @now_ps, the first miss since a spin-wait of @c
+ * ended at the first change: it started with the wait's last reload, so
+ * the time since that reload's issue comes off its cost, from *@rest_ps
+ * first, then from *@head_ps.
+ */
+static void spin_exit_cut(const struct sim_cpu *c, uint64_t now_ps,
+			  uint64_t *head_ps, uint64_t *rest_ps)
+{
+	uint64_t cut = now_ps - spin_reload_ps[c->k.cpu];
+	uint64_t from_rest = cut < *rest_ps ? cut : *rest_ps;
+
+	*rest_ps -= from_rest;
+	cut -= from_rest;
+	*head_ps -= cut < *head_ps ? cut : *head_ps;
+}
+
 /*
  * line-handover = arrival: the miss of @kind (a load, an RMW or an
  * unbuffered store) by @c on @l, issued at @now_ps, behind a miss in
@@ -514,6 +552,7 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 	int cpu = c->k.cpu;
 	uint64_t drain = 0, wait = 0, cost;
 	struct miss_seen seen = { 0 };
+	bool spun;
 	struct sim_cache_line *l;
 
 	if ((kind == SIM_RMW || kind == SIM_FENCE) &&
@@ -534,6 +573,8 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 		return drain + sim__cache_cost_ps[kind];
 	}
 	stats.misses++;
+	spun = spin_exited[cpu];	/* a miss ends the spin-exit overlap */
+	spin_exited[cpu] = false;
 	if (sim_tracing(SIM_TEV_CACHE))
 		miss_look(l, c, kind, &seen);
 	/* a write in flight on the line: this miss is served after it */
@@ -543,8 +584,11 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 	}
 	if (arrival && !(kind == SIM_STORE && store_buffer)) {
 		cost = arrival_miss(l, c, kind, now_ps, wait);
+		if (spun && kind == SIM_LOAD)	/* lead, then the rest */
+			spin_exit_cut(c, now_ps, &cost, &sim__cache_post_ps);
 		miss_trace(c, kind, addr, now_ps, &seen, wait,
-			   cost + sim__cache_post_ps - wait);
+			   cost + sim__cache_post_ps > wait ?
+			   cost + sim__cache_post_ps - wait : 0);
 		return drain + cost;
 	}
 	if (kind == SIM_LOAD) {
@@ -553,6 +597,8 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 
 		cost = jitter(load_miss(l, c, &from));
 		load_fill(l, had_owner, now_ps + wait + cost, &cost);
+		if (spun)		/* the transfer, then the wait */
+			spin_exit_cut(c, now_ps, &wait, &cost);
 		/*
 		 * A miss served from another socket occupies the line until
 		 * it is done: the line's home snoops for one request at a

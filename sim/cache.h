@@ -54,6 +54,18 @@
  * request arrives, not when it is issued: see sim_cache_access() and
  * struct sim_cache_grace.
  *
+ * Spin-exit overlap (the preset's spin-exit-overlap key): a spin-wait
+ * (smp_cond_load_*()) that ends at the first change of the word it
+ * watches lets its CPU's next miss, if a load, start with the wait's
+ * last reload: its cost is cut by the time since that reload was issued.
+ * A CPU that predicts the loop's exit runs the code after it
+ * speculatively, so the first load of what the lock protects is already
+ * on its way when the lock's line arrives; a wait the word changed under
+ * first (a ticket lock's later waiters, the head moving past other
+ * tickets) does not.  A hypothesis [R], no free parameter, found on the
+ * 2014 table (machines/README.md, "Calibration"); any other miss, or a
+ * new wait, drops it.
+ *
  * With the preset's store-buffer key on (x86-TSO), a store costs its CPU
  * only `store`: its miss runs in the background and completes no earlier
  * than the CPU's earlier stores (sb_done_ps, in program order), and its
@@ -226,6 +238,16 @@ static inline uint64_t sim_cache_access(struct sim_cpu *c,
 	}
 	return sim__cache_miss(c, kind, addr, now_ps);
 }
+
+/*
+ * sim_cache_spin_reload - CPU @c, in a spin-wait, reloads the word it
+ * watches at @now_ps.  sim_cache_spin_done - that reload ended the wait;
+ * @first_change: at the first change of the word (spin-exit overlap,
+ * above; nothing when the preset's key is off).  Called by sim/machine.c
+ * (sim_spin_reload(), sim_spin_done()).
+ */
+void sim_cache_spin_reload(const struct sim_cpu *c, uint64_t now_ps);
+void sim_cache_spin_done(const struct sim_cpu *c, int first_change);
 
 /*
  * sim_cache_arrive - the access of CPU @c whose miss left a rest in

@@ -63,6 +63,19 @@ void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size
 void sim_spin_wait(const volatile void *addr, unsigned int size);
 
 /*
+ * sim_spin_reload - a spin-wait is about to reload the word it watches.
+ * sim_spin_done - the reload just made ended the wait, after at least
+ * one round; @first_change: every earlier round read the value the wait
+ * began with (the wait ended at the first change of the word).
+ *
+ * With the preset's spin-exit-overlap on, a wait that ends at the first
+ * change lets the CPU's next miss, if it is a load, start with that last
+ * reload (sim/cache.h, "spin-exit overlap").  Both are no-ops otherwise.
+ */
+void sim_spin_reload(void);
+void sim_spin_done(int first_change);
+
+/*
  * Per-CPU state the kernel side reads and writes directly.  The machine
  * points sim_this_cpu at the running CPU's copy at every switch.
  */

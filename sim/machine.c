@@ -525,6 +525,18 @@ void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size
 		sim__wake_spinners(addr, issue_ps, c->now_ps);
 }
 
+void sim_spin_reload(void)
+{
+	if (likely(sim_cur && !in_event && cache_on))
+		sim_cache_spin_reload(sim_cur, sim_cur->now_ps);
+}
+
+void sim_spin_done(int first_change)
+{
+	if (likely(sim_cur && !in_event && cache_on))
+		sim_cache_spin_done(sim_cur, first_change);
+}
+
 void sim_spin_wait(const volatile void *addr, unsigned int size)
 {
 	struct sim_cpu *c = sim_cur;

@@ -59,6 +59,7 @@ static const struct pkey pkeys[] = {
 	{ "sharer-penalty",	P_DURATION,	F(sharer_penalty_ps) },
 	{ "cache-model",	P_BOOL,		F(cache_model) },
 	{ "store-buffer",	P_BOOL,		F(store_buffer) },
+	{ "spin-exit-overlap",	P_BOOL,		F(spin_exit_overlap) },
 	{ "line-handover",	P_HANDOVER,	F(line_handover) },
 	{ "lock-call",		P_DURATION,	F(lock_call_ps) },
 	{ "syscall",		P_DURATION,	F(syscall_ps) },
@@ -96,6 +97,7 @@ void sim_preset_defaults(struct sim_preset *p)
 	p->shared_read_ps = 20 * NS;
 	p->sharer_penalty_ps = 12 * NS;
 	p->store_buffer = true;
+	p->spin_exit_overlap = false;
 	p->line_handover = SIM_HANDOVER_ARRIVAL;
 	p->lock_call_ps = 3 * NS;
 	p->syscall_ps = 90 * NS;

@@ -39,6 +39,8 @@ struct sim_preset {
 	uint64_t shared_read_ps;	/* load miss on a line only shared (L3)	*/
 	uint64_t sharer_penalty_ps;	/* per extra sharer a write invalidates	*/
 	bool store_buffer;		/* stores retire into a store buffer	*/
+	bool spin_exit_overlap;		/* sim/cache.h: a load after a spin-wait
+					 * that ends at the first change	*/
 	int line_handover;		/* enum sim_handover (sim/cache.h)	*/
 	/* instructions of one kernel lock or unlock call not priced as
 	 * accesses (call, return, preempt_count): workload=spin */

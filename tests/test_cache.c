@@ -206,6 +206,38 @@ START_TEST(test_a_shared_read_waits_for_the_data_still_on_its_way)
 }
 END_TEST
 
+/*
+ * spin-exit overlap (sim/cache.h): after a spin-wait that ended at the
+ * first change, CPU 1's next load miss started with the wait's last
+ * reload, 10 ns earlier; after one the word changed under first, or with
+ * a store miss in between, or with the key off, it pays in full.
+ */
+START_TEST(test_a_load_after_a_first_change_spin_exit_starts_with_its_reload)
+{
+	uint64_t t, c;
+	uint32_t *x, *y;
+	int overlap = _i != 2, first = _i != 1;	/* _i 3: a store between */
+
+	machine(1, 2, 1, true);
+	preset.spin_exit_overlap = overlap;
+	sim_machine_init(&preset, sim_preset_nr_cpus(&preset), 1);
+	x = sim_arena_alloc(64, 64);
+	y = sim_arena_alloc(64, 64);
+	acc(0, SIM_STORE, x);
+	acc(0, SIM_STORE, y);
+	t = now_ps += 1000 * NS;
+	sim_cache_spin_reload(&sim.cpus[1], t);
+	sim_cache_spin_done(&sim.cpus[1], first);
+	if (_i == 3)
+		acc_at(1, SIM_STORE, y, t + 5 * NS);	/* a miss: drops it */
+	c = acc_at(1, SIM_LOAD, x, t + 10 * NS);
+	ck_assert_uint_eq(c, _i == 0 ? SOCKET_PS - 10 * NS : SOCKET_PS);
+	/* once only */
+	acc(0, SIM_STORE, x);
+	ck_assert_uint_eq(acc(1, SIM_LOAD, x), SOCKET_PS);
+}
+END_TEST
+
 /* ---- invalidation and serialisation ------------------------------------- */
 
 /* _i = N sharers besides the writer, 1..7. */
@@ -599,6 +631,7 @@ Suite *cache_suite(void)
 	tcase_add_test(tc, test_an_untouched_line_comes_from_l3_and_a_load_then_owns_it);
 	tcase_add_test(tc, test_remote_read_misses_of_one_line_are_served_one_at_a_time);
 	tcase_add_loop_test(tc, test_a_shared_read_waits_for_the_data_still_on_its_way, 0, 2);
+	tcase_add_loop_test(tc, test_a_load_after_a_first_change_spin_exit_starts_with_its_reload, 0, 4);
 	tcase_add_loop_test(tc, test_invalidating_n_sharers_costs_n_minus_1_penalties_and_leaves_one_owner, 1, 8);
 	tcase_add_test(tc, test_concurrent_rmws_on_one_line_serialise);
 	tcase_add_test(tc, test_a_store_buffer_hides_store_misses_from_their_cpu_only);

@@ -82,7 +82,10 @@ do {									\
  * need_resched(), which the tick re-checks); the first rounds are run one
  * by one for the conditions that also count rounds: the qspinlock pending
  * wait, (VAL != _Q_PENDING_VAL) || !cnt--, ends after _Q_PENDING_LOOPS
- * (1 in the generic build) rounds whatever the value.  The acquire variant
+ * (1 in the generic build) rounds whatever the value.  Each reload is
+ * announced (sim_spin_reload()), and the end of a wait that took rounds
+ * says whether it ended at the first change of the word (sim_spin_done():
+ * the preset's spin-exit-overlap, sim/cache.h).  The acquire variant
  * and everything built on it (atomic_cond_read_*(), the MCS waits) come
  * from the generic header.
  */
@@ -90,12 +93,21 @@ do {									\
 
 #define smp_cond_load_relaxed(ptr, cond_expr) ({			\
 	typeof(ptr) __PTR = (ptr);					\
-	__unqual_scalar_typeof(*ptr) VAL;				\
+	__unqual_scalar_typeof(*ptr) VAL, __first = 0;			\
 	unsigned int __rounds = 0;					\
+	int __changed = 0;						\
 	for (;;) {							\
+		sim_spin_reload();					\
 		VAL = READ_ONCE(*__PTR);				\
-		if (cond_expr)						\
+		if (cond_expr) {					\
+			if (__rounds)					\
+				sim_spin_done(!__changed);		\
 			break;						\
+		}							\
+		if (!__rounds)						\
+			__first = VAL;					\
+		else if (VAL != __first)				\
+			__changed = 1;					\
 		if (__rounds++ < SIM_SPIN_EXACT_ROUNDS)			\
 			cpu_relax();					\
 		else							\
