@@ -16,8 +16,11 @@
  * qspinlock.c at once in one machine (their per-CPU nodes are separate);
  * the fast/pending/queue counts cover every acquisition, and one task
  * takes the fast path only; bad input for the new keys exits 2 with one
- * line; the report's spin rows, published cell and JSON fields; with the cache model on, the 2-task and 8-task directions of the
- * 2014 table; the tick's cost breaking the embedded 2-task cycle.
+ * line; the report's spin rows, published cell and JSON fields; with
+ * the cache model on, the issue's 2-task and 8-task shapes of the 2014
+ * table at 20,000 pairs per task; the tick's cost breaking the embedded
+ * 2-task cycle; a write-only section; the spin-exit overlap helping a
+ * wait that ends at the first change only.
  */
 #include <check.h>
 #include <stdint.h>
@@ -490,23 +493,35 @@ static double ns_per_op(const char *lock, int threads)
 
 START_TEST(test_2014_directions_with_the_cache_model)
 {
+	struct spin_run a = {
+		.machine = "westmere-ex", .lock = "qspinlock-generic",
+		.cpus = 10, .threads = 2, .ops_per_thread = 20000,
+	};
 	struct sim_preset p;
+	struct sim_result g;
 	double ticket, generic, x86;
 
 	sim_preset_load(&p, "westmere-ex");
 	if (!p.cache_model)
 		return;		/* flat costs: no direction to expect */
-	/* 2 tasks: x86's 512-round wait for the (0,1,0) hand-over keeps the
-	 * second task on the pending bit, within 1.3 x the ticket lock */
+	/* 2 tasks (the issue's shapes): the generic build's single extra
+	 * read of (0,1,0) queues, at least 1.5 x the ticket lock; x86's
+	 * 512-round wait for the hand-over keeps the second task on the
+	 * pending bit, within 1.3 x */
 	ticket = ns_per_op("ticket", 2);
+	spin_once(&a, &g);
 	x86 = ns_per_op("qspinlock-x86", 2);
+	ck_assert_msg(g.ns_per_op >= 1.5 * ticket && 2 * g.path_queue > g.ops,
+		      "2 tasks: generic %.1f ns (%llu of %llu queued), ticket %.1f ns",
+		      g.ns_per_op, (unsigned long long)g.path_queue,
+		      (unsigned long long)g.ops, ticket);
 	ck_assert_msg(x86 <= 1.3 * ticket, "2 tasks: x86 %.1f ns, ticket %.1f ns",
 		      x86, ticket);
 	/* 8 tasks: every unlock of the ticket lock invalidates 7 spinners */
 	ticket = ns_per_op("ticket", 8);
 	generic = ns_per_op("qspinlock-generic", 8);
 	x86 = ns_per_op("qspinlock-x86", 8);
-	ck_assert_msg(generic < ticket && x86 < ticket,
+	ck_assert_msg(generic <= 0.9 * ticket && x86 <= 0.9 * ticket,
 		      "8 tasks: generic %.1f, x86 %.1f, ticket %.1f ns",
 		      generic, x86, ticket);
 }
