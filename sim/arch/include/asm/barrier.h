@@ -101,7 +101,8 @@ do {									\
 		VAL = READ_ONCE(*__PTR);				\
 		if (cond_expr) {					\
 			if (__rounds)					\
-				sim_spin_done(!__changed);		\
+				sim_spin_done(!__changed &&		\
+					      VAL != __first);		\
 			break;						\
 		}							\
 		if (!__rounds)						\
