@@ -81,6 +81,7 @@ static struct sim_cache_line *graced[SIM_MAX_CPUS];
  * next miss starts with it */
 static uint64_t spin_reload_ps[SIM_MAX_CPUS];
 static bool spin_exited[SIM_MAX_CPUS];
+static const struct sim_task *spin_task[SIM_MAX_CPUS];	/* whose wait */
 
 void sim_cache_set_jitter(unsigned int pct)
 {
@@ -124,6 +125,7 @@ void sim_cache_init(const struct sim_preset *p)
 	memset(graced, 0, sizeof(graced));
 	memset(spin_reload_ps, 0, sizeof(spin_reload_ps));
 	memset(spin_exited, 0, sizeof(spin_exited));
+	memset(spin_task, 0, sizeof(spin_task));
 	sim__cache_post_ps = 0;
 	next_id = 0;
 	memset(&stats, 0, sizeof(stats));
@@ -449,6 +451,7 @@ void sim_cache_spin_reload(const struct sim_cpu *c, uint64_t now_ps)
 void sim_cache_spin_done(const struct sim_cpu *c, int first_change)
 {
 	spin_exited[c->k.cpu] = spin_exit_overlap && first_change;
+	spin_task[c->k.cpu] = c->curr;
 }
 
 /*
@@ -573,7 +576,8 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 		return drain + sim__cache_cost_ps[kind];
 	}
 	stats.misses++;
-	spun = spin_exited[cpu];	/* a miss ends the spin-exit overlap */
+	/* a miss ends the spin-exit overlap; another task's never had it */
+	spun = spin_exited[cpu] && spin_task[cpu] == c->curr;
 	spin_exited[cpu] = false;
 	if (sim_tracing(SIM_TEV_CACHE))
 		miss_look(l, c, kind, &seen);

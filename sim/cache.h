@@ -63,8 +63,8 @@
  * on its way when the lock's line arrives; a wait the word changed under
  * first (a ticket lock's later waiters, the head moving past other
  * tickets) does not.  A hypothesis [R], no free parameter, found on the
- * 2014 table (machines/README.md, "Calibration"); any other miss, or a
- * new wait, drops it.
+ * 2014 table (machines/README.md, "Calibration"); any other miss, a new
+ * wait, or another task on the CPU drops it.
  *
  * With the preset's store-buffer key on (x86-TSO), a store costs its CPU
  * only `store`: its miss runs in the background and completes no earlier
