@@ -444,13 +444,17 @@ void sim_cache_arrive(const struct sim_cpu *c)
 
 void sim_cache_spin_reload(const struct sim_cpu *c, uint64_t now_ps)
 {
+	if (!spin_exit_overlap)
+		return;
 	spin_reload_ps[c->k.cpu] = now_ps;
 	spin_exited[c->k.cpu] = false;
 }
 
 void sim_cache_spin_done(const struct sim_cpu *c, int first_change)
 {
-	spin_exited[c->k.cpu] = spin_exit_overlap && first_change;
+	if (!spin_exit_overlap)
+		return;
+	spin_exited[c->k.cpu] = first_change;
 	spin_task[c->k.cpu] = c->curr;
 }
 
