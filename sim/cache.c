@@ -77,11 +77,13 @@ static bool arrival;			/* line-handover = arrival...	*/
 static bool overlap;			/* ... = arrival-overlap	*/
 /* arrival mode: the line of each CPU's miss in flight with a grace */
 static struct sim_cache_line *graced[SIM_MAX_CPUS];
-/* spin-exit overlap: each CPU's last spin-wait reload, and whether its
- * next miss starts with it */
-static uint64_t spin_reload_ps[SIM_MAX_CPUS];
-static bool spin_exited[SIM_MAX_CPUS];
-static const struct sim_task *spin_task[SIM_MAX_CPUS];	/* whose wait */
+/* spin-exit overlap, per CPU: its last spin-wait reload, and whether the
+ * next miss of the task whose wait that was starts with it */
+static struct {
+	uint64_t reload_ps;		/* the reload's issue		*/
+	const struct sim_task *task;	/* whose wait			*/
+	bool exited;			/* at the first change		*/
+} spin_exit[SIM_MAX_CPUS];
 
 void sim_cache_set_jitter(unsigned int pct)
 {
@@ -123,9 +125,7 @@ void sim_cache_init(const struct sim_preset *p)
 	jitter_pct = 0;
 	memset(sim__cache_sb_done_ps, 0, sizeof(sim__cache_sb_done_ps));
 	memset(graced, 0, sizeof(graced));
-	memset(spin_reload_ps, 0, sizeof(spin_reload_ps));
-	memset(spin_exited, 0, sizeof(spin_exited));
-	memset(spin_task, 0, sizeof(spin_task));
+	memset(spin_exit, 0, sizeof(spin_exit));
 	sim__cache_post_ps = 0;
 	next_id = 0;
 	memset(&stats, 0, sizeof(stats));
@@ -446,33 +446,42 @@ void sim_cache_spin_reload(const struct sim_cpu *c, uint64_t now_ps)
 {
 	if (!spin_exit_overlap)
 		return;
-	spin_reload_ps[c->k.cpu] = now_ps;
-	spin_exited[c->k.cpu] = false;
+	spin_exit[c->k.cpu].reload_ps = now_ps;
+	spin_exit[c->k.cpu].exited = false;
 }
 
 void sim_cache_spin_done(const struct sim_cpu *c, int first_change)
 {
 	if (!spin_exit_overlap)
 		return;
-	spin_exited[c->k.cpu] = first_change;
-	spin_task[c->k.cpu] = c->curr;
+	spin_exit[c->k.cpu].exited = first_change;
+	spin_exit[c->k.cpu].task = c->curr;
 }
 
 /*
- * A load miss of @c at @now_ps, the first miss since a spin-wait of @c
- * ended at the first change: it started with the wait's last reload, so
- * the time since that reload's issue comes off its cost, from *@rest_ps
- * first, then from *@head_ps.
+ * The miss of @kind by @c at @now_ps ends any spin-exit overlap of @c.
+ * Return: what comes off its cost: for a load, the first miss of the
+ * task since its spin-wait ended at the first change, the time since the
+ * wait's last reload was issued (the load started with it); else 0.
  */
-static void spin_exit_cut(const struct sim_cpu *c, uint64_t now_ps,
-			  uint64_t *head_ps, uint64_t *rest_ps)
+static uint64_t spin_exit_take(const struct sim_cpu *c, enum sim_access kind,
+			       uint64_t now_ps)
 {
-	uint64_t cut = now_ps - spin_reload_ps[c->k.cpu];
-	uint64_t from_rest = cut < *rest_ps ? cut : *rest_ps;
+	typeof(spin_exit[0]) *e = &spin_exit[c->k.cpu];
+	bool mine = e->exited && e->task == c->curr;
+
+	e->exited = false;
+	return mine && kind == SIM_LOAD ? now_ps - e->reload_ps : 0;
+}
+
+/* Take @cut_ps off *@rest_ps first, then what is left off *@head_ps. */
+static void cut_from(uint64_t cut_ps, uint64_t *head_ps, uint64_t *rest_ps)
+{
+	uint64_t from_rest = cut_ps < *rest_ps ? cut_ps : *rest_ps;
 
 	*rest_ps -= from_rest;
-	cut -= from_rest;
-	*head_ps -= cut < *head_ps ? cut : *head_ps;
+	cut_ps -= from_rest;
+	*head_ps -= cut_ps < *head_ps ? cut_ps : *head_ps;
 }
 
 /*
@@ -483,12 +492,14 @@ static void spin_exit_cut(const struct sim_cpu *c, uint64_t now_ps,
  * later; with arrival-overlap it travels while it waits, arriving at
  * now + max(X/2, wait).  The line comes back X/2 after the arrival.  The state changes now; a load takes
  * only the owner's right to write, a write every other holder's copy,
- * which they keep until the arrival.  Return: the time to the arrival;
- * the rest is left in sim__cache_post_ps.
+ * which they keep until the arrival.  A load that a spin-exit overlap
+ * started @cut_ps earlier (0: none) comes back that much sooner, its
+ * request arriving sooner once the way back is used up.  Return: the
+ * time to the arrival; the rest is left in sim__cache_post_ps.
  */
 static uint64_t arrival_miss(struct sim_cache_line *l, const struct sim_cpu *c,
 			     enum sim_access kind, uint64_t now_ps,
-			     uint64_t wait_ps)
+			     uint64_t wait_ps, uint64_t cut_ps)
 {
 	uint64_t holders[SIM_MAX_CPUS / 64], x, lead, back, op = 0;
 	int cpu = c->k.cpu, owner = l->owner;
@@ -505,6 +516,7 @@ static uint64_t arrival_miss(struct sim_cache_line *l, const struct sim_cpu *c,
 	}
 	lead = !overlap ? wait_ps + x / 2 : wait_ps > x / 2 ? wait_ps : x / 2;
 	back = x - x / 2;		/* the line's way back */
+	cut_from(cut_ps, &lead, &back);	/* a spin-exit overlap's load */
 	if (kind == SIM_LOAD)		/* ... with data that exists by then */
 		load_fill(l, owner >= 0, now_ps + lead + back, &back);
 	if (from >= T_REMOTE)		/* as in issue mode (sim__cache_miss) */
@@ -559,7 +571,7 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 	int cpu = c->k.cpu;
 	uint64_t drain = 0, wait = 0, cost;
 	struct miss_seen seen = { 0 };
-	bool spun;
+	uint64_t cut;
 	struct sim_cache_line *l;
 
 	if ((kind == SIM_RMW || kind == SIM_FENCE) &&
@@ -580,9 +592,7 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 		return drain + sim__cache_cost_ps[kind];
 	}
 	stats.misses++;
-	/* a miss ends the spin-exit overlap; another task's never had it */
-	spun = spin_exited[cpu] && spin_task[cpu] == c->curr;
-	spin_exited[cpu] = false;
+	cut = spin_exit_take(c, kind, now_ps);
 	if (sim_tracing(SIM_TEV_CACHE))
 		miss_look(l, c, kind, &seen);
 	/* a write in flight on the line: this miss is served after it */
@@ -591,9 +601,7 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 		stats.waits++;
 	}
 	if (arrival && !(kind == SIM_STORE && store_buffer)) {
-		cost = arrival_miss(l, c, kind, now_ps, wait);
-		if (spun && kind == SIM_LOAD)	/* lead, then the rest */
-			spin_exit_cut(c, now_ps, &cost, &sim__cache_post_ps);
+		cost = arrival_miss(l, c, kind, now_ps, wait, cut);
 		miss_trace(c, kind, addr, now_ps, &seen, wait,
 			   cost + sim__cache_post_ps > wait ?
 			   cost + sim__cache_post_ps - wait : 0);
@@ -604,9 +612,8 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 		enum sim_cache_tier from;
 
 		cost = jitter(load_miss(l, c, &from));
+		cut_from(cut, &wait, &cost);	/* a spin-exit overlap's load */
 		load_fill(l, had_owner, now_ps + wait + cost, &cost);
-		if (spun)		/* the transfer, then the wait */
-			spin_exit_cut(c, now_ps, &wait, &cost);
 		/*
 		 * A miss served from another socket occupies the line until
 		 * it is done: the line's home snoops for one request at a
