@@ -457,6 +457,7 @@ static const struct key keys[] = {
 	{ "writers", "N", "rwlock: N writer threads (threads = readers + writers); excludes read-ratio", sim__scenario_set_rwlock_key },
 	{ "read-ratio", "PCT", "rwlock without readers/writers: % of each thread's operations that read; default 50", sim__scenario_set_rwlock_key },
 	{ "read-depth", "N", "rwlock: read locks each read nests (1-8; 2 deadlocks rw-prefer-writer-nr); default 1", sim__scenario_set_rwlock_key },
+	{ "roles", "alternate|split", "rwlock with readers/writers: readers and writers alternate over the tasks (so over the CPUs), or the readers come first (perf bench futex rwlock -x); default alternate", sim__scenario_set_roles },
 	{ "adaptive", "pre2018|seed2018|glibc235|glibc236", "lock=adaptive: the spin loop (SPEC 10); default pre2018", sim__scenario_set_adaptive },
 	{ "spin-count", "N", "lock=adaptive: glibc.pthread.mutex_spin_count, 0-32767; default 100", sim__scenario_set_adaptive },
 	{ "trace", "PATH.txt|PATH.json|none", "write a trace of each lock's run: ftrace text (.txt) or Chrome trace-event JSON (.json); PATH.LOCK.txt with several locks; default none", set_trace },

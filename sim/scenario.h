@@ -58,6 +58,9 @@
  *   read-ratio  rwlock: % of each thread's operations that read, when
  *             readers/writers are not given		default 50
  *   read-depth  rwlock: read locks a reader nests	default 1
+ *   roles     rwlock with readers/writers: alternate (readers and writers
+ *             alternate over the tasks, so over the CPUs) | split (the
+ *             readers first: `perf bench futex rwlock -x`)	default alternate
  *   adaptive  lock=adaptive's spin loop: pre2018 | seed2018 | glibc235 |
  *             glibc236 (SPEC.md 10)			default pre2018
  *   spin-count  lock=adaptive's glibc.pthread.mutex_spin_count	default 100
@@ -104,6 +107,11 @@ enum sim_placement {
 	SIM_PLACE_NODES,	/* round-robin over the sockets			*/
 };
 
+enum sim_rw_roles {
+	SIM_ROLES_ALTERNATE,	/* reader, writer, reader ... while both last	*/
+	SIM_ROLES_SPLIT,	/* tasks 0..readers-1 read, the rest write	*/
+};
+
 struct sim_work {
 	enum sim_work_kind kind;
 	uint64_t n;		/* PAUSE count, or loop iterations		*/
@@ -137,6 +145,7 @@ struct sim_scenario {
 	int readers, writers;		/* workload=rwlock; 0: not given	*/
 	unsigned int read_ratio;	/* rwlock: % reads of each thread	*/
 	unsigned int read_depth;	/* rwlock: nested read locks		*/
+	enum sim_rw_roles roles;	/* rwlock with readers/writers	*/
 	int adaptive;			/* lock=adaptive: enum ulock_adaptive	*/
 	unsigned int spin_count;	/* lock=adaptive: spin budget cap	*/
 	char trace[256];		/* trace file, "" when not wanted	*/
@@ -164,6 +173,7 @@ struct sim_scenario {
 	struct sim_origin trace_at, trace_from_at, trace_to_at;
 	struct sim_origin record_at, lock_stat_at;
 	struct sim_origin readers_at, writers_at, read_ratio_at, read_depth_at;
+	struct sim_origin roles_at;
 };
 
 /* sim_scenario_defaults - fill @s with the documented defaults. */
@@ -189,6 +199,7 @@ void sim_scenario_json(const struct sim_scenario *s, FILE *out);
  * "standalone", "embedded"; "pack", "nodes"; "read-write", "write". */
 const char *sim_data_name(enum sim_spin_data d);
 const char *sim_placement_name(enum sim_placement p);
+const char *sim_roles_name(enum sim_rw_roles r);
 const char *sim_access_name(enum sim_spin_access a);
 /* sim_work_format - "pause:5", "sleep:1us", "none". */
 const char *sim_work_format(const struct sim_work *w, char *buf, int len);

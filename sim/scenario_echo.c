@@ -32,6 +32,11 @@ const char *sim_placement_name(enum sim_placement p)
 	return p == SIM_PLACE_NODES ? "nodes" : "pack";
 }
 
+const char *sim_roles_name(enum sim_rw_roles r)
+{
+	return r == SIM_ROLES_SPLIT ? "split" : "alternate";
+}
+
 const char *sim_access_name(enum sim_spin_access a)
 {
 	return a == SIM_ACCESS_WRITE ? "write" : "read-write";
@@ -80,6 +85,8 @@ static void each_glibc(const struct sim_scenario *s,
 			fn(ctx, "readers", v);
 			snprintf(v, sizeof(v), "%d", s->writers);
 			fn(ctx, "writers", v);
+			if (s->roles != SIM_ROLES_ALTERNATE)
+				fn(ctx, "roles", sim_roles_name(s->roles));
 		} else {
 			snprintf(v, sizeof(v), "%u", s->read_ratio);
 			fn(ctx, "read-ratio", v);
@@ -100,8 +107,8 @@ static void json_glibc(const struct sim_scenario *s, FILE *out)
 {
 	if (wl_find(s->workload)->rwlocks) {
 		if (s->readers_at.file || s->writers_at.file)
-			fprintf(out, ",\"readers\":%d,\"writers\":%d", s->readers,
-				s->writers);
+			fprintf(out, ",\"readers\":%d,\"writers\":%d,\"roles\":\"%s\"",
+				s->readers, s->writers, sim_roles_name(s->roles));
 		else
 			fprintf(out, ",\"read-ratio\":%u", s->read_ratio);
 		fprintf(out, ",\"read-depth\":%u", s->read_depth);

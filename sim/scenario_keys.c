@@ -2,7 +2,7 @@
 /*
  * sim/scenario_keys.c - the scenario keys that belong to one workload or
  * one lock: spin's data, placement and data-access; rwlock's readers,
- * writers, read-ratio and read-depth; lock=adaptive's adaptive and
+ * writers, read-ratio, read-depth and roles; lock=adaptive's adaptive and
  * spin-count; workload=program's program and args; lock=tp's tp-policy
  * and tp-handoff.  Each setter checks its value and stores it.
  *
@@ -75,6 +75,19 @@ void sim__scenario_set_rwlock_key(struct sim_scenario *s, const struct key *k,
 		s->read_depth = (unsigned int)sim__scenario_get_count(k, v, 1, 8, at);
 		s->read_depth_at = *at;
 	}
+}
+
+/* workload=rwlock with readers/writers: roles=alternate|split */
+void sim__scenario_set_roles(struct sim_scenario *s, const struct key *k,
+			     const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "alternate"))
+		s->roles = SIM_ROLES_ALTERNATE;
+	else if (!strcmp(v, "split"))
+		s->roles = SIM_ROLES_SPLIT;
+	else
+		sim_config_fail(at, k->name, "alternate or split", v);
+	s->roles_at = *at;
 }
 
 /* lock=adaptive: adaptive=VARIANT, spin-count=N (glibc's tunable range) */

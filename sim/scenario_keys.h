@@ -42,6 +42,8 @@ uint64_t sim__scenario_get_count(const struct key *k, const char *v,
  * told apart by @k->name (rwlock's four, adaptive and spin-count). */
 void sim__scenario_set_data(struct sim_scenario *s, const struct key *k,
 			    const char *v, const struct sim_origin *at);
+void sim__scenario_set_roles(struct sim_scenario *s, const struct key *k,
+			     const char *v, const struct sim_origin *at);
 void sim__scenario_set_placement(struct sim_scenario *s, const struct key *k,
 				 const char *v, const struct sim_origin *at);
 void sim__scenario_set_access(struct sim_scenario *s, const struct key *k,

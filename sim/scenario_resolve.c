@@ -124,6 +124,10 @@ static void resolve_rwlock(struct sim_scenario *s, const struct wl_workload *w)
 			 "no %s key: it belongs to workload rwlock", name[i]);
 		sim_config_fail(at[i], name[i], expected, NULL);
 	}
+	if (s->roles_at.file && (!w->rwlocks || !rw_at->file))
+		sim_config_fail(&s->roles_at, "roles",
+				w->rwlocks ? "readers and writers keys: roles lays out separate reader and writer threads" :
+				"no roles key: it belongs to workload rwlock", NULL);
 	if (!w->rwlocks || !rw_at->file)
 		return;
 	if (s->read_ratio_at.file)

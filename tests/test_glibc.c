@@ -538,6 +538,8 @@ START_TEST(test_rwlock_json_has_ops_by_group_and_keys_are_checked)
 		NULL };
 	const char *bad[] = { "futexsim", "run", "--workload=mutex",
 		"--readers=2", NULL };
+	const char *bad_roles[] = { "futexsim", "run", "--workload=rwlock",
+		"--roles=split", NULL };
 
 	json_arg(json, arg, sizeof(arg));
 	if (!run_futexsim(&co, argv))
@@ -546,11 +548,65 @@ START_TEST(test_rwlock_json_has_ops_by_group_and_keys_are_checked)
 	ck_assert_ptr_nonnull(strstr(co.out, "cs = loop:30"));
 	doc = slurp(json, NULL);
 	unlink(json);
-	ck_assert_ptr_nonnull(strstr(doc, "\"readers\":2,\"writers\":1"));
+	ck_assert_ptr_nonnull(strstr(doc, "\"readers\":2,\"writers\":1,\"roles\":\"alternate\""));
 	ck_assert_ptr_nonnull(strstr(doc, "\"ops_by_group\":{\"readers\":600,\"writers\":300}"));
 	free(doc);
 	run_futexsim(&co, bad);
 	assert_one_line_error(&co, "--readers", "workload rwlock");
+	run_futexsim(&co, bad_roles);
+	assert_one_line_error(&co, "--roles", "readers and writers keys");
+	bad_roles[3] = "--roles=readers-first";
+	run_futexsim(&co, bad_roles);
+	assert_one_line_error(&co, "--roles", "alternate or split", "readers-first");
+}
+END_TEST
+
+/*
+ * roles=split lays the readers out first (perf bench futex rwlock -x:
+ * thread ids below the reader count read), roles=alternate deals reader,
+ * writer, reader ...  Seen in a futex trace of rw-tp: only readers call
+ * FUTEX_TP_(UN)LOCK_SHARED, only writers FUTEX_TP_(UN)LOCK.  _i: 0
+ * alternate (readers rw0, rw2), 1 split (readers rw0, rw1).
+ */
+START_TEST(test_rwlock_roles_put_the_readers_where_asked)
+{
+	char trace[] = "/tmp/futexsim-roles-XXXXXX.txt", arg[64], *doc, *line;
+	const char *argv[] = { "futexsim", "run", "--workload=rwlock",
+		"--lock=rw-tp", "--readers=2", "--writers=2", "--ops=4000",
+		"--cs=pause:20", "--between=none", "--trace-events=futex",
+		_i ? "--roles=split" : "--roles=alternate", arg, NULL };
+	const char *readers = _i ? "01" : "02";
+	int seen[2] = { 0, 0 };	/* shared ops, exclusive ops */
+	int fd = mkstemps(trace, 4), ran;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(arg, sizeof(arg), "--trace=%s", trace);
+	ran = run_futexsim(&co, argv);
+	doc = ran && co.status == 0 ? slurp(trace, NULL) : NULL;
+	unlink(trace);
+	if (!ran)
+		return;
+	ck_assert_msg(co.status == 0, "%s", co.err);
+	for (line = strtok(doc, "\n"); line; line = strtok(NULL, "\n")) {
+		const char *task = strstr(line, " rw"), *op = strstr(line, "op=FUTEX_TP_");
+		int shared;
+
+		if (line[0] == '#' || !task || !op)
+			continue;
+		shared = strstr(op, "SHARED") != NULL;
+		ck_assert_msg(!strchr(readers, task[3]) == !shared,
+			      "%s: a %s op by a %s", line, shared ? "shared" : "exclusive",
+			      shared ? "writer" : "reader");
+		seen[!shared]++;
+	}
+	free(doc);
+	ck_assert_int_gt(seen[0], 0);
+	ck_assert_int_gt(seen[1], 0);
+	if (_i)
+		ck_assert_ptr_nonnull(strstr(co.out, "roles = split"));
+	else
+		ck_assert_ptr_null(strstr(co.out, "roles ="));	/* the default */
 }
 END_TEST
 
@@ -577,6 +633,7 @@ Suite *glibc_suite(void)
 	tcase_add_test(tc, test_glibc_runs_are_deterministic);
 	tcase_add_test(tc, test_broken_rwlock_fails_the_harness);
 	tcase_add_test(tc, test_rwlock_json_has_ops_by_group_and_keys_are_checked);
+	tcase_add_loop_test(tc, test_rwlock_roles_put_the_readers_where_asked, 0, 2);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -145,15 +145,21 @@ static void worker(void *arg)
 	w->end_ps = sim_now_ps();
 }
 
-/* Roles: readers and writers interleaved while both are left. */
+/*
+ * Roles, task i on CPU i: roles=alternate deals reader, writer, reader ...
+ * while both are left; roles=split makes tasks 0..readers-1 the readers
+ * (perf bench futex rwlock -x: thread ids below the reader count read,
+ * each thread bound to CPU id % ncpus).
+ */
 static void assign_roles(const struct sim_scenario *s)
 {
 	int n = rw.run.n, readers = s->readers, writers = s->writers;
+	int split = s->roles == SIM_ROLES_SPLIT;
 
 	for (int i = 0; i < n; i++) {
 		if (!s->readers_at.file && !s->writers_at.file)
 			rw.role[i] = ROLE_MIXED;
-		else if (readers && (!writers || i % 2 == 0))
+		else if (readers && (split || !writers || i % 2 == 0))
 			readers--, rw.role[i] = ROLE_READER;
 		else
 			writers--, rw.role[i] = ROLE_WRITER;
