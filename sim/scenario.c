@@ -203,6 +203,12 @@ static void set_lock(struct sim_scenario *s, const struct key *k,
 		name[len] = '\0';
 		if (!known_lock(name))
 			fail_lock(s, k, v, at);
+		/* each lock once: its trace, record and column are named by it */
+		for (int i = 0; i < n; i++)
+			if (!strcmp(s->locks[i], name))
+				sim_config_fail(at, k->name,
+						"each lock once (a lock's trace and replay files are named by it)",
+						v);
 		memcpy(s->locks[n++], name, len + 1);
 		if (!comma)
 			break;

@@ -170,10 +170,10 @@ static void resolve_spin(struct sim_scenario *s, const struct wl_workload *w)
 	}
 	if (s->cs.kind == SIM_WORK_SLEEP)
 		sim_config_fail(&s->cs_at, "cs",
-				"pause:N or none (a spinlock holder cannot sleep)", NULL);
+				"pause:N, loop:N or none (a spinlock holder cannot sleep)", NULL);
 	if (s->between.kind == SIM_WORK_SLEEP)
 		sim_config_fail(&s->between_at, "between",
-				"pause:N or none (workload spin's tasks never sleep)", NULL);
+				"pause:N, loop:N or none (workload spin's tasks never sleep)", NULL);
 }
 
 void sim_scenario_resolve(struct sim_scenario *s, int machine_cpus)

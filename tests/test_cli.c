@@ -125,6 +125,7 @@ START_TEST(test_bad_command_lines_get_one_line_and_status_2)
 	BAD("--machine: expected a machine among", "run", "--machine=nope");
 	BAD("--cpus: expected at most 4", "run", "--cpus=5");
 	BAD("--lock:", "run", "--lock=nope");
+	BAD("--lock: expected each lock once", "run", "--lock=ww,tp,ww");
 	BAD("--workload:", "run", "--workload=nope");
 	BAD("--duration: expected a positive duration with a unit", "run",
 	    "--duration=5");

@@ -124,7 +124,7 @@ END_TEST
 START_TEST(test_file_keys_are_parsed_and_command_line_overrides_them)
 {
 	write_scn("machine = haswell-ex-4s\ncpus = 8\nthreads = 256\n"
-		  "lock = ww,ww\nduration = 1.5ms\ncs = sleep:1us\n"
+		  "lock = ww,tp\nduration = 1.5ms\ncs = sleep:1us\n"
 		  "between = none\nseed = 18446744073709551615\n"
 		  "livelock = 2s\njson = out.json\n");
 	sim_scenario_defaults(&scn);
@@ -370,8 +370,11 @@ START_TEST(test_unknown_lock_workload_machine_are_refused)
 {
 	expect_file_error("lock = ww,nope\n", 1, "lock", "'ww,nope'");
 	expect_file_error("lock = ww,,ww\n", 1, "lock", "'ww,,ww'");
-	expect_file_error("lock = ww,ww,ww,ww,ww,ww,ww,ww,ww\n", 1, "lock",
-			  "up to 8 locks");
+	expect_file_error("lock = ww,ww-timed,pi,tp,tp-timed,adaptive,"
+			  "rw-prefer-reader,rw-prefer-writer,rw-prefer-writer-nr\n",
+			  1, "lock", "up to 8 locks");
+	expect_file_error("lock = ww,pi,ww\n", 1, "lock",
+			  "each lock once (a lock's trace and replay files are named by it), got 'ww,pi,ww'");
 	expect_file_error("workload = nope\n", 1, "workload", " mutex");
 	expect_file_error("seed = 1\nmachine = nope\n", 2, "machine",
 			  "tiny4");

@@ -384,7 +384,7 @@ START_TEST(test_bad_spin_input_is_one_line_exit_2)
 		     "at most cpus (4): workload spin runs one task per CPU, got '8'");
 	expect_error("workload = spin\ncs = sleep:1us\n", 2, "cs", "cannot sleep");
 	expect_error("between = sleep:1us\nworkload = spin\n", 1, "between",
-		     "pause:N or none");
+		     "pause:N, loop:N or none");
 }
 END_TEST
 
