@@ -107,11 +107,19 @@
 
 static int tp_policy = TP_POLICY_V2;
 static bool tp_handoff = true;
+static int tp_mutex = TP_MUTEX_61;
 
-void ksim_futex_tp_configure(int policy, int handoff)
+/* futex/tp_state.h */
+int futex_tp_mutex(void)
+{
+	return tp_mutex;
+}
+
+void ksim_futex_tp_configure(int policy, int handoff, int mutex)
 {
 	tp_policy = policy;
 	tp_handoff = handoff;
+	tp_mutex = mutex;
 }
 
 /* The boot resets the policy with everything else of a run. */
@@ -119,6 +127,7 @@ static int __init futex_tp_policy_init(void)
 {
 	tp_policy = TP_POLICY_V2;
 	tp_handoff = true;
+	tp_mutex = TP_MUTEX_61;
 	return 0;
 }
 core_initcall(futex_tp_policy_init);
@@ -458,11 +467,26 @@ static int tp_mutex_lock(u32 __user *uaddr, struct futex_state *state,
 			 struct hrtimer_sleeper *to)
 {
 	futex_tp_trace(uaddr, SIM_TP_MUTEX_ENQUEUE, 0, 0);
+	if (state->mutex48_kind) {
+		if (!to) {
+			mutex48_lock(&state->mutex48);
+			return 0;
+		}
+		return mutex48_lock_interruptible(&state->mutex48) ? -ETIMEDOUT : 0;
+	}
 	if (!to) {
 		mutex_lock(&state->mutex);
 		return 0;
 	}
 	return mutex_lock_interruptible(&state->mutex) ? -ETIMEDOUT : 0;
+}
+
+static void tp_mutex_unlock(struct futex_state *state)
+{
+	if (state->mutex48_kind)
+		mutex48_unlock(&state->mutex48);
+	else
+		mutex_unlock(&state->mutex);
 }
 
 /* futex/tp_state.h.  The timer is armed after the steal attempt: a lock
@@ -504,7 +528,7 @@ long futex_tp_acquire(u32 __user *uaddr, unsigned int flags,
 	ret = spin(uaddr, state, vpid);
 	state->timeout = NULL;
 	WRITE_ONCE(state->owner, NULL);
-	mutex_unlock(&state->mutex);
+	tp_mutex_unlock(state);
 out_timer:
 	if (to) {
 		hrtimer_cancel(&to->timer);

@@ -44,11 +44,15 @@ long ksim_sys_futex(unsigned int *uaddr, int op, unsigned int val,
 
 /**
  * ksim_futex_tp_configure() - the policy of this run (scenario keys
- * tp-policy and tp-handoff); the boot resets it to v2 with handoff on.
+ * tp-policy, tp-handoff and tp-mutex); the boot resets it to v2 with
+ * handoff on and the 6.1 mutex.
  * @policy:	TP_POLICY_V2 or TP_POLICY_V6
  * @handoff:	0: never request a handoff (tp-handoff=off)
+ * @mutex:	the serialization mutex: TP_MUTEX_61 or TP_MUTEX_48; set
+ *		before the first TP call of a run (a futex_state keeps the
+ *		kind it was attached with)
  */
-void ksim_futex_tp_configure(int policy, int handoff);
+void ksim_futex_tp_configure(int policy, int handoff, int mutex);
 
 /**
  * struct ksim_futex_tp_census - the futex_state objects now.

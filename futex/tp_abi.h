@@ -57,6 +57,9 @@
 /* Handoff policies (scenario key tp-policy) and the switch tp-handoff. */
 #define TP_POLICY_V2		0	/* 2016: 1<<13 spins, -1/32 per sleep */
 #define TP_POLICY_V6		1	/* 2017: 5 ms as the top waiter	      */
+/* The serialization mutex (scenario key tp-mutex, SPEC.md 15.16). */
+#define TP_MUTEX_61		0	/* the real 6.1 mutex.c: handoff, spinning waiters */
+#define TP_MUTEX_48		1	/* futex/mutex48.c: neither		      */
 #define TP_SPIN_THRESHOLD	(1 << 13)
 #define TP_SLEEP_DECREMENT	(TP_SPIN_THRESHOLD / 32)
 #define TP_HANDOFF_TIMEOUT	5000000	/* ns: 5 ms			*/

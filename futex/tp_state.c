@@ -28,6 +28,7 @@
 #include <linux/futex.h>
 #include <linux/hash.h>
 #include <linux/list.h>
+#include <linux/build_bug.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -41,6 +42,10 @@
 #define TP_DIR_SIZE	(1 << TP_DIR_BITS)
 #define TP_TASK_SLOTS	4096		/* the machine's task limit	*/
 #define TP_MUTEX_FLAGS	0x07UL		/* mutex.c's owner flag bits	*/
+
+/* tp-mutex=4.8's mutex takes the 6.1 one's place (futex/tp_state.h) */
+static_assert(sizeof(struct mutex48) <= sizeof(struct mutex),
+	      "the 4.8-era mutex does not fit in a struct mutex");
 
 /* One bucket's fs_list. */
 struct tp_bucket {
@@ -150,7 +155,11 @@ static struct futex_state *tp_attach(struct tp_task *t, struct tp_bucket *b,
 	t->cache = NULL;
 	tp_census.cached--;
 	memset(state, 0, sizeof(*state));
-	mutex_init(&state->mutex);
+	state->mutex48_kind = futex_tp_mutex() == TP_MUTEX_48;
+	if (state->mutex48_kind)
+		mutex48_init(&state->mutex48);
+	else
+		mutex_init(&state->mutex);
 	INIT_LIST_HEAD(&state->owner_link);
 	state->key = *key;
 	state->hb = hb;
@@ -339,7 +348,9 @@ static void tp_check_state(const struct futex_state *state)
 	u32 word = *(const u32 *)state->uaddr;
 	/* a reader-owned word names no task (futex/tp_shared.c) */
 	u32 tid = word & FUTEX_SHARED ? 0 : word & FUTEX_TP_TID_MASK;
-	unsigned long mowner = state->mutex.owner.counter & ~TP_MUTEX_FLAGS;
+	unsigned long mowner = state->mutex48_kind ?
+		(unsigned long)mutex48_owner(&state->mutex48) :
+		state->mutex.owner.counter & ~TP_MUTEX_FLAGS;
 
 	tp_check(state->refcount == tp_holders(state),
 		 "TP: futex_state refcount != tasks holding a reference");

@@ -19,6 +19,8 @@
 #include <linux/types.h>
 #include <sim/hooks.h>
 
+#include "futex/mutex48.h"
+
 struct futex_hash_bucket;
 struct task_struct;
 
@@ -26,6 +28,10 @@ struct task_struct;
  * struct futex_state - the kernel side of one contended TP futex word
  * @hb_list:	link in the bucket's fs_list (futex/tp_state.c)
  * @mutex:	the serialization mutex: its owner is the top waiter
+ * @mutex48:	the same under tp-mutex=4.8 (futex/mutex48.h), in its
+ *		place: the 6.1 runs keep their layout, byte for byte
+ * @mutex48_kind: which of the two this state uses, fixed when attached
+ *		(futex_tp_mutex() then); in what was padding
  * @owner:	the top waiter, set once it holds @mutex, NULL before it
  *		releases it; what FUTEX_UNLOCK wakes
  * @refcount:	tasks inside FUTEX_LOCK/FUTEX_UNLOCK holding it; under the
@@ -54,12 +60,16 @@ struct task_struct;
  */
 struct futex_state {
 	struct list_head		hb_list;
-	struct mutex			mutex;
+	union {
+		struct mutex		mutex;
+		struct mutex48		mutex48;
+	};
 	struct task_struct		*owner;
 	int				refcount;
 	u32				handoff_pid;
 	bool				waiters_set;
 	bool				granted;
+	bool				mutex48_kind;
 	union futex_key			key;
 	struct futex_hash_bucket	*hb;
 	u32 __user			*uaddr;
@@ -67,6 +77,11 @@ struct futex_state {
 	struct list_head		owner_link;
 	struct task_struct		*owner_task;
 };
+
+/* futex_tp_mutex() - the run's serialization mutex, TP_MUTEX_61 or
+ * TP_MUTEX_48 (futex/tp.c, ksim_futex_tp_configure()); read when a
+ * futex_state is attached. */
+int futex_tp_mutex(void);
 
 /**
  * futex_state_get() - find the futex_state of @uaddr and take a reference

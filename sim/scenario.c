@@ -474,6 +474,7 @@ static const struct key keys[] = {
 	{ "lock-stat", "yes|no|PATH", "a /proc/lock_stat table of each lock's run (futex hash-bucket spinlocks, the user lock word): on stdout after the report, or in PATH; default no", set_lock_stat },
 	{ "tp-policy", "v2|v6", "lock=tp: when the top waiter asks for a handoff: v2 after 1<<13 spins (a sleep costs 1/32), v6 after 5 ms; default v2", sim__scenario_set_tp_policy },
 	{ "tp-handoff", "on|off", "lock=tp: off never hands the lock off (stealing unbounded); default on", sim__scenario_set_tp_handoff },
+	{ "tp-mutex", "6.1|4.8", "lock=tp and rw-tp: the serialization mutex, the real 6.1 one (handoff, spinning waiters) or futex/mutex48.c, the 4.8 era's (neither; the 2016 patches ran on it); default 6.1", sim__scenario_set_tp_mutex },
 	{ "record", "PATH|none", "write each lock's run as a replay file ('futexsim replay PATH' re-runs it); PATH.LOCK.replay with several locks; default none", set_record },
 	{ "program", "PATH|none", "run the C program PATH built by 'futexsim build' (workload program); its pthread mutexes are the lock; default none", sim__scenario_set_program },
 	{ "args", "\"ARG ...\"", "the program's arguments; default none", sim__scenario_set_args },

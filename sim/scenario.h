@@ -69,6 +69,8 @@
  *   tp-policy lock=tp's handoff trigger: v2 (spin budget 1<<13, -1/32 per
  *             sleep) | v6 (5 ms as the top waiter)	default v2
  *   tp-handoff lock=tp: on | off (never hand the lock off)	default on
+ *   tp-mutex  lock=tp's serialization mutex: 6.1 (the real mutex.c) |
+ *             4.8 (futex/mutex48.c: no handoff, waiters sleep)	default 6.1
  * ops, ops-per-thread and duration are exclusive; giving duration selects
  * fixed-time mode.  data, placement and data-access are keys of
  * workload=spin only;
@@ -159,6 +161,7 @@ struct sim_scenario {
 	char record[256];		/* replay file to write, "" if none	*/
 	int tp_policy;			/* lock=tp: TP_POLICY_V2 or _V6	*/
 	int tp_handoff;			/* lock=tp: 1 on, 0 off		*/
+	int tp_mutex;			/* lock=tp: TP_MUTEX_61 or _48	*/
 	char program[256];		/* workload=program: its binary	*/
 	char args[512];			/* ... and its arguments		*/
 	char file[256];			/* scenario file, "" if none		*/

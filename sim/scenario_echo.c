@@ -197,6 +197,8 @@ void sim_scenario_each(const struct sim_scenario *s,
 		fn(ctx, "tp-policy", "v6");
 	if (!s->tp_handoff)
 		fn(ctx, "tp-handoff", "off");
+	if (s->tp_mutex != TP_MUTEX_61)
+		fn(ctx, "tp-mutex", "4.8");
 }
 
 static void print_one(void *ctx, const char *key, const char *value)
@@ -215,7 +217,8 @@ static int has_tp(const struct sim_scenario *s)
 	for (int i = 0; i < s->nr_locks; i++)
 		if (!strcmp(s->locks[i], "tp"))
 			return 1;
-	return s->tp_policy != TP_POLICY_V2 || !s->tp_handoff;
+	return s->tp_policy != TP_POLICY_V2 || !s->tp_handoff ||
+	       s->tp_mutex != TP_MUTEX_61;
 }
 
 /* A JSON string (sim/report.h). */
@@ -309,9 +312,10 @@ void sim_scenario_json(const struct sim_scenario *s, FILE *out)
 	else
 		fputs("null", out);
 	if (has_tp(s))
-		fprintf(out, ",\"tp-policy\":\"%s\",\"tp-handoff\":\"%s\"",
+		fprintf(out, ",\"tp-policy\":\"%s\",\"tp-handoff\":\"%s\",\"tp-mutex\":\"%s\"",
 			s->tp_policy == TP_POLICY_V6 ? "v6" : "v2",
-			s->tp_handoff ? "on" : "off");
+			s->tp_handoff ? "on" : "off",
+			s->tp_mutex == TP_MUTEX_48 ? "4.8" : "6.1");
 	if (s->program[0]) {
 		fputs(",\"program\":", out);
 		json_str(out, s->program);

@@ -3,8 +3,8 @@
  * sim/scenario_keys.c - the scenario keys that belong to one workload or
  * one lock: spin's data, placement and data-access; rwlock's readers,
  * writers, read-ratio, read-depth and roles; lock=adaptive's adaptive and
- * spin-count; workload=program's program and args; lock=tp's tp-policy
- * and tp-handoff.  Each setter checks its value and stores it.
+ * spin-count; workload=program's program and args; lock=tp's tp-policy,
+ * tp-handoff and tp-mutex.  Each setter checks its value and stores it.
  *
  * Stage: CLI input.  Called through the keys[] table of sim/scenario.c
  * (sim_scenario_set()), whose helpers it uses for strings and counts
@@ -130,7 +130,8 @@ void sim__scenario_set_args(struct sim_scenario *s, const struct key *k,
 	sim__scenario_set_str(s->args, sizeof(s->args), k, v, at);
 }
 
-/* tp-policy=v2|v6, tp-handoff=on|off: lock=tp (futex/tp.c) */
+/* tp-policy=v2|v6, tp-handoff=on|off, tp-mutex=6.1|4.8: lock=tp
+ * (futex/tp.c) */
 void sim__scenario_set_tp_policy(struct sim_scenario *s, const struct key *k,
 				 const char *v, const struct sim_origin *at)
 {
@@ -151,4 +152,15 @@ void sim__scenario_set_tp_handoff(struct sim_scenario *s, const struct key *k,
 		s->tp_handoff = 0;
 	else
 		sim_config_fail(at, k->name, "on or off", v);
+}
+
+void sim__scenario_set_tp_mutex(struct sim_scenario *s, const struct key *k,
+				const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "6.1"))
+		s->tp_mutex = TP_MUTEX_61;
+	else if (!strcmp(v, "4.8"))
+		s->tp_mutex = TP_MUTEX_48;
+	else
+		sim_config_fail(at, k->name, "6.1 or 4.8", v);
 }

@@ -12,7 +12,8 @@
  *
  * The flag values below are mutex.c's (private to that file, so restated
  * here): a change in the kernel would show up as failing tests, not as
- * silently wrong ones.
+ * silently wrong ones.  The 4.8-era mutex of futex/mutex48.c is driven
+ * the same way, for the comparison.
  */
 #include <linux/kernel.h>
 #include <linux/build_bug.h>
@@ -20,6 +21,7 @@
 #include <linux/osq_lock.h>
 #include <linux/sched.h>
 #include <asm/processor.h>
+#include "futex/mutex48.h"
 #include "tests/k_kmutex.h"
 
 #define KSIM_MUTEX_FLAGS	0x07UL	/* WAITERS | HANDOFF | PICKUP */
@@ -100,4 +102,33 @@ void ksim_test_busted_mutex_unlock(void *m)
 	struct mutex *lock = m;
 
 	WRITE_ONCE(lock->owner.counter, 0);
+}
+
+unsigned long ksim_test_mutex48_size(void)
+{
+	return sizeof(struct mutex48);
+}
+
+void ksim_test_mutex48_init(void *m)
+{
+	mutex48_init(m);
+}
+
+void ksim_test_mutex48_lock(void *m)
+{
+	mutex48_lock(m);
+}
+
+void ksim_test_mutex48_unlock(void *m)
+{
+	mutex48_unlock(m);
+}
+
+int ksim_test_mutex48_at_rest(const void *m)
+{
+	const struct mutex48 *lock = m;
+
+	return lock->count.counter == 1 && !lock->owner && !lock->waiters &&
+	       lock->osq.tail.counter == OSQ_UNLOCKED_VAL &&
+	       lock->wait_lock.raw_lock.val.counter == 0;
 }

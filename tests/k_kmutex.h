@@ -50,4 +50,13 @@ int ksim_test_mutex_at_rest(const void *m);
 void ksim_test_busted_mutex_lock(void *m);
 void ksim_test_busted_mutex_unlock(void *m);
 
+/* The 4.8-era mutex of futex/mutex48.c (no handoff, sleeping waiters):
+ * size, init, lock, unlock, and at rest (counter 1, no owner, no waiter,
+ * empty OSQ, free wait_lock; plain reads, for the host after sim_run()). */
+unsigned long ksim_test_mutex48_size(void);
+void ksim_test_mutex48_init(void *m);
+void ksim_test_mutex48_lock(void *m);
+void ksim_test_mutex48_unlock(void *m);
+int ksim_test_mutex48_at_rest(const void *m);
+
 #endif /* TESTS_K_KMUTEX_H */

@@ -239,7 +239,7 @@ static const struct {
 START_TEST(test_rw_tp_reader_handoff_follows_tp_handoff_and_waits_5ms)
 {
 	boot(4, 1);
-	ksim_futex_tp_configure(trig[_i].policy, trig[_i].handoff);
+	ksim_futex_tp_configure(trig[_i].policy, trig[_i].handoff, TP_MUTEX_61);
 	rwl = ulock_find("rw-tp");
 	word = sim_arena_alloc(rwl->size, 64);
 	rwl->init(word);

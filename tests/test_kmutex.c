@@ -19,6 +19,7 @@
  */
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,13 +35,21 @@
 struct kmutex_ops {
 	void (*lock)(void *);
 	void (*unlock)(void *);
+	void (*init)(void *);
+	int (*at_rest)(const void *);
 };
 
 static const struct kmutex_ops real_ops = {
-	ksim_test_mutex_lock, ksim_test_mutex_unlock
+	ksim_test_mutex_lock, ksim_test_mutex_unlock,
+	ksim_test_mutex_init, ksim_test_mutex_at_rest
 };
 static const struct kmutex_ops busted_ops = {
-	ksim_test_busted_mutex_lock, ksim_test_busted_mutex_unlock
+	ksim_test_busted_mutex_lock, ksim_test_busted_mutex_unlock,
+	ksim_test_mutex_init, ksim_test_mutex_at_rest
+};
+static const struct kmutex_ops m48_ops = {
+	ksim_test_mutex48_lock, ksim_test_mutex48_unlock,
+	ksim_test_mutex48_init, ksim_test_mutex48_at_rest
 };
 
 static struct {
@@ -57,9 +66,10 @@ static struct {
 	int done;
 } h;
 
-static void machine(int cpus, uint64_t seed)
+static void machine(int cpus, uint64_t seed, const struct kmutex_ops *ops)
 {
 	static struct sim_preset p;
+	unsigned long size = ksim_test_mutex_size();
 
 	memset(&h, 0, sizeof(h));
 	sim_preset_defaults(&p);
@@ -68,10 +78,13 @@ static void machine(int cpus, uint64_t seed)
 	p.cores_per_socket = cpus;
 	setenv("FUTEXSIM_CHECK_STATE", "1", 1);	/* sched_assert_state() */
 	sim_machine_init(&p, cpus, seed);
-	h.m = sim_arena_alloc(ksim_test_mutex_size(), 64);
+	if (ksim_test_mutex48_size() > size)
+		size = ksim_test_mutex48_size();
+	h.ops = ops;
+	h.m = sim_arena_alloc(size, 64);
 	h.counter = sim_arena_alloc(4, 64);
 	h.phase = sim_arena_alloc(4, 64);
-	ksim_test_mutex_init(h.m);
+	ops->init(h.m);
 }
 
 static void pauses(int n)
@@ -108,8 +121,7 @@ static void incrementer(void *arg)
 static void run_incrementers(const struct kmutex_ops *ops, int tasks,
 			     int iters, uint64_t seed)
 {
-	machine(4, seed);
-	h.ops = ops;
+	machine(4, seed, ops);
 	h.iters = iters;
 	for (int i = 0; i < tasks; i++)
 		sim_task_create("incr", incrementer, NULL, i % 4);
@@ -144,6 +156,87 @@ START_TEST(test_busted_mutex_fails_the_same_harness)
 	run_incrementers(&busted_ops, 16, 2000, 1);
 	ck_assert_int_gt(h.violations, 0);
 	ck_assert_uint_lt(*h.counter, 16 * 2000);
+}
+END_TEST
+
+START_TEST(test_mutex48_gives_mutual_exclusion_16_tasks_4_cpus)
+{
+	run_incrementers(&m48_ops, 16, 2000, (uint64_t)_i + 1);
+	ck_assert_int_eq(h.violations, 0);
+	ck_assert_uint_eq(*h.counter, 16 * 2000);
+	ck_assert(ksim_test_mutex48_at_rest(h.m));
+	ck_assert_uint_gt(switches_before_exit(), 0);	/* waiters slept */
+}
+END_TEST
+
+/*
+ * ---- handoff (6.1) or none (4.8): a sleeping waiter and a relocker ----
+ * The relocker takes the mutex and sleeps holding it, so that the waiter
+ * queues and sleeps; then it unlocks and relocks RELOCKS times, running.
+ * Each unlock wakes the waiter, which needs microseconds to run while
+ * the relocker is back in well under one.  The 6.1 mutex's woken waiter
+ * fails once, sets MUTEX_FLAG_HANDOFF and spins: the next unlock hands
+ * it the mutex (about 50 relocks after the first unlock: the time its
+ * idle CPU takes to run it), after one sleep.  The 4.8 one fails and
+ * sleeps again, woken by each unlock that finds it listed, until one
+ * wakeup finds it still on its CPU at an unlock (6 sleeps, 395 relocks
+ * here).
+ */
+#define RELOCKS	1000
+
+static int relocks_done, relocks_at_grant;
+
+static void relocker(void *arg)
+{
+	h.ops->lock(h.m);
+	uatomic_store(h.phase, 1);
+	ksim_nanosleep(50000);
+	for (relocks_done = 0; relocks_done < RELOCKS; relocks_done++) {
+		h.ops->unlock(h.m);
+		pauses(2);
+		h.ops->lock(h.m);
+		pauses(20);
+	}
+	h.ops->unlock(h.m);
+}
+
+static void sleeper(void *arg)
+{
+	struct sim_task *me = sim_current();
+	uint64_t before;
+
+	while (uatomic_load(h.phase) != 1)
+		uatomic_pause();
+	before = me->stats.switches;
+	h.ops->lock(h.m);
+	h.contender_sleeps = me->stats.switches - before;
+	relocks_at_grant = relocks_done;
+	h.ops->unlock(h.m);
+	h.done = 1;
+}
+
+static void run_relocker(const struct kmutex_ops *ops)
+{
+	machine(2, 1, ops);
+	relocks_done = relocks_at_grant = -1;
+	sim_task_create("relocker", relocker, NULL, 0);
+	sim_task_create("sleeper", sleeper, NULL, 1);
+	sim_run();
+	ck_assert_int_eq(h.done, 1);
+	ck_assert(ops->at_rest(h.m));
+}
+
+START_TEST(test_woken_waiter_is_handed_the_mutex_by_6_1_not_by_4_8)
+{
+	run_relocker(_i ? &m48_ops : &real_ops);
+	if (_i) {
+		/* woken, overtaken, asleep again: several times */
+		ck_assert_uint_ge(h.contender_sleeps, 3);
+	} else {
+		/* one sleep; woken, it spins and is handed the mutex */
+		ck_assert_uint_eq(h.contender_sleeps, 1);
+		ck_assert_int_le(relocks_at_grant, RELOCKS / 10);
+	}
 }
 END_TEST
 
@@ -190,7 +283,7 @@ static void observer(void *arg)
 
 static void run_owner(int owner_sleeps)
 {
-	machine(3, 1);
+	machine(3, 1, &real_ops);
 	sim_task_create("owner", owner, owner_sleeps ? (void *)1 : NULL, 0);
 	sim_task_create("contender", contender, NULL, 1);
 	sim_task_create("observer", observer, NULL, 2);
@@ -225,6 +318,8 @@ Suite *kmutex_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_kernel_mutex_gives_mutual_exclusion_16_tasks_4_cpus, 0, 3);
 	tcase_add_test(tc, test_busted_mutex_fails_the_same_harness);
+	tcase_add_loop_test(tc, test_mutex48_gives_mutual_exclusion_16_tasks_4_cpus, 0, 3);
+	tcase_add_loop_test(tc, test_woken_waiter_is_handed_the_mutex_by_6_1_not_by_4_8, 0, 2);
 	tcase_add_test(tc, test_contender_spins_while_the_owner_runs);
 	tcase_add_test(tc, test_contender_sleeps_while_the_owner_sleeps);
 	suite_add_tcase(s, tc);

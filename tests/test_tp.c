@@ -80,6 +80,25 @@ START_TEST(test_tp_64_tasks_on_8_cpus_mutual_exclusion_and_op_count)
 }
 END_TEST
 
+/* The same over the 4.8-era serialization mutex (futex/mutex48.c); the
+ * state checker's "the top waiter owns the serialization mutex" reads
+ * the mutex of the run's kind, so a run on the other would fail it. */
+START_TEST(test_tp_over_the_4_8_mutex_excludes_and_counts)
+{
+	sim_scenario_defaults(&scn);
+	scn.tp_mutex = TP_MUTEX_48;
+	run_tp_scn(8, 64, 6400, (uint64_t)_i + 1);
+	ck_assert_uint_eq(res.ops, 6400);
+	ck_assert_uint_eq(chk.fast + chk.kernel, 6400);
+	ck_assert_uint_eq(chk.errors + chk.bad_word + chk.bad_calls, 0);
+	ck_assert_uint_eq(res.lock_syscalls, chk.kernel);
+	ck_assert_uint_eq(res.tp_steals + res.tp_top_waiter + res.tp_handoffs,
+			  res.lock_syscalls);
+	ck_assert_uint_gt(res.tp_top_waiter + res.tp_handoffs, 0);
+	assert_states_freed(scn.threads);
+}
+END_TEST
+
 START_TEST(test_tp_same_seed_gives_same_figures)
 {
 	checked_same_figures(run_tp, &res);
@@ -371,6 +390,7 @@ START_TEST(test_tp_bad_keys_are_one_line_exit_2)
 	const char *bin = getenv("FUTEXSIM");
 	char *pol[] = { "futexsim", "run", "--lock=tp", "--tp-policy=v3", NULL };
 	char *hand[] = { "futexsim", "run", "--lock=tp", "--tp-handoff=maybe", NULL };
+	char *mtx[] = { "futexsim", "run", "--lock=tp", "--tp-mutex=4.10", NULL };
 
 	ck_assert_msg(bin != NULL, "FUTEXSIM must name the binary (make check sets it)");
 	run_program(bin, pol, &co);
@@ -383,6 +403,10 @@ START_TEST(test_tp_bad_keys_are_one_line_exit_2)
 	ck_assert_ptr_nonnull(strstr(co.err, "tp-handoff"));
 	ck_assert_ptr_nonnull(strstr(co.err, "on or off"));
 	ck_assert_int_eq(nr_lines(co.err), 1);
+	run_program(bin, mtx, &co);
+	ck_assert_int_eq(co.status, 2);
+	ck_assert_ptr_nonnull(strstr(co.err, "tp-mutex: expected 6.1 or 4.8, got '4.10'"));
+	ck_assert_int_eq(nr_lines(co.err), 1);
 }
 END_TEST
 
@@ -393,6 +417,7 @@ Suite *tp_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_loop_test(tc, test_tp_64_tasks_on_8_cpus_mutual_exclusion_and_op_count, 0, 6);
+	tcase_add_loop_test(tc, test_tp_over_the_4_8_mutex_excludes_and_counts, 0, 3);
 	tcase_add_test(tc, test_tp_same_seed_gives_same_figures);
 	tcase_add_loop_test(tc, test_tp_top_waiter_sleeps_while_the_owner_sleeps, 0, 3);
 	tcase_add_test(tc, test_tp_handed_off_lock_is_taken_by_the_waiter_first);

@@ -197,7 +197,7 @@ static void handoff_waiter(void *arg)
 START_TEST(test_timed_out_handoff_request_is_withdrawn)
 {
 	boot_words(2);
-	ksim_futex_tp_configure(TP_POLICY_V6, 1);
+	ksim_futex_tp_configure(TP_POLICY_V6, 1, TP_MUTEX_61);
 	sim_task_create("a", owner_runs, NULL, 0);
 	sim_task_create("b", handoff_waiter, NULL, 1);
 	sim_run();

@@ -40,7 +40,7 @@ void wl_run_begin(struct wl_run *run, const struct sim_scenario *s)
 	ulock_tunables.adaptive = (enum ulock_adaptive)s->adaptive;
 	ulock_tunables.spin_count = s->spin_count;
 	/* lock=tp's policy lives in the kernel (futex/tp.c) */
-	ksim_futex_tp_configure(s->tp_policy, s->tp_handoff);
+	ksim_futex_tp_configure(s->tp_policy, s->tp_handoff, s->tp_mutex);
 	sim_oracle_run_begin(n);
 }
 
