@@ -179,7 +179,7 @@ END_TEST
  * it the mutex (about 50 relocks after the first unlock: the time its
  * idle CPU takes to run it), after one sleep.  The 4.8 one fails and
  * sleeps again, woken by each unlock that finds it listed, until one
- * wakeup finds it still on its CPU at an unlock (6 sleeps, 395 relocks
+ * wakeup finds it still on its CPU at an unlock (6 sleeps, 402 relocks
  * here).
  */
 #define RELOCKS	1000
