@@ -1,14 +1,16 @@
 #!/bin/sh
 # mk/determinism.sh B - the cross-build determinism test (part of make check).
 #
-# The same scenario and seed must give byte-identical report text, text
-# traces and JSON (except the "host" object) from the default build in $B,
-# an -O0 build, a build with the ucontext coroutine fallback and a clang
-# build; a different seed must give a different schedule.  The variant
+# The same scenarios (SCN, SCN2) and seed must give byte-identical report
+# text, text traces and JSON (except the "host" object) from the default
+# build in $B, an -O0 build, a build with the ucontext coroutine fallback
+# and a clang build; a different seed must give a different schedule.  The variant
 # builds reuse $B's extracted kernel tree.
 set -u
 B=$1
 SCN="run --machine=tiny4 --threads=8 --ops=20000 --lock=ww,ww-timed,pi,tp,adaptive --cs=pause:5 --adaptive=glibc236"
+# the rwlocks, with the TP futex over the 4.8-era mutex and the readers first
+SCN2="run --machine=tiny4 --workload=rwlock --readers=4 --writers=4 --ops=20000 --lock=rw-prefer-reader,rw-prefer-writer-nr,rw-tp --cs=pause:5 --tp-mutex=4.8 --roles=split"
 pass=0
 fail=0
 
@@ -31,8 +33,13 @@ runit() {	# binary, output prefix, seed
 		>r.txt 2>&1) || {
 		echo "determinism: FAIL: $1 exited with an error (see $2/r.txt)"
 		return 1; }
-	cat "$2/r.txt" "$2"/t.*.txt >"$2.txt"	# report, then the traces
-	sed 's/"host":{[^}]*}//g' "$2/r.json" >"$2.cmp"
+	(cd "$2" && "$bin" $SCN2 --seed="$3" --json=r2.json --trace=u.txt \
+		>r2.txt 2>&1) || {
+		echo "determinism: FAIL: $1 exited with an error (see $2/r2.txt)"
+		return 1; }
+	# the reports, then the traces
+	cat "$2/r.txt" "$2"/t.*.txt "$2/r2.txt" "$2"/u.*.txt >"$2.txt"
+	sed 's/"host":{[^}]*}//g' "$2/r.json" "$2/r2.json" >"$2.cmp"
 }
 
 same() {	# what, prefix a, prefix b
