@@ -70,6 +70,21 @@ struct task_struct *mutex48_owner(const struct mutex48 *lock)
 	return lock->owner;
 }
 
+const char *mutex48_check_state(const struct mutex48 *lock)
+{
+	int count = lock->count.counter;
+	const struct mutex48_waiter *w;
+
+	if (count > 1)
+		return "mutex48: count above 1";
+	if (count == 1 && lock->owner)
+		return "mutex48: free (count 1) with an owner";
+	for (w = lock->waiters; w; w = w->next)
+		if (w->task == lock->owner)
+			return "mutex48: the owner is on its wait list";
+	return NULL;
+}
+
 /* The spinner's test before its cmpxchg: a read first, as 4.8 did. */
 static bool mutex48_try_to_acquire(struct mutex48 *lock)
 {

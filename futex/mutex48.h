@@ -49,7 +49,10 @@
  *   unlock fast   (0, w)  -> (1, w)        no one listed or woken
  *   unlock slow   (-1, w) -> (1, w)        first waiter woken
  *
- * Invariants: count <= 1; owner is NULL whenever count is 1.
+ * Invariants (mutex48_check_state(), at every dispatch of a checked run):
+ * count <= 1; owner is NULL whenever count is 1; a listed waiter is not
+ * the owner.  The waiters' sleep is not an invariant of a state: the slow
+ * unlock passes (0 or 1, n) with its first waiter still asleep.
  */
 #ifndef _SIM_FUTEX_MUTEX48_H
 #define _SIM_FUTEX_MUTEX48_H
@@ -99,5 +102,9 @@ void mutex48_unlock(struct mutex48 *lock);
 
 /* mutex48_owner - the owner now (a plain read, for the state checker). */
 struct task_struct *mutex48_owner(const struct mutex48 *lock);
+
+/* mutex48_check_state - the invariants above, by plain reads.
+ * Return: NULL if they hold, else what is wrong. */
+const char *mutex48_check_state(const struct mutex48 *lock);
 
 #endif /* _SIM_FUTEX_MUTEX48_H */

@@ -352,6 +352,10 @@ static void tp_check_state(const struct futex_state *state)
 		(unsigned long)mutex48_owner(&state->mutex48) :
 		state->mutex.owner.counter & ~TP_MUTEX_FLAGS;
 
+	const char *m48 = state->mutex48_kind ?
+		mutex48_check_state(&state->mutex48) : NULL;
+
+	tp_check(!m48, m48);
 	tp_check(state->refcount == tp_holders(state),
 		 "TP: futex_state refcount != tasks holding a reference");
 	tp_check(!tid || find_task_by_vpid(tid) || tp_task_exited(tid),
