@@ -154,9 +154,13 @@ static void top_waiter(void *arg)
 	user_unlock();
 }
 
+/* _i: the serialization mutex, 0 the 6.1 one, 1 the 4.8-era one (whose
+ * sleeper leaves on the timer's "signal" through mutex48's -EINTR). */
 START_TEST(test_timed_out_mutex_waiter_leaves_the_queue)
 {
 	boot_words(3);
+	if (_i)
+		ksim_futex_tp_configure(TP_POLICY_V2, 1, TP_MUTEX_48);
 	sim_task_create("a", owner_sleeps, (void *)(uintptr_t)2000000, 0);
 	sim_task_create("b", top_waiter, NULL, 1);
 	/* c queues 50 us after b: behind b on the serialization mutex */
@@ -325,6 +329,7 @@ START_TEST(test_tp_timed_mutual_exclusion_and_op_count)
 	sim_scenario_defaults(&scn);
 	scn.cs = cs[_i % 2];
 	scn.tp_policy = _i / 2 % 2 ? TP_POLICY_V6 : TP_POLICY_V2;
+	scn.tp_mutex = _i / 4 ? TP_MUTEX_48 : TP_MUTEX_61;
 	checked_run(&ulock_tp_timed_ops, FUTEX_TP_TID_MASK, &scn, 4, 12,
 		    4800, 1 + _i, &res);
 	ck_assert_uint_eq(res.ops, 4800);
@@ -408,11 +413,11 @@ Suite *tp_timeout_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_timed_out_top_waiter_leaves_at_its_deadline);
-	tcase_add_test(tc, test_timed_out_mutex_waiter_leaves_the_queue);
+	tcase_add_loop_test(tc, test_timed_out_mutex_waiter_leaves_the_queue, 0, 2);
 	tcase_add_test(tc, test_timed_out_handoff_request_is_withdrawn);
 	tcase_add_test(tc, test_past_deadline_takes_a_free_word_only);
 	tcase_add_test(tc, test_bad_flags_and_timeouts_are_rejected);
-	tcase_add_loop_test(tc, test_tp_timed_mutual_exclusion_and_op_count, 0, 4);
+	tcase_add_loop_test(tc, test_tp_timed_mutual_exclusion_and_op_count, 0, 8);
 	tcase_add_test(tc, test_tp_timed_busted_fails_mutual_exclusion);
 	tcase_add_test(tc, test_tp_trace_has_the_user_and_mutex_events);
 	suite_add_tcase(s, tc);
