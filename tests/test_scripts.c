@@ -123,6 +123,21 @@ START_TEST(test_glibc_tables_end_with_the_directions_of_the_tables_run)
 	run_script(&o, "glibc-tables.sh", "rw-groups-2018", NULL);
 	ck_assert_int_eq(o.status, 2);
 	ck_assert_ptr_nonnull(strstr(o.err, "usage:"));
+
+	/* -k: a scenario key for every cell; not one the tables set */
+	run_script(&o, "glibc-tables.sh", "-d", "1ms", "-j", "2", "-k",
+		   "roles=split", "-k", "tp-mutex=4.8", "rw-groups-2017", NULL);
+	ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+	ck_assert_ptr_nonnull(strstr(o.out, "every cell: --roles=split --tp-mutex=4.8\n"));
+	assert_verdicts(o.out, "Expected directions", 6);
+	/* ... and it reaches the cells: a bad value fails them */
+	run_script(&o, "glibc-tables.sh", "-d", "1ms", "-j", "2", "-k",
+		   "roles=first", "rw-groups-2017", NULL);
+	ck_assert_int_eq(o.status, 1);
+	ck_assert_ptr_nonnull(strstr(o.err, "--roles: expected alternate or split, got 'first'"));
+	run_script(&o, "glibc-tables.sh", "-k", "between=none", "rw-groups-2017", NULL);
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_ptr_nonnull(strstr(o.err, "-k between: the tables set it per cell"));
 }
 END_TEST
 

@@ -30,7 +30,8 @@
 # at 0.1 s per point) and tests/test_scripts.c.
 #
 # usage: glibc-tables.sh [-f FUTEXSIM] [-d DURATION] [-j JOBS] [-c PCT]
-#                        [-s SEED] [-m KEY=VALUE,...] [TABLE...]
+#                        [-s SEED] [-m KEY=VALUE,...] [-k KEY=VALUE]...
+#                        [TABLE...]
 #   -f  the futexsim binary (default: build/futexsim of this tree)
 #   -d  simulated time per cell (default: each scenario's, 100ms for the
 #       2017 tables, 20ms for the 2018 ones)
@@ -41,6 +42,10 @@
 #   -s  the seed of every cell (default: the scenarios' 1)
 #   -m  machine keys changed in every cell (the scenario key machine-set,
 #       machines/README.md), e.g. -m tick-cost=0ns for free ticks
+#   -k  a scenario key given to every cell, e.g. -k roles=split -k
+#       tp-mutex=4.8 (README); repeatable.  Not the keys the tables set
+#       per cell or the options above set (usage error); a key a table's
+#       workload does not take fails its cells (roles: rw-groups-2017 only)
 #   TABLE  among the names above (default: all of them)
 # Exit status: 0; 1 if a cell failed (its stderr is shown); 2 bad usage.
 set -eu
@@ -53,7 +58,7 @@ if [ "${1:-}" = "--cell" ]; then
 	shift 3
 	if "$GT_EXE" run "$here/$scn" "$@" ${GT_DUR:+--duration="$GT_DUR"} \
 		${GT_JIT:+--cost-jitter="$GT_JIT"} ${GT_SEED:+--seed="$GT_SEED"} \
-		${GT_MSET:+--machine-set="$GT_MSET"} \
+		${GT_MSET:+--machine-set="$GT_MSET"} $GT_KEYS \
 		--json="$GT_TMP/$name.json" >"$GT_TMP/$name.txt" \
 		2>"$GT_TMP/$name.err"; then
 		exit 0
@@ -64,7 +69,7 @@ if [ "${1:-}" = "--cell" ]; then
 fi
 
 usage() {
-	echo "usage: $0 [-f FUTEXSIM] [-d DURATION] [-j JOBS] [-c PCT] [-s SEED] [-m KEY=VALUE,...] [mutex-2017|rw-mixed-2017|rw-groups-2017|adaptive-x86|adaptive-aarch64...]" >&2
+	echo "usage: $0 [-f FUTEXSIM] [-d DURATION] [-j JOBS] [-c PCT] [-s SEED] [-m KEY=VALUE,...] [-k KEY=VALUE]... [mutex-2017|rw-mixed-2017|rw-groups-2017|adaptive-x86|adaptive-aarch64...]" >&2
 	exit 2
 }
 
@@ -73,8 +78,9 @@ dur=
 jit=
 seed=
 mset=
+keys=
 jobs=$(nproc 2>/dev/null || echo 1)
-while getopts f:d:j:c:s:m: c; do
+while getopts f:d:j:c:s:m:k: c; do
 	case $c in
 	f) exe=$OPTARG ;;
 	d) dur=$OPTARG ;;
@@ -82,6 +88,16 @@ while getopts f:d:j:c:s:m: c; do
 	c) jit=$OPTARG ;;
 	s) seed=$OPTARG ;;
 	m) mset=$OPTARG ;;
+	k)	key=${OPTARG%%=*}
+		case $OPTARG in *=*) ;; *) usage ;; esac
+		case $key in
+		machine|machine-set|cpus|threads|workload|lock|ops|ops-per-thread|\
+		duration|cs|between|seed|cost-jitter|json|readers|writers|\
+		read-ratio|adaptive|spin-count)
+			echo "glibc-tables: -k $key: the tables set it per cell, or an option does" >&2
+			exit 2 ;;
+		esac
+		keys="$keys --$OPTARG" ;;
 	*) usage ;;
 	esac
 done
@@ -99,7 +115,7 @@ exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GT_EXE="$exe" GT_DUR="$dur" GT_TMP="$tmp" GT_JIT="$jit" GT_SEED="$seed" \
-	GT_MSET="$mset"
+	GT_MSET="$mset" GT_KEYS="$keys"
 
 # Does this futexsim have lock $1?
 have() { "$exe" list locks | awk '{ print $1 }' | grep -qx "$1"; }
@@ -253,6 +269,7 @@ directions() {
 }
 
 [ -n "$jit$seed" ] && echo "every cell: cost-jitter ${jit:-0}%, seed ${seed:-1}"
+[ -n "$keys" ] && echo "every cell:$keys"
 for t in $tables; do
 	echo
 	case $t in
