@@ -227,24 +227,25 @@ taken:
 	return 0;
 }
 
-void mutex48_lock(struct mutex48 *lock)
-{
-	might_sleep();
-	if (atomic_dec_return_acquire(&lock->count) == 0) {
-		WRITE_ONCE(lock->owner, current);
-		return;
-	}
-	mutex48_lock_slowpath(lock, TASK_UNINTERRUPTIBLE);
-}
-
-int mutex48_lock_interruptible(struct mutex48 *lock)
+/* The fast path: the decrement took it iff it left 0. */
+static int mutex48_lock_common(struct mutex48 *lock, unsigned int state)
 {
 	might_sleep();
 	if (atomic_dec_return_acquire(&lock->count) == 0) {
 		WRITE_ONCE(lock->owner, current);
 		return 0;
 	}
-	return mutex48_lock_slowpath(lock, TASK_INTERRUPTIBLE);
+	return mutex48_lock_slowpath(lock, state);
+}
+
+void mutex48_lock(struct mutex48 *lock)
+{
+	mutex48_lock_common(lock, TASK_UNINTERRUPTIBLE);
+}
+
+int mutex48_lock_interruptible(struct mutex48 *lock)
+{
+	return mutex48_lock_common(lock, TASK_INTERRUPTIBLE);
 }
 
 void mutex48_unlock(struct mutex48 *lock)

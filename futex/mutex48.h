@@ -27,8 +27,8 @@
  *  - a FIFO wait list of sleepers; the slow unlock makes the counter 1
  *    (free) first and then wakes the first waiter, which takes the lock
  *    only if nobody took it meanwhile (an xchg to -1), else sleeps again,
- *    still first on the list.  No handoff:
- *    a waiter can be overtaken by spinners and by the fast path for ever.
+ *    still first on the list.  No handoff: a waiter can be overtaken by
+ *    spinners and by the fast path for ever.
  *
  * States (count, waiters listed), the checker's tuple notation:
  *
