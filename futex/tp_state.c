@@ -351,7 +351,6 @@ static void tp_check_state(const struct futex_state *state)
 	unsigned long mowner = state->mutex48_kind ?
 		(unsigned long)mutex48_owner(&state->mutex48) :
 		state->mutex.owner.counter & ~TP_MUTEX_FLAGS;
-
 	const char *m48 = state->mutex48_kind ?
 		mutex48_check_state(&state->mutex48) : NULL;
 
