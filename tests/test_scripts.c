@@ -115,8 +115,8 @@ START_TEST(test_glibc_tables_end_with_the_directions_of_the_tables_run)
 			"mutex-2017", "rw-groups-2017", NULL))
 		return;
 	ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
-	/* mutex: one direction; groups: three for each of two betweens */
-	assert_verdicts(o.out, "Expected directions", 7);
+	/* mutex: one direction; groups: four for each of two betweens */
+	assert_verdicts(o.out, "Expected directions", 9);
 	ck_assert_ptr_nonnull(strstr(o.out, "mutex: tp ahead of ww at every point"));
 	ck_assert_ptr_null(strstr(o.out, "x86: seed2018"));
 
@@ -129,7 +129,7 @@ START_TEST(test_glibc_tables_end_with_the_directions_of_the_tables_run)
 		   "roles=split", "-k", "tp-mutex=4.8", "rw-groups-2017", NULL);
 	ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
 	ck_assert_ptr_nonnull(strstr(o.out, "every cell: --roles=split --tp-mutex=4.8\n"));
-	assert_verdicts(o.out, "Expected directions", 6);
+	assert_verdicts(o.out, "Expected directions", 8);
 	/* ... and it reaches the cells: a bad value fails them */
 	run_script(&o, "glibc-tables.sh", "-d", "1ms", "-j", "2", "-k",
 		   "roles=first", "rw-groups-2017", NULL);

@@ -202,8 +202,9 @@ lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 # that group getting under 1% of the ops at N = 40 and a smaller share
 # than at N = 5 (or under 1% at every N: starved from the start); "both
 # groups progressing at large N" is the smaller group getting at least
-# 10% of the ops at N = 20 and N = 40; "far ahead/behind" is a factor
-# of 2.
+# 10% of the ops at N = 20 and N = 40; "favours writers at small N" is
+# more writes than reads at N = 5 and N = 10; "far ahead/behind" is a
+# factor of 2.
 directions() {
 	missed=0 nr=0
 	echo
@@ -253,6 +254,14 @@ directions() {
 				ok=0
 				lt 9.999 "$m20" && lt 9.999 "$m40" && ok=1
 				verdict "$bw: rw-tp, both groups at 20, 40" "smaller group %: $m20 $m40" $ok
+				# SPEC.md 11.3: "it favours writers at small N"
+				w5=$(ops g-5-$b rw-tp 4) w10=$(ops g-10-$b rw-tp 4)
+				r5=$(ops g-5-$b rw-tp 3) r10=$(ops g-10-$b rw-tp 3)
+				ok=0
+				lt "$r5" "$w5" && lt "$r10" "$w10" && ok=1
+				verdict "$bw: rw-tp writers ahead at 5, 10" \
+					"writes/reads $(awk -v a="$w5" -v b="$r5" -v c="$w10" -v d="$r10" \
+					'BEGIN { printf "%.2g %.2g", a / (b ? b : 1), c / (d ? d : 1) }')" $ok
 			done ;;
 		adaptive-x86)
 			ok=1 f=
