@@ -466,19 +466,18 @@ static enum hrtimer_restart tp_timeout_fire(struct hrtimer *timer)
 static int tp_mutex_lock(u32 __user *uaddr, struct futex_state *state,
 			 struct hrtimer_sleeper *to)
 {
+	int ret = 0;
+
 	futex_tp_trace(uaddr, SIM_TP_MUTEX_ENQUEUE, 0, 0);
-	if (state->mutex48_kind) {
-		if (!to) {
-			mutex48_lock(&state->mutex48);
-			return 0;
-		}
-		return mutex48_lock_interruptible(&state->mutex48) ? -ETIMEDOUT : 0;
-	}
-	if (!to) {
+	if (state->mutex48_kind && to)
+		ret = mutex48_lock_interruptible(&state->mutex48);
+	else if (state->mutex48_kind)
+		mutex48_lock(&state->mutex48);
+	else if (to)
+		ret = mutex_lock_interruptible(&state->mutex);
+	else
 		mutex_lock(&state->mutex);
-		return 0;
-	}
-	return mutex_lock_interruptible(&state->mutex) ? -ETIMEDOUT : 0;
+	return ret ? -ETIMEDOUT : 0;
 }
 
 static void tp_mutex_unlock(struct futex_state *state)

@@ -67,6 +67,20 @@ uint64_t sim__scenario_get_count(const struct key *k, const char *v,
 	return n;
 }
 
+int sim__scenario_get_choice(const struct key *k, const char *v,
+			     const char *no, const char *yes,
+			     const struct sim_origin *at)
+{
+	char expected[64];
+
+	if (!strcmp(v, no))
+		return 0;
+	if (!strcmp(v, yes))
+		return 1;
+	snprintf(expected, sizeof(expected), "%s or %s", no, yes);
+	sim_config_fail(at, k->name, expected, v);
+}
+
 static uint64_t get_duration(const struct key *k, const char *v,
 			     const struct sim_origin *at)
 {
@@ -402,12 +416,7 @@ static void set_trace_events(struct sim_scenario *s, const struct key *k,
 static void set_narrate(struct sim_scenario *s, const struct key *k,
 			const char *v, const struct sim_origin *at)
 {
-	if (!strcmp(v, "yes"))
-		s->narrate = 1;
-	else if (!strcmp(v, "no"))
-		s->narrate = 0;
-	else
-		sim_config_fail(at, k->name, "yes or no", v);
+	s->narrate = !sim__scenario_get_choice(k, v, "yes", "no", at);
 }
 
 /* yes: stdout ("-"); no or none: off; anything else: a file. */

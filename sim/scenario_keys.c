@@ -25,36 +25,24 @@
 void sim__scenario_set_data(struct sim_scenario *s, const struct key *k,
 			    const char *v, const struct sim_origin *at)
 {
-	if (!strcmp(v, "standalone"))
-		s->data = SIM_DATA_STANDALONE;
-	else if (!strcmp(v, "embedded"))
-		s->data = SIM_DATA_EMBEDDED;
-	else
-		sim_config_fail(at, k->name, "standalone or embedded", v);
+	s->data = sim__scenario_get_choice(k, v, "standalone", "embedded", at) ?
+		SIM_DATA_EMBEDDED : SIM_DATA_STANDALONE;
 	s->data_at = *at;
 }
 
 void sim__scenario_set_placement(struct sim_scenario *s, const struct key *k,
 				 const char *v, const struct sim_origin *at)
 {
-	if (!strcmp(v, "pack"))
-		s->placement = SIM_PLACE_PACK;
-	else if (!strcmp(v, "nodes"))
-		s->placement = SIM_PLACE_NODES;
-	else
-		sim_config_fail(at, k->name, "pack or nodes", v);
+	s->placement = sim__scenario_get_choice(k, v, "pack", "nodes", at) ?
+		SIM_PLACE_NODES : SIM_PLACE_PACK;
 	s->placement_at = *at;
 }
 
 void sim__scenario_set_access(struct sim_scenario *s, const struct key *k,
 			      const char *v, const struct sim_origin *at)
 {
-	if (!strcmp(v, "read-write"))
-		s->access = SIM_ACCESS_READ_WRITE;
-	else if (!strcmp(v, "write"))
-		s->access = SIM_ACCESS_WRITE;
-	else
-		sim_config_fail(at, k->name, "read-write or write", v);
+	s->access = sim__scenario_get_choice(k, v, "read-write", "write", at) ?
+		SIM_ACCESS_WRITE : SIM_ACCESS_READ_WRITE;
 	s->access_at = *at;
 }
 
@@ -81,12 +69,8 @@ void sim__scenario_set_rwlock_key(struct sim_scenario *s, const struct key *k,
 void sim__scenario_set_roles(struct sim_scenario *s, const struct key *k,
 			     const char *v, const struct sim_origin *at)
 {
-	if (!strcmp(v, "alternate"))
-		s->roles = SIM_ROLES_ALTERNATE;
-	else if (!strcmp(v, "split"))
-		s->roles = SIM_ROLES_SPLIT;
-	else
-		sim_config_fail(at, k->name, "alternate or split", v);
+	s->roles = sim__scenario_get_choice(k, v, "alternate", "split", at) ?
+		SIM_ROLES_SPLIT : SIM_ROLES_ALTERNATE;
 	s->roles_at = *at;
 }
 
@@ -135,32 +119,19 @@ void sim__scenario_set_args(struct sim_scenario *s, const struct key *k,
 void sim__scenario_set_tp_policy(struct sim_scenario *s, const struct key *k,
 				 const char *v, const struct sim_origin *at)
 {
-	if (!strcmp(v, "v2"))
-		s->tp_policy = TP_POLICY_V2;
-	else if (!strcmp(v, "v6"))
-		s->tp_policy = TP_POLICY_V6;
-	else
-		sim_config_fail(at, k->name, "v2 or v6", v);
+	s->tp_policy = sim__scenario_get_choice(k, v, "v2", "v6", at) ?
+		TP_POLICY_V6 : TP_POLICY_V2;
 }
 
 void sim__scenario_set_tp_handoff(struct sim_scenario *s, const struct key *k,
 				  const char *v, const struct sim_origin *at)
 {
-	if (!strcmp(v, "on"))
-		s->tp_handoff = 1;
-	else if (!strcmp(v, "off"))
-		s->tp_handoff = 0;
-	else
-		sim_config_fail(at, k->name, "on or off", v);
+	s->tp_handoff = !sim__scenario_get_choice(k, v, "on", "off", at);
 }
 
 void sim__scenario_set_tp_mutex(struct sim_scenario *s, const struct key *k,
 				const char *v, const struct sim_origin *at)
 {
-	if (!strcmp(v, "6.1"))
-		s->tp_mutex = TP_MUTEX_61;
-	else if (!strcmp(v, "4.8"))
-		s->tp_mutex = TP_MUTEX_48;
-	else
-		sim_config_fail(at, k->name, "6.1 or 4.8", v);
+	s->tp_mutex = sim__scenario_get_choice(k, v, "6.1", "4.8", at) ?
+		TP_MUTEX_48 : TP_MUTEX_61;
 }

@@ -37,6 +37,11 @@ void sim__scenario_set_str(char *dst, size_t size, const struct key *k,
 uint64_t sim__scenario_get_count(const struct key *k, const char *v,
 				 uint64_t lo, uint64_t hi,
 				 const struct sim_origin *at);
+/* sim__scenario_get_choice - 0 if @v is @no, 1 if it is @yes, or fail
+ * (exit 2: "expected NO or YES"). */
+int sim__scenario_get_choice(const struct key *k, const char *v,
+			     const char *no, const char *yes,
+			     const struct sim_origin *at);
 
 /* The setters of sim/scenario_keys.c, one per key, or per group of keys
  * told apart by @k->name (rwlock's four, adaptive and spin-count). */
