@@ -92,11 +92,12 @@ KX86FLAGS := -Isim/arch/x86/include \
 KX86_OBJS := $(B)/k-x86/kernel/locking/qspinlock.o \
 	     $(patsubst %.c,$(B)/kp-x86/%.o,$(wildcard sim/arch/x86/*.c))
 
-# Host TUs.  sim/cli.c holds main().
-HOST_SRCS  := $(filter-out sched/kapi.c sim/cli.c, \
-		$(wildcard sim/*.c sched/*.c workloads/*.c workloads/ulock/*.c \
+# Host TUs.  sim/cli/cli.c holds main().
+HOST_SRCS  := $(filter-out sched/kapi.c sim/cli/cli.c, \
+		$(filter-out sim/arch/%,$(wildcard sim/*/*.c)) \
+		$(wildcard sched/*.c workloads/*.c workloads/ulock/*.c \
 			   workloads/libsim/*.c))
-HOST_ASM   := $(if $(filter x86_64,$(HOSTARCH)),sim/coro_x86_64.S)
+HOST_ASM   := $(if $(filter x86_64,$(HOSTARCH)),sim/host/coro_x86_64.S)
 HOST_OBJS  := $(patsubst %.c,$(B)/h/%.o,$(HOST_SRCS)) \
 	      $(patsubst %.S,$(B)/h/%.o,$(HOST_ASM))
 
@@ -130,21 +131,21 @@ $(B)/version.h: VERSION Makefile $(KSRC)/.stamp
 	  "$$(dpkg-query -W -f='$${Version}' linux-source-6.1 2>/dev/null)" \
 	  "$(CURDIR)/machines" "$(CURDIR)" > $@
 
-$(B)/futexsim: $(B)/h/sim/cli.o $(SIM_OBJS)
+$(B)/futexsim: $(B)/h/sim/cli/cli.o $(SIM_OBJS)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-# User programs (sim/program.c, workloads/libsim/): `futexsim build` links
+# User programs (sim/program/program.c, workloads/libsim/): `futexsim build` links
 # a program with the whole simulator, this archive, with the compiler and
 # libraries recorded in program_flags.h.
-$(B)/libfutexsim.a: $(B)/h/sim/cli.o $(SIM_OBJS)
+$(B)/libfutexsim.a: $(B)/h/sim/cli/cli.o $(SIM_OBJS)
 	@echo "  AR      $@"
 	@rm -f $@ && ar rcs $@ $^
 $(B)/program_flags.h: Makefile
 	@mkdir -p $(@D)
 	@printf '#define FUTEXSIM_CC "%s"\n#define FUTEXSIM_LDLIBS "%s"\n' \
 	  "$(CC)" "$(LDLIBS)" > $@
-$(B)/h/sim/program.o: $(B)/program_flags.h
+$(B)/h/sim/program/program.o: $(B)/program_flags.h
 
 DEMO_ARGS ?= workloads/scenarios/to-futex-demo.scn
 demo: $(B)/futexsim $(B)/libfutexsim.a
@@ -222,7 +223,8 @@ bench: $(B)/bench $(B)/futexsim $(B)/libfutexsim.a
 
 tidy: $(B)/version.h
 	cppcheck --quiet --error-exitcode=1 --std=c11 -I. -I$(B) \
-	  --suppress=missingIncludeSystem sim/*.c sched/core.c workloads
+	  --suppress=missingIncludeSystem \
+	  $(filter-out sim/arch/%,$(wildcard sim/*/*.c)) sched/core.c workloads
 	@# one file per clang-tidy: clang 14's valist checker carries state
 	@# from one file to the next and then misses va_start() there
 	printf '%s\n' $(HOST_SRCS) | \
@@ -249,8 +251,8 @@ sanitize:
 
 # make asan: `make sanitize` with AddressSanitizer (and its leak checker)
 # besides UBSan, in build/asan (or the B given).  The coroutine switches
-# tell ASan which stack runs (sim/coro.c), the arena poisons its block
-# headers, tails and free blocks (sim/arena.c), and the coroutine stacks
+# tell ASan which stack runs (sim/host/coro.c), the arena poisons its block
+# headers, tails and free blocks (sim/host/arena.c), and the coroutine stacks
 # and the arena are root regions of the leak checker.  Arena and stack
 # addresses are those of every build, so reports and traces are the same
 # bytes.  Not part of `make check` (time: the build, then the suites at

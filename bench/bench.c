@@ -4,9 +4,9 @@
  * figures measured in this process, the printout and the JSON file.
  *
  * Stage: a host tool beside the data flow (`make bench`).  Calls the
- * coroutine layer (sim/coro.h) for switch costs, the machine
+ * coroutine layer (sim/host/coro.h) for switch costs, the machine
  * (sim_machine_init(), sim_task_create(), sim_run(), sim_hook()) for the
- * cost of a hook, the explore loop (sim/explore_run.h) for its runs per
+ * cost of a hook, the explore loop (sim/explore/explore_run.h) for its runs per
  * second, and bench/bench_spawn.c (bench/bench.h) for the figures of
  * child processes: the futexsim binary for the mutex throughput, the
  * trace cost and the user program, workloads/scenarios/spin-2014.sh and
@@ -39,7 +39,7 @@
  *	explore_runs_per_s	complete runs per host second of `futexsim
  *				explore --threads=2 --ops=10 --lock=ww
  *				--strategy=random` on tiny4 (default oracles),
- *				in this process (sim/explore_run.h, what the
+ *				in this process (sim/explore/explore_run.h, what the
  *				explore command runs), per second of CPU
  *				time of this process; best of BENCH_ROUNDS
  *				rounds of BENCH_EXPLORE_RUNS runs
@@ -79,10 +79,10 @@
 #include <time.h>
 
 #include "bench/bench.h"
-#include "sim/coro.h"
-#include "sim/explore_run.h"
-#include "sim/machine.h"
-#include "sim/preset.h"
+#include "sim/host/coro.h"
+#include "sim/explore/explore_run.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
 
 #define BENCH_ROUNDS		5
 #define BENCH_ASM_TRIPS		1000000	/* round trips per round	*/

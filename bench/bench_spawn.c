@@ -10,7 +10,7 @@
  *
  * Stage: a host tool beside the data flow (`make bench`).  Called by
  * main() in bench/bench.c, which documents each figure and prints them;
- * calls sim_program_spawn() (sim/program.c) to run the futexsim binary,
+ * calls sim_program_spawn() (sim/program/program.c) to run the futexsim binary,
  * /bin/sh with workloads/scenarios/spin-2014.sh and glibc-tables.sh, and
  * the to-futex-256 scenarios; reads the host clock (host_now(),
  * bench/bench.h).  The tables and reports are kept beside OUT.json.
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "sim/program.h"
+#include "sim/program/program.h"
 #include "version.h"
 
 #define BENCH_TRACE_ROUNDS	3

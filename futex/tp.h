@@ -4,10 +4,10 @@
  * code calls: the futex(2) router, the run's policy, and what the tests
  * and the machine's state checker look at.
  *
- * Stage: futex(2) boundary -> kernel.  Included by sim/syscall.c, the CLI,
+ * Stage: futex(2) boundary -> kernel.  Included by sim/syscall/syscall.c, the CLI,
  * the tests and futex/tp*.c themselves (ksim_sys_futex() is in
  * futex/tp_unlock.c, the rest in futex/tp.c and futex/tp_state.c); plain
- * C types only, like sim/hooks.h, so that host and kernel translation
+ * C types only, like sim/machine/hooks.h, so that host and kernel translation
  * units agree on it.  The ABI (op numbers, word bits, status codes) is
  * futex/tp_abi.h.
  */

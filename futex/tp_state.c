@@ -273,7 +273,7 @@ void futex_state_unlink_owner(struct futex_state *state)
 }
 
 /*
- * ksim_futex_tp_exit - the current task is exiting (sim/hooks.h): what
+ * ksim_futex_tp_exit - the current task is exiting (sim/machine/hooks.h): what
  * the series added to the exit path, exit_pi_state_list() walking TP
  * states too.  PF_EXITING first, so that no top waiter hangs itself on
  * us after the walk (futex_state_link_owner() looks at it under our

@@ -17,7 +17,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 #include "futex/mutex48.h"
 

@@ -4,7 +4,7 @@
  * router of the patched kernel: which ops and flags the TP ops take, the
  * timeout argument of FUTEX_LOCK (SPEC.md 9.2, 9.6).
  *
- * Stage: futex(2) -> kernel.  sim/syscall.c calls ksim_sys_futex(); the
+ * Stage: futex(2) -> kernel.  sim/syscall/syscall.c calls ksim_sys_futex(); the
  * TP ops go to futex_tp_lock() (futex/tp.c), futex_tp_unlock() here, and
  * the shared ops of futex/tp_shared.c; every other op to the real
  * sys_futex() of kernel/futex/syscalls.c.  Calls the real futex internals

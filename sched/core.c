@@ -3,7 +3,7 @@
  * sched/core.c - runqueues, blocking, wakeup placement, the tick, idle.
  *
  * Stage: scheduler.  Called by the kernel's schedule() and
- * try_to_wake_up() (sched/kapi.c, through sim/hooks.h), by the machine
+ * try_to_wake_up() (sched/kapi.c, through sim/machine/hooks.h), by the machine
  * (ticks, idle exits, preemption at hook points) and by sim_task_create().
  * Calls the machine to switch tasks (sim_switch_to()) and to wake idle
  * CPUs (sim_cpu_kick()).  Policy and task states: sched/sched.h.
@@ -14,7 +14,7 @@
  * wakeup_to_run + idle_exit.  Switch and wakeup costs carry the machine's
  * seeded jitter (sim_jitter_ps()).
  *
- * Trace events (sim/trace.h): sched_switch where a CPU changes task (to
+ * Trace events (sim/trace/trace.h): sched_switch where a CPU changes task (to
  * and from idle included), stamped before the switch's cost; sched_waking
  * and sched_wakeup around a wakeup's cost, in the waker's context;
  * sched_wakeup_new when a task starts.
@@ -22,8 +22,8 @@
 #include <stdio.h>
 
 #include "sched/sched.h"
-#include "sim/failure.h"
-#include "sim/trace.h"
+#include "sim/report/failure.h"
+#include "sim/trace/trace.h"
 
 struct rq {
 	struct sim_task *head, *tail;	/* QUEUED tasks, in arrival order	*/

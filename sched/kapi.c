@@ -9,8 +9,8 @@
  * schedule_preempt_disabled(), try_to_wake_up() and its wrappers, the
  * wake_q, rt_mutex_setprio(), task_struct references and TID lookup; and
  * by the machine through
- * sim/hooks.h: ksim_task_new(), ksim_task_set_slack(), ksim_boot().
- * Calls the sched_*() services of sim/hooks.h (sched/core.c), which own
+ * sim/machine/hooks.h: ksim_task_new(), ksim_task_set_slack(), ksim_boot().
+ * Calls the sched_*() services of sim/machine/hooks.h (sched/core.c), which own
  * runqueues, CPUs and switching.
  *
  * The sleep/wakeup handshake, the one invariant this file must keep:
@@ -38,7 +38,7 @@
 #include <linux/sched/task.h>
 #include <linux/sched/wake_q.h>
 #include <linux/futex.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 #include <sim/ksim.h>
 
 /* ---- sleeping and waking ---- */

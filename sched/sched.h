@@ -5,7 +5,7 @@
  *
  * Stage: scheduler, between the kernel (which calls schedule(),
  * try_to_wake_up() and need_resched() through sched/kapi.c and the
- * sched_*() services of sim/hooks.h) and the machine (sim/machine.h),
+ * sched_*() services of sim/machine/hooks.h) and the machine (sim/machine/machine.h),
  * which it asks to switch coroutines and to wake idle CPUs.
  *
  * Policy: CFS-like, every task nice 0.  Each task's vruntime is the CPU
@@ -46,7 +46,7 @@
 
 #include <stdint.h>
 
-#include "sim/machine.h"
+#include "sim/machine/machine.h"
 
 /* sched_init - one runqueue per CPU of the machine. */
 void sched_init(void);

@@ -30,11 +30,11 @@
 #include <unistd.h>
 
 #include "futex/tp.h"
-#include "sim/arena.h"
-#include "sim/machine.h"
-#include "sim/preset.h"
-#include "sim/scenario.h"
-#include "sim/trace.h"
+#include "sim/host/arena.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
+#include "sim/scenario/scenario.h"
+#include "sim/trace/trace.h"
 #include "workloads/ulock/rwlock.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/workload.h"

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tests/test_arena.c - the fixed-address arena (sim/arena.c).
+ * tests/test_arena.c - the fixed-address arena (sim/host/arena.c).
  */
 #include <check.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "sim/arena.h"
+#include "sim/host/arena.h"
 
 START_TEST(test_arena_is_at_its_fixed_address)
 {

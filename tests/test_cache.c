@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tests/test_cache.c - the cache-line cost model (sim/cache.c) and its use
+ * tests/test_cache.c - the cache-line cost model (sim/cache/cache.c) and its use
  * by the machine: transfer costs by distance, reads of shared lines,
  * invalidation of N sharers, serialised RMWs, flat costs when the model is
  * off, a store buffer (store-buffer = on), a shared read waiting for
@@ -15,11 +15,11 @@
 #include <check.h>
 #include <stdint.h>
 
-#include "sim/arena.h"
-#include "sim/cache.h"
-#include "sim/machine.h"
-#include "sim/preset.h"
-#include "sim/prng.h"
+#include "sim/host/arena.h"
+#include "sim/cache/cache.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
+#include "sim/machine/prng.h"
 
 #define NS	1000ULL
 
@@ -207,7 +207,7 @@ START_TEST(test_a_shared_read_waits_for_the_data_still_on_its_way)
 END_TEST
 
 /*
- * spin-exit overlap (sim/cache.h): after a spin-wait that ended at the
+ * spin-exit overlap (sim/cache/cache.h): after a spin-wait that ended at the
  * first change, CPU 1's next load miss started with the wait's last
  * reload, 10 ns earlier; after one the word changed under first, or with
  * a store miss in between, or with the key off, it pays in full.

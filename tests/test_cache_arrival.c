@@ -2,7 +2,7 @@
 /*
  * tests/test_cache_arrival.c - line-handover = arrival (and arrival-overlap,
  * where a queued request travels while it waits) in the cache-line
- * model (sim/cache.h): a miss takes the line from its holders when its
+ * model (sim/cache/cache.h): a miss takes the line from its holders when its
  * request arrives, half its transfer after it is issued.  An owner's RMW
  * that completes before that is an L1 hit, one after it misses behind
  * the miss in flight, and the requester sees the memory of the arrival;
@@ -15,10 +15,10 @@
 #include <check.h>
 #include <stdint.h>
 
-#include "sim/arena.h"
-#include "sim/cache.h"
-#include "sim/machine.h"
-#include "sim/preset.h"
+#include "sim/host/arena.h"
+#include "sim/cache/cache.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
 
 #define NS	1000ULL
 

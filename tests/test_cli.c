@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tests/test_cli.c - suite "cli": the futexsim binary's command line
- * (sim/cli.c): --version, --help, list, bad command lines (one line on
+ * (sim/cli/cli.c): --version, --help, list, bad command lines (one line on
  * stderr, exit 2) and whole runs (same bytes twice, locks in order).
  *
  * Stage: the driver, end to end.  Run by tests/check_main.c; runs the

@@ -2,7 +2,7 @@
 /*
  * tests/test_config.c - suite "config": the "key = value" file parser,
  * the one-line error of sim_config_fail() and the value parsers of
- * sim/config.c (sizes, durations, booleans, duration formatting).
+ * sim/scenario/config.c (sizes, durations, booleans, duration formatting).
  *
  * Stage: CLI input, unit level.  Run by tests/check_main.c; failing calls
  * run in a child (tests/run_child.h) so their exit status and their single
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/config.h"
+#include "sim/scenario/config.h"
 #include "tests/run_child.h"
 
 static struct child_out co;

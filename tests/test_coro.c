@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tests/test_coro.c - coroutines (sim/coro.c, sim/coro_x86_64.S,
- * sim/coro_ucontext.c): switching, stacks, guard pages.
+ * tests/test_coro.c - coroutines (sim/host/coro.c, sim/host/coro_x86_64.S,
+ * sim/host/coro_ucontext.c): switching, stacks, guard pages.
  *
  * Every test runs once per backend (a loop test over coro_backends[]):
  * the asm switch, the ucontext fallback forced explicitly, and whatever
@@ -17,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/coro.h"
-#include "sim/failure.h"
-#include "sim/machine.h"
+#include "sim/host/coro.h"
+#include "sim/report/failure.h"
+#include "sim/machine/machine.h"
 #include "tests/run_child.h"
 
 struct coro_backend {

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tests/test_event.c - the event queue (sim/event.c): (time, seq) order.
+ * tests/test_event.c - the event queue (sim/machine/event.c): (time, seq) order.
  */
 #include <check.h>
 
-#include "sim/event.h"
-#include "sim/prng.h"
+#include "sim/machine/event.h"
+#include "sim/machine/prng.h"
 
 static void nop(struct sim_event *ev)
 {

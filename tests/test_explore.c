@@ -3,7 +3,7 @@
  * tests/test_explore.c - explore mode, its oracles, shrinking, sharding
  * and the bug catalogue (workloads/bugs/).
  *
- * Stage: tests.  Runs scenarios in this process through sim/explore_run.h
+ * Stage: tests.  Runs scenarios in this process through sim/explore/explore_run.h
  * (as `futexsim explore` does) and the futexsim binary named by $FUTEXSIM
  * (tests/run_child.h) for the commands' files: replay files, shrinking,
  * summaries and their merge.
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/explore_run.h"
+#include "sim/explore/explore_run.h"
 #include "tests/run_child.h"
 #include "version.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tests/test_failure.c - failure reports (sim/failure.c): headline, seed,
+ * tests/test_failure.c - failure reports (sim/report/failure.c): headline, seed,
  * time, last events (none kept here: no narration), every task's stack by
  * function name and file:line, replay line, exit status 3.
  *
@@ -19,9 +19,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "sim/coro.h"
-#include "sim/failure.h"
-#include "sim/machine.h"
+#include "sim/host/coro.h"
+#include "sim/report/failure.h"
+#include "sim/machine/machine.h"
 #include "tests/run_child.h"
 
 /* Functions whose names must show in stacks: neither inlined nor cloned

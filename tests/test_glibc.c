@@ -20,10 +20,10 @@
 #include <unistd.h>
 
 #include "futex/tp.h"
-#include "sim/arena.h"
-#include "sim/machine.h"
-#include "sim/preset.h"
-#include "sim/scenario.h"
+#include "sim/host/arena.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
+#include "sim/scenario/scenario.h"
 #include "tests/run_child.h"
 #include "workloads/ulock/adaptive.h"
 #include "workloads/ulock/rwlock.h"

@@ -3,7 +3,7 @@
  * tests/test_kmutex.c - the real kernel mutex (kernel/locking/mutex.c and
  * osq_lock.c, through tests/k_kmutex.c) on a simulated machine.
  *
- * Stage: tests.  Drives the machine (sim/machine.h) with tasks that call
+ * Stage: tests.  Drives the machine (sim/machine/machine.h) with tasks that call
  * the kernel glue of tests/k_kmutex.h.
  *
  *  - Mutual exclusion with more tasks than CPUs: 16 tasks on 4 CPUs
@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/arena.h"
-#include "sim/machine.h"
-#include "sim/preset.h"
+#include "sim/host/arena.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
 #include "tests/k_kmutex.h"
 #include "workloads/ulock/uatomic.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tests/test_lockstat.c - suite "lockstat": --lock-stat (sim/lockstat.c
- * fed by the trace stream of sim/trace.c) through the binary: the table
+ * tests/test_lockstat.c - suite "lockstat": --lock-stat (sim/trace/lockstat.c
+ * fed by the trace stream of sim/trace/trace.c) through the binary: the table
  * has /proc/lock_stat's header and column layout, the user lock's counts
  * agree with the run (acquisitions = ops, contentions <= acquisitions,
  * min <= avg <= max), the futex hash-bucket locks are named by index, the

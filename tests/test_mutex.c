@@ -16,9 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/machine.h"
-#include "sim/preset.h"
-#include "sim/scenario.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
+#include "sim/scenario/scenario.h"
 #include "workloads/workload.h"
 #include "tests/run_child.h"
 
@@ -210,7 +210,7 @@ START_TEST(test_deadlock_report_narrates_the_last_events_with_file_lines)
 	ck_assert_int_eq(strncmp(rep - strlen(line) - 1, line, strlen(line)), 0);
 	/* stacks: function names with file:line of kernel and project files */
 	assert_frame(task, "futex_wait_queue", "kernel/futex/waitwake.c");
-	assert_frame(task, "sim_sys_futex", "sim/syscall.c");
+	assert_frame(task, "sim_sys_futex", "sim/syscall/syscall.c");
 	assert_frame(task, "busted_lock", "workloads/ulock/busted.c");
 	assert_frame(task, "worker", "workloads/mutex.c");
 	ck_assert_ptr_null(strstr(task, "0x"));		/* no addresses */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tests/test_narrate.c - suite "narrate": --narrate (sim/trace_narrate.c,
- * fed by the trace stream of sim/trace.c) through the binary: every line
+ * tests/test_narrate.c - suite "narrate": --narrate (sim/trace/trace_narrate.c,
+ * fed by the trace stream of sim/trace/trace.c) through the binary: every line
  * has the documented layout and the times never go back, a contended ww
  * run tells the FUTEX_WAIT EAGAIN race, sleeps, wakeups and the qspinlock
  * slow path, --trace-from/--trace-to bound it, it is byte-identical for

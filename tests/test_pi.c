@@ -7,7 +7,7 @@
  *
  * Stage: tests.  Boots a small machine per test (Check forks per test)
  * and runs the workload driver in-process, or its own tasks that call
- * futex(2) (sim/syscall.h); the report test runs the futexsim binary.
+ * futex(2) (sim/syscall/syscall.h); the report test runs the futexsim binary.
  *
  * The pi lock is driven through a checking wrapper: after every lock it
  * reads the word with a plain load (no scheduling point, so nothing can
@@ -27,11 +27,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/arena.h"
-#include "sim/machine.h"
-#include "sim/preset.h"
-#include "sim/scenario.h"
-#include "sim/syscall.h"
+#include "sim/host/arena.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
+#include "sim/scenario/scenario.h"
+#include "sim/syscall/syscall.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/workload.h"
 #include "tests/checked_lock.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tests/test_preset_load.c - suite "preset_load": the machine-preset
- * loader (sim/preset.c): machines/tiny4.machine equals the built-in
+ * loader (sim/scenario/preset.c): machines/tiny4.machine equals the built-in
  * defaults, haswell-ex-4s has the seed's topology, costs and CPU
  * numbering, and presets are looked up in $FUTEXSIM_MACHINES and checked
  * (unknown name or key, missing unit, too many CPUs: one line naming
@@ -19,8 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/machine.h"
-#include "sim/preset.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
 #include "tests/run_child.h"
 
 static struct child_out co;

@@ -7,7 +7,7 @@
  * preset printed as a file (`futexsim list machine`) reads back the same.
  *
  * Stage: CLI input -> machine, unit level and end to end.  Run by
- * tests/check_main.c; loads presets with sim/preset.c, runs failing loads
+ * tests/check_main.c; loads presets with sim/scenario/preset.c, runs failing loads
  * in a child and the binary named by $FUTEXSIM (tests/run_child.h).  The
  * loader's own cases (lookup in $FUTEXSIM_MACHINES, unknown name or key,
  * missing unit, too many CPUs, tiny4 = built-in defaults, the haswell-ex-4s
@@ -21,8 +21,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/machine.h"
-#include "sim/preset.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
 #include "tests/run_child.h"
 #include "version.h"
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tests/test_prng.c - the seeded generator (sim/prng.c).
+ * tests/test_prng.c - the seeded generator (sim/machine/prng.c).
  */
 #include <check.h>
 
-#include "sim/prng.h"
+#include "sim/machine/prng.h"
 
 START_TEST(test_prng_same_seed_gives_same_sequence)
 {

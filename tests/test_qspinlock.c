@@ -12,9 +12,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "sim/arena.h"
-#include "sim/machine.h"
-#include "sim/preset.h"
+#include "sim/host/arena.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
 #include "workloads/ulock/uatomic.h"
 
 /* tests/k_qspin.c (kernel TU) */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tests/test_replay.c - suite "replay": replay files (sim/replay.h).  A
+ * tests/test_replay.c - suite "replay": replay files (sim/replay/replay.h).  A
  * recorded run replays to the same report bytes; a changed scenario, a
  * changed seed and a file cut short are reported as a divergence with its
  * decision number (exit 4); a broken header is one line and exit 2; a
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/replay.h"
+#include "sim/replay/replay.h"
 #include "tests/run_child.h"
 
 #define SCN	"--threads=6", "--ops=3000", "--seed=5"

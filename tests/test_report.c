@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tests/test_report.c - suite "report": the text table and the JSON
- * results file (sim/report.c).
+ * results file (sim/report/report.c).
  *
  * Stage: trace/report, unit level.  Run by tests/check_main.c; calls
- * sim/report.h (and through it sim_scenario_print()/sim_scenario_json()).
+ * sim/report/report.h (and through it sim_scenario_print()/sim_scenario_json()).
  * The JSON document is read back by a small strict parser below that
  * lists every key path with its type, so the schema is checked exactly.
  */
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/report.h"
+#include "sim/report/report.h"
 #include "tests/json_lex.h"
 
 /* ---- fixtures ---------------------------------------------------------- */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tests/test_scenario.c - suite "scenario": the scenario keys
- * (sim/scenario*.c), the machine and machine-set keys with the presets
- * they load (sim/preset.c): defaults, every key's parsing, command line
+ * (sim/scenario/scenario*.c), the machine and machine-set keys with the presets
+ * they load (sim/scenario/preset.c): defaults, every key's parsing, command line
  * over file, resolution, the echo that reads back as the same scenario,
  * and every class of bad input (one line naming file, line and key; exit
  * status 2).  The preset loader's own cases are tests/test_preset_load.c.
@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sim/preset.h"
-#include "sim/scenario.h"
+#include "sim/scenario/preset.h"
+#include "sim/scenario/scenario.h"
 #include "tests/run_child.h"
 #include "workloads/workload.h"
 

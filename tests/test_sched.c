@@ -14,10 +14,10 @@
 #include <check.h>
 #include <string.h>
 
-#include "sim/explore.h"
-#include "sim/machine.h"
-#include "sim/preset.h"
-#include "sim/syscall.h"
+#include "sim/explore/explore.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
+#include "sim/syscall/syscall.h"
 
 #define SLEEPS		20
 #define SLEEP_NS	100000		/* 100 us */

@@ -30,11 +30,11 @@
 #include <unistd.h>
 
 #include "futex/kspin.h"
-#include "sim/arena.h"
-#include "sim/machine.h"
-#include "sim/preset.h"
-#include "sim/report.h"
-#include "sim/scenario.h"
+#include "sim/host/arena.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
+#include "sim/report/report.h"
+#include "sim/scenario/scenario.h"
 #include "tests/k_qspin.h"
 #include "tests/run_child.h"
 #include "workloads/ulock/uatomic.h"
@@ -592,7 +592,7 @@ START_TEST(test_a_write_only_section_hides_the_data_line)
 END_TEST
 
 /*
- * spin-exit-overlap (sim/cache.h, on in westmere-ex): a ticket waiter of
+ * spin-exit-overlap (sim/cache/cache.h, on in westmere-ex): a ticket waiter of
  * 2 tasks waits for one change of the head, its own, and its critical
  * section's data load starts with that reload, one transfer (39 ns)
  * less per hand-over; with 3 tasks the head first moves to the other

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tests/test_stats.c - suite "stats": the latency histogram and Jain's
- * index (sim/stats.c).
+ * index (sim/report/stats.c).
  *
  * Stage: trace/report, unit level.  Run by tests/check_main.c; calls only
- * sim/stats.h.
+ * sim/report/stats.h.
  */
 #include <check.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/stats.h"
+#include "sim/report/stats.h"
 
 static struct sim_hist *hist_new(void)
 {

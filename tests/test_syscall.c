@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tests/test_syscall.c - the futex(2) boundary (sim/syscall.c) into the
+ * tests/test_syscall.c - the futex(2) boundary (sim/syscall/syscall.c) into the
  * real sys_futex(): return values, errno, time accounting, timeouts.
  *
  * One task on a small machine makes the calls; the checks run inside it
@@ -11,10 +11,10 @@
 #include <linux/futex.h>
 #include <string.h>
 
-#include "sim/arena.h"
-#include "sim/machine.h"
-#include "sim/preset.h"
-#include "sim/syscall.h"
+#include "sim/host/arena.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
+#include "sim/syscall/syscall.h"
 
 static struct sim_preset preset;
 

@@ -8,7 +8,7 @@
  *
  * Stage: tests.  Boots a small machine per test (Check forks per test)
  * and runs the workload driver in-process, or its own tasks that call
- * futex(2) (sim/syscall.h); the report and bad-input tests run the
+ * futex(2) (sim/syscall/syscall.h); the report and bad-input tests run the
  * futexsim binary.  FUTEXSIM_CHECK_STATE=1 makes the machine check the TP
  * invariants (ksim_futex_tp_assert_state()) at every dispatch, so every
  * in-process run here also asserts SPEC.md 14.2 continuously.
@@ -28,12 +28,12 @@
 #include <unistd.h>
 
 #include "futex/tp.h"
-#include "sim/arena.h"
-#include "sim/machine.h"
-#include "sim/preset.h"
-#include "sim/scenario.h"
-#include "sim/syscall.h"
-#include "sim/trace.h"
+#include "sim/host/arena.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
+#include "sim/scenario/scenario.h"
+#include "sim/syscall/syscall.h"
+#include "sim/trace/trace.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/workload.h"
 #include "tests/checked_lock.h"

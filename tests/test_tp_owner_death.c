@@ -9,7 +9,7 @@
  * Stage: tests.  Boots a two-CPU machine per test (Check forks per test)
  * with FUTEXSIM_CHECK_STATE=1 (the TP invariants, at every dispatch:
  * a word may name an exited task); the tasks call futex(2) directly
- * (sim/syscall.h).  Without the exit's wakeup the sleeping case is a
+ * (sim/syscall/syscall.h).  Without the exit's wakeup the sleeping case is a
  * deadlock, a simulated failure (exit 3) that fails the test.
  */
 #include <check.h>
@@ -19,10 +19,10 @@
 #include <string.h>
 
 #include "futex/tp.h"
-#include "sim/arena.h"
-#include "sim/hooks.h"
-#include "sim/machine.h"
-#include "sim/syscall.h"
+#include "sim/host/arena.h"
+#include "sim/machine/hooks.h"
+#include "sim/machine/machine.h"
+#include "sim/syscall/syscall.h"
 #include "workloads/ulock/uatomic.h"
 #include "tests/checked_lock.h"
 

@@ -13,7 +13,7 @@
  * FUTEXSIM_CHECK_STATE=1, so the TP invariants
  * (ksim_futex_tp_assert_state()) are checked at every dispatch; the
  * crafted cases create their tasks themselves and call the lock's ops
- * table or futex(2) (sim/syscall.h) directly.  The lock's ops are the
+ * table or futex(2) (sim/syscall/syscall.h) directly.  The lock's ops are the
  * checked ones of tests/checked_lock.h (checked_ops()): after every write
  * lock the word names the caller, after every read lock it is
  * FUTEX_SHARED (not FUTEX_SHARED_UNLOCK) with a count of at least one,
@@ -25,10 +25,10 @@
 #include <string.h>
 
 #include "futex/tp.h"
-#include "sim/arena.h"
-#include "sim/machine.h"
-#include "sim/scenario.h"
-#include "sim/syscall.h"
+#include "sim/host/arena.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/scenario.h"
+#include "sim/syscall/syscall.h"
 #include "workloads/ulock/rwlock.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/workload.h"

@@ -9,7 +9,7 @@
  * with FUTEXSIM_CHECK_STATE=1 (boot() of tests/checked_lock.h), so the TP
  * invariants (FUTEX_WAITERS justified, grants, refcounts) are checked at
  * every dispatch; the crafted cases' tasks call futex(2)
- * (sim/syscall.h) directly, the workload driver runs rw-tp-timed in
+ * (sim/syscall/syscall.h) directly, the workload driver runs rw-tp-timed in
  * process, and the broken lock runs through the futexsim binary.
  *
  * Timeouts are absolute, on the one simulated clock; a timer fires up to
@@ -24,10 +24,10 @@
 #include <time.h>
 
 #include "futex/tp.h"
-#include "sim/arena.h"
-#include "sim/machine.h"
-#include "sim/scenario.h"
-#include "sim/syscall.h"
+#include "sim/host/arena.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/scenario.h"
+#include "sim/syscall/syscall.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/workload.h"
 #include "tests/checked_lock.h"

@@ -8,7 +8,7 @@
  * Stage: tests.  Boots a small machine per test (Check forks per test)
  * with FUTEXSIM_CHECK_STATE=1, so the TP invariants of SPEC.md 14.2
  * (FUTEX_WAITERS justified, refcounts exact, grants) are checked at every
- * dispatch; its own tasks call futex(2) (sim/syscall.h) directly, or the
+ * dispatch; its own tasks call futex(2) (sim/syscall/syscall.h) directly, or the
  * workload driver runs tp-timed in process; the broken lock and the trace
  * run the futexsim binary.
  *
@@ -26,10 +26,10 @@
 #include <unistd.h>
 
 #include "futex/tp.h"
-#include "sim/arena.h"
-#include "sim/hooks.h"
-#include "sim/machine.h"
-#include "sim/syscall.h"
+#include "sim/host/arena.h"
+#include "sim/machine/hooks.h"
+#include "sim/machine/machine.h"
+#include "sim/syscall/syscall.h"
 #include "workloads/ulock/uatomic.h"
 #include "tests/checked_lock.h"
 #include "tests/run_child.h"

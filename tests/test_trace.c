@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tests/test_trace.c - suite "trace": --trace FILE.txt and FILE.json
- * (sim/trace.c, sim/trace_text.c, sim/trace_json.c) through the binary:
+ * (sim/trace/trace.c, sim/trace/trace_text.c, sim/trace/trace_json.c) through the binary:
  * every text line matches its event's strict format (and Perfetto's line
  * tokenizer), the JSON parses and has the CPU, task and lock tracks, the
  * window and the event list limit what is written, bad values are one

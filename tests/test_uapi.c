@@ -18,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/arena.h"
-#include "sim/machine.h"
-#include "sim/preset.h"
-#include "sim/scenario.h"
-#include "sim/trace.h"
+#include "sim/host/arena.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
+#include "sim/scenario/scenario.h"
+#include "sim/trace/trace.h"
 #define FUTEXSIM_NO_RENAME
 #include "workloads/libsim/futexsim.h"
 #include "workloads/libsim/libsim.h"

@@ -12,9 +12,9 @@
 #include <time.h>
 
 #include "futex/tp.h"
-#include "sim/failure.h"
-#include "sim/oracle.h"
-#include "sim/syscall.h"
+#include "sim/report/failure.h"
+#include "sim/explore/oracle.h"
+#include "sim/syscall/syscall.h"
 #include "workloads/driver.h"
 #include "workloads/ulock/uatomic.h"
 

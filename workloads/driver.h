@@ -7,17 +7,17 @@
  *
  * Stage: workload.  Used by workloads/mutex.c, spin.c and rwlock.c (and
  * wl_add_thread() by workloads/program.c); calls
- * the machine (tasks, events, clock) and sim/stats.c.
+ * the machine (tasks, events, clock) and sim/report/stats.c.
  */
 #ifndef WL_DRIVER_H
 #define WL_DRIVER_H
 
 #include <stdint.h>
 
-#include "sim/event.h"
-#include "sim/machine.h"
-#include "sim/scenario.h"
-#include "sim/stats.h"
+#include "sim/machine/event.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/scenario.h"
+#include "sim/report/stats.h"
 #include "workloads/ulock/ulock.h"
 
 /* One worker task of a run. */
@@ -50,7 +50,7 @@ void wl_run_begin(struct wl_run *run, const struct sim_scenario *s);
 void wl_run_tasks(struct wl_run *run, const char *prefix,
 		  void (*fn)(void *), const int *cpu_of);
 /* wl_keep_going - should @w start another operation?  Tells the
- * oracles (sim/oracle.h) that @w calls the lock next, or is done. */
+ * oracles (sim/explore/oracle.h) that @w calls the lock next, or is done. */
 int wl_keep_going(const struct wl_run *run, const struct wl_worker *w);
 /* wl_cs_enter/exit - the driver's mutual-exclusion check around a
  * critical section; a second worker inside is a simulated failure

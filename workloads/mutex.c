@@ -19,10 +19,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/arena.h"
-#include "sim/lockstat.h"
-#include "sim/oracle.h"
-#include "sim/syscall.h"
+#include "sim/host/arena.h"
+#include "sim/trace/lockstat.h"
+#include "sim/explore/oracle.h"
+#include "sim/syscall/syscall.h"
 #include "workloads/driver.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/workload.h"

@@ -10,7 +10,7 @@
  * calls the lock's ops tables and the machine, and workloads/driver.c for
  * what every driver shares.
  *
- * Two ways to make the threads (sim/scenario.h):
+ * Two ways to make the threads (sim/scenario/scenario.h):
  *   readers=N writers=M   N threads that only read and M that only write
  *                         (interleaved: reader, writer, reader, ... while
  *                         both kinds are left, so each kind gets CPUs on
@@ -33,9 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/arena.h"
-#include "sim/failure.h"
-#include "sim/oracle.h"
+#include "sim/host/arena.h"
+#include "sim/report/failure.h"
+#include "sim/explore/oracle.h"
 #include "workloads/driver.h"
 #include "workloads/ulock/rwlock.h"
 #include "workloads/ulock/uatomic.h"

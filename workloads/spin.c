@@ -10,7 +10,7 @@
  * ulock, no futex(2)): workload -> kernel -> machine -> report.  Called
  * by the CLI (one process per lock) and by tests/test_spin.c.
  *
- * Keys it reads (sim/scenario.h): threads (= tasks, at most one per CPU:
+ * Keys it reads (sim/scenario/scenario.h): threads (= tasks, at most one per CPU:
  * a spinning task never yields its CPU), ops or ops-per-thread, duration,
  * cs and between (pause:N or none), data=standalone|embedded (the data is
  * in a line of its own, or in the lock's line right after the word) and
@@ -37,8 +37,8 @@
 #include "futex/kspin.h"
 #include "futex/qspin_2014.h"
 #include "futex/qspin_noundo.h"
-#include "sim/arena.h"
-#include "sim/failure.h"
+#include "sim/host/arena.h"
+#include "sim/report/failure.h"
 #include "workloads/driver.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/workload.h"

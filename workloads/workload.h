@@ -11,8 +11,8 @@
 
 #include <stdbool.h>
 
-#include "sim/scenario.h"
-#include "sim/stats.h"
+#include "sim/scenario/scenario.h"
+#include "sim/report/stats.h"
 #include "workloads/ulock/ulock.h"
 
 /*

@@ -5,7 +5,7 @@
  * Stage: kernel -> machine.  Called by the futex code (pi_state,
  * futex_waitv arrays), futex_init() (the hash table) and the shim
  * (task_structs, the process's mm).  Calls sim_kzalloc()/sim_kfree() of
- * sim/hooks.h: every kernel object lives in the machine's fixed-address
+ * sim/machine/hooks.h: every kernel object lives in the machine's fixed-address
  * arena, so its address - which kernel code hashes and compares - is the
  * same in every run.
  *
@@ -16,7 +16,7 @@
 #include <linux/log2.h>
 #include <linux/slab.h>
 #include <linux/memblock.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 #include <sim/ksim.h>
 
 void *kmalloc(size_t size, gfp_t flags)

@@ -6,7 +6,7 @@
  * Stage: kernel -> machine.  Called by asm-generic/bug.h (__warn_printk()
  * before a WARN), by linux/refcount.h and by panic() callers.  (printk()
  * and pr_*() need nothing: without CONFIG_PRINTK the real linux/printk.h
- * makes them empty inlines.)  Calls sim_bug()/sim_warn() of sim/hooks.h, which
+ * makes them empty inlines.)  Calls sim_bug()/sim_warn() of sim/machine/hooks.h, which
  * report a simulated failure (exit status 3).
  *
  * Contract: kernel log output is discarded: the simulator's trace and
@@ -17,7 +17,7 @@
 #include <linux/printk.h>
 #include <linux/panic.h>
 #include <linux/refcount.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 void __warn_printk(const char *fmt, ...)
 {

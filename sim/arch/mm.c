@@ -24,7 +24,7 @@
 #include <linux/rwsem.h>
 #include <linux/uaccess.h>
 #include <linux/sched/signal.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 #include <sim/ksim.h>
 
 static struct mm_struct *process_mm;

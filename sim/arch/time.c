@@ -5,13 +5,13 @@
  *
  * Stage: kernel -> machine.  Called by the futex code (timeouts:
  * futex_setup_timer(), futex_wait_queue(), sys_futex()), and by the
- * machine's syscall boundary (sim/syscall.c) for nanosleep(2).  Calls
+ * machine's syscall boundary (sim/syscall/syscall.c) for nanosleep(2).  Calls
  * sim_now_ns() and sim_timer_start_ns()/sim_timer_cancel() of
- * sim/hooks.h, and wake_up_process() (sched/kapi.c) when a sleeper's
+ * sim/machine/hooks.h, and wake_up_process() (sched/kapi.c) when a sleeper's
  * timer fires.
  *
  * Contracts: linux/hrtimer.h, linux/time.h, linux/timekeeping.h (real
- * declarations), sim/hooks.h (ksim_nanosleep()).
+ * declarations), sim/machine/hooks.h (ksim_nanosleep()).
  */
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -21,7 +21,7 @@
 #include <linux/uaccess.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 /*
  * The machine keeps time in u64 picoseconds: expiries from here on are

@@ -4,7 +4,7 @@
  * included (gcc -include) before every translation unit of a user program
  * by `futexsim build`.
  *
- * Stage: user program -> this layer -> futex(2) boundary (sim/syscall.h)
+ * Stage: user program -> this layer -> futex(2) boundary (sim/syscall/syscall.h)
  * -> kernel -> sched -> machine.  The program's own code is compiled
  * unmodified; this header first includes the libc headers whose functions
  * it takes over, then renames those functions, by the preprocessor, to

@@ -15,7 +15,7 @@
  * atomic_fetch_add() and the rest with these builtins, so C11 atomics
  * are covered too; operators on _Atomic objects (x++, x = 1) are not.
  *
- * The kinds are those of enum sim_access (sim/hooks.h), checked there.
+ * The kinds are those of enum sim_access (sim/machine/hooks.h), checked there.
  */
 #ifndef FUTEXSIM_ATOMIC_H
 #define FUTEXSIM_ATOMIC_H

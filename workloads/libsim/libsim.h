@@ -7,7 +7,7 @@
  * workloads/libsim/ and the program workload (workloads/program.c); the
  * program itself only sees
  * workloads/libsim/futexsim.h.  Calls the machine (tasks, clock, hooks),
- * the futex(2) boundary (sim/syscall.h) and the user locks
+ * the futex(2) boundary (sim/syscall/syscall.h) and the user locks
  * (workloads/ulock) that pthread mutexes are made of.
  *
  * Errors: like pthreads and libc, 0 or a positive errno (pthread_*), or
@@ -27,9 +27,9 @@
 #include <setjmp.h>
 #include <stdint.h>
 
-#include "sim/machine.h"
-#include "sim/scenario.h"
-#include "sim/stats.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/scenario.h"
+#include "sim/report/stats.h"
 #include "workloads/ulock/ulock.h"
 
 #define WL_PROG_MAX_KEYS	64	/* pthread_key_create() keys		*/

@@ -25,7 +25,7 @@
 #include <linux/futex.h>
 #include <string.h>
 
-#include "sim/lockstat.h"
+#include "sim/trace/lockstat.h"
 #define FUTEXSIM_NO_RENAME
 #include "workloads/libsim/futexsim.h"
 #include "workloads/libsim/libsim.h"

@@ -3,7 +3,7 @@
  * workloads/libsim/sys.c - system calls, time, memory and the process
  * calls of a simulated program.
  *
- * Stage: user program -> futex(2) boundary (sim/syscall.h) -> kernel;
+ * Stage: user program -> futex(2) boundary (sim/syscall/syscall.h) -> kernel;
  * user program -> machine (atomics, clock, arena).  Called by the
  * program through workloads/libsim/futexsim.h.
  *
@@ -34,9 +34,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sim/arena.h"
-#include "sim/failure.h"
-#include "sim/syscall.h"
+#include "sim/host/arena.h"
+#include "sim/report/failure.h"
+#include "sim/syscall/syscall.h"
 #define FUTEXSIM_NO_RENAME
 #include "workloads/libsim/futexsim.h"
 #include "workloads/libsim/libsim.h"

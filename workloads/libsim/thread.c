@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/arena.h"
-#include "sim/failure.h"
-#include "sim/machine.h"
+#include "sim/host/arena.h"
+#include "sim/report/failure.h"
+#include "sim/machine/machine.h"
 #define FUTEXSIM_NO_RENAME
 #include "workloads/libsim/futexsim.h"
 #include "workloads/libsim/libsim.h"

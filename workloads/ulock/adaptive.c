@@ -35,7 +35,7 @@
  * an empty atomic_spin_nop(); this file always PAUSEs, which the
  * aarch64-64 preset prices at 0.4 ns.
  */
-#include "sim/replay.h"
+#include "sim/replay/replay.h"
 #include "workloads/ulock/adaptive.h"
 #include "workloads/ulock/futex.h"
 #include "workloads/ulock/uatomic.h"

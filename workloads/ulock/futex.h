@@ -3,7 +3,7 @@
  * workloads/ulock/futex.h - the futex(2) calls user locks make, with the
  * per-thread counting every lock shares.
  *
- * Stage: user-space lock -> futex(2) boundary (sim/syscall.h).  Private
+ * Stage: user-space lock -> futex(2) boundary (sim/syscall/syscall.h).  Private
  * futexes only: the simulated machine runs one process.
  */
 #ifndef ULOCK_FUTEX_H
@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "sim/syscall.h"
+#include "sim/syscall/syscall.h"
 #include "workloads/ulock/ulock.h"
 
 /* ulock_futex_wait - FUTEX_WAIT_PRIVATE(@w, @val, @timeout) on the lock

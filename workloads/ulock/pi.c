@@ -5,7 +5,7 @@
  * "pi" as in the published TO-futex tables.
  *
  * Stage: user-space lock.  Called by the workload driver through
- * ulock_pi_ops; calls futex(2) (sim/syscall.h), which runs the real
+ * ulock_pi_ops; calls futex(2) (sim/syscall/syscall.h), which runs the real
  * kernel/futex/pi.c over the real rtmutex.
  *
  * The word (SPEC.md section 8.1):  0                 unlocked
@@ -31,7 +31,7 @@
  * error is returned as a positive errno.  The TID is the task's own
  * (glibc reads it from the thread descriptor: no gettid() call).
  */
-#include "sim/machine.h"
+#include "sim/machine/machine.h"
 #include "workloads/ulock/futex.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/ulock/ulock.h"

@@ -87,8 +87,8 @@
 #include <limits.h>
 #include <stdio.h>
 
-#include "sim/failure.h"
-#include "sim/machine.h"
+#include "sim/report/failure.h"
+#include "sim/machine/machine.h"
 #include "workloads/ulock/futex.h"
 #include "workloads/ulock/rwlock.h"
 #include "workloads/ulock/uatomic.h"

@@ -8,7 +8,7 @@
  *
  * Stage: user-space lock.  Called by workload=rwlock (workloads/rwlock.c)
  * through ulock_rw_tp_ops and its read side; calls futex(2)
- * (sim/syscall.h), which routes the TP ops to futex/tp.c and
+ * (sim/syscall/syscall.h), which routes the TP ops to futex/tp.c and
  * futex/tp_shared.c.
  *
  * The word (futex/tp_abi.h):

@@ -5,7 +5,7 @@
  * "tp" as in the published tables (the 2016 patch said "TO").
  *
  * Stage: user-space lock.  Called by the workload driver through
- * ulock_tp_ops; calls futex(2) (sim/syscall.h), which routes the TP ops
+ * ulock_tp_ops; calls futex(2) (sim/syscall/syscall.h), which routes the TP ops
  * to futex/tp.c.
  *
  * The word (futex/tp_abi.h):  0                 unlocked
@@ -37,8 +37,8 @@
  * user-acquire (cmpxchg 0 -> TID won) and user-release (TID -> 0 won).
  */
 #include "futex/tp_abi.h"
-#include "sim/hooks.h"
-#include "sim/machine.h"
+#include "sim/machine/hooks.h"
+#include "sim/machine/machine.h"
 #include "workloads/ulock/futex.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/ulock/ulock.h"

@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "sim/hooks.h"
+#include "sim/machine/hooks.h"
 
 static inline uint32_t uatomic_load(uint32_t *p)
 {

@@ -3,7 +3,7 @@
  * workloads/ulock/ulock.h - user-space locks over the simulated futex(2).
  *
  * Stage: user-space lock, between the workload driver and the futex(2)
- * boundary (sim/syscall.h).  Every shared access of a user lock goes
+ * boundary (sim/syscall/syscall.h).  Every shared access of a user lock goes
  * through workloads/ulock/uatomic.h, so it is a scheduling point with a
  * cost, exactly like the kernel's atomics.
  *

@@ -25,7 +25,7 @@
 
 #include <linux/compiler.h>
 #include <linux/types.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 #include <asm/cmpxchg.h>
 #include <asm/barrier.h>
 

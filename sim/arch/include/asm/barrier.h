@@ -3,7 +3,7 @@
  * asm/barrier.h - memory barriers of "arch sim".
  *
  * Stage: kernel -> machine.  Included through linux/compiler.h users and
- * linux/atomic.h; calls sim_hook() (sim/hooks.h).  The real
+ * linux/atomic.h; calls sim_hook() (sim/machine/hooks.h).  The real
  * asm-generic/barrier.h, included at the end, derives the rest of the API
  * (smp_mb(), smp_store_mb(), smp_cond_load_{relaxed,acquire}() ...) from
  * the primitives below.
@@ -36,7 +36,7 @@
 #define _SIM_ASM_BARRIER_H
 
 #include <linux/compiler.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 #include <asm/processor.h>	/* cpu_relax() for smp_cond_load_*() */
 #include <asm/cmpxchg.h>	/* arch_xchg() for __smp_store_mb() */
 
@@ -85,7 +85,7 @@ do {									\
  * (1 in the generic build) rounds whatever the value.  Each reload is
  * announced (sim_spin_reload()), and the end of a wait that took rounds
  * says whether it ended at the first change of the word (sim_spin_done():
- * the preset's spin-exit-overlap, sim/cache.h).  The acquire variant
+ * the preset's spin-exit-overlap, sim/cache/cache.h).  The acquire variant
  * and everything built on it (atomic_cond_read_*(), the MCS waits) come
  * from the generic header.
  */

@@ -9,7 +9,7 @@
  * asm-generic/bug.h for the rest (WARN_ON_ONCE(), WARN(), WARN_ONCE() ...).
  *
  * Contract: BUG(), a true BUG_ON(c), and any WARN*() whose condition holds
- * call sim_bug() or sim_warn() (sim/hooks.h) with the message and the
+ * call sim_bug() or sim_warn() (sim/machine/hooks.h) with the message and the
  * kernel file and line; both report the failure (seed, time, every task's
  * stack) and end the run with exit status 3 - they do not return.  A WARN
  * is treated as a failure because a simulated kernel should never warn.
@@ -20,7 +20,7 @@
 #define _SIM_ASM_BUG_H
 
 #include <linux/compiler.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 #define HAVE_ARCH_BUG
 #define BUG()		sim_bug("BUG()", __FILE__, __LINE__)

@@ -27,7 +27,7 @@
 #define _SIM_ASM_CMPXCHG_H
 
 #include <linux/compiler.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 #define arch_xchg(ptr, v)						\
 ({									\

@@ -3,7 +3,7 @@
  * asm/current.h - "current" of "arch sim".
  *
  * Stage: kernel -> machine.  Included by linux/sched.h (ours) and the real
- * linux/mutex.h.  Reads sim_current_kt (sim/hooks.h), which the machine
+ * linux/mutex.h.  Reads sim_current_kt (sim/machine/hooks.h), which the machine
  * sets at every switch to the task_struct of the task it runs.
  *
  * Contract: current is the running task's struct task_struct; NULL only
@@ -14,7 +14,7 @@
 #define _SIM_ASM_CURRENT_H
 
 #include <linux/compiler.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 struct task_struct;
 

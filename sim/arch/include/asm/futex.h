@@ -30,7 +30,7 @@
 #include <linux/atomic.h>
 #include <linux/uaccess.h>
 #include <uapi/linux/futex.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 static inline int futex_atomic_cmpxchg_inatomic(u32 *uval, u32 __user *uaddr,
 						u32 oldval, u32 newval)

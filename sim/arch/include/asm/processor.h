@@ -14,7 +14,7 @@
 #define _SIM_ASM_PROCESSOR_H
 
 #include <linux/stddef.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 static __always_inline void cpu_relax(void)
 {

@@ -4,7 +4,7 @@
  * are scheduling points.
  *
  * Stage: kernel -> machine.  Included by linux/compiler.h, so by every
- * kernel TU; calls sim_hook() (sim/hooks.h) before each access.
+ * kernel TU; calls sim_hook() (sim/machine/hooks.h) before each access.
  *
  * Contract:
  *  - READ_ONCE(x) calls sim_hook(SIM_LOAD, &x, sizeof(x)), then performs
@@ -19,7 +19,7 @@
 #ifndef _SIM_ASM_RWONCE_H
 #define _SIM_ASM_RWONCE_H
 
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 #define __READ_ONCE(x)							\
 ({									\

@@ -18,7 +18,7 @@
 #define CONFIG_64BIT 1
 #define CONFIG_SMP 1
 #define CONFIG_MMU 1
-/* Must cover SIM_MAX_CPUS (sim/machine.h); qspinlock then encodes the tail
+/* Must cover SIM_MAX_CPUS (sim/machine/machine.h); qspinlock then encodes the tail
  * CPU in 14 bits with an 8-bit pending byte (NR_CPUS < 16K). */
 #define CONFIG_NR_CPUS 256
 /* Not a small system: futex_init() sizes the hash as 256 * possible CPUs. */

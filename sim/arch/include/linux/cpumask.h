@@ -3,7 +3,7 @@
  * linux/cpumask.h (shadow) - the set of CPUs of the simulated machine.
  *
  * Stage: kernel -> machine.  Used by futex_init() (hash size) and
- * qspinlock.c.  Reads sim_nr_cpus (sim/hooks.h), set by the machine before
+ * qspinlock.c.  Reads sim_nr_cpus (sim/machine/hooks.h), set by the machine before
  * ksim_boot() runs the initcalls.
  *
  * Contract: CPUs 0 .. sim_nr_cpus-1 are possible, present and online for
@@ -14,7 +14,7 @@
 #define _SIM_LINUX_CPUMASK_H
 
 #include <linux/threads.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 #define nr_cpu_ids		((unsigned int)sim_nr_cpus)
 #define num_possible_cpus()	((unsigned int)sim_nr_cpus)

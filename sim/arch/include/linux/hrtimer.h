@@ -6,7 +6,7 @@
  * Stage: kernel -> machine.  Used by the futex code (timeouts of
  * FUTEX_WAIT*, FUTEX_LOCK_PI*, FUTEX_WAIT_REQUEUE_PI) and by
  * ksim_nanosleep().  Implemented in sim/arch/time.c on the
- * sim_timer_*() services of sim/hooks.h: a struct hrtimer embeds the
+ * sim_timer_*() services of sim/machine/hooks.h: a struct hrtimer embeds the
  * machine's struct sim_event.
  *
  * Contract (the kernel's, for the subset used):
@@ -30,7 +30,7 @@
 #include <linux/types.h>
 #include <linux/ktime.h>
 #include <uapi/linux/time.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 struct task_struct;
 

@@ -26,7 +26,7 @@
 #include <linux/types.h>
 #include <linux/mm_types.h>
 #include <asm/page.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 #define FOLL_WRITE		0x01	/* check that the pages are writable */
 #define FAULT_FLAG_WRITE	0x01	/* fault was a write fault */

@@ -16,7 +16,7 @@
 #include <linux/fs.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 #define __SIM_NO_PAGE(fn)	sim_bug("unsupported: " fn " (shared futex)", \
 					__FILE__, __LINE__)

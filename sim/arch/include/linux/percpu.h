@@ -4,11 +4,11 @@
  *
  * Stage: kernel -> machine.  Used by kernel/locking/qspinlock.c (the MCS
  * nodes, qnodes[]) and any kernel TU with DEFINE_PER_CPU().  Reads
- * sim_percpu_offset[] and sim_this_cpu (sim/hooks.h).
+ * sim_percpu_offset[] and sim_this_cpu (sim/machine/hooks.h).
  *
  * The kernel's scheme, in small: every DEFINE_PER_CPU*() variable is
  * placed in the ELF section "sim_percpu", which is only a *template*.  At
- * start-up the machine (sim/machine.c) copies the whole section once per
+ * start-up the machine (sim/machine/machine.c) copies the whole section once per
  * simulated CPU, from __start_sim_percpu to __stop_sim_percpu (symbols the
  * linker defines for a section whose name is a C identifier), and stores
  * copy - template in sim_percpu_offset[cpu].  A per-CPU pointer is the
@@ -35,7 +35,7 @@
 #include <linux/types.h>
 #include <linux/cache.h>
 #include <linux/smp.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 #define __SIM_PERCPU		__section("sim_percpu")
 

@@ -4,7 +4,7 @@
  *
  * Stage: kernel -> machine.  Used by linux/spinlock.h (ours), get_cpu()
  * and kernel code directly.  Reads and writes sim_this_cpu->preempt_count
- * and ->need_resched (sim/hooks.h).
+ * and ->need_resched (sim/machine/hooks.h).
  *
  * The machine may preempt the current task at any hook point where the
  * CPU's preempt_count is 0 and need_resched is set (full kernel
@@ -25,7 +25,7 @@
 
 #include <linux/compiler.h>
 #include <linux/types.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 static __always_inline int preempt_count(void)
 {

@@ -15,7 +15,7 @@
 #define _SIM_LINUX_RWSEM_H
 
 #include <linux/atomic.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 /**
  * struct rw_semaphore - reader count only

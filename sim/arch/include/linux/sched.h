@@ -6,7 +6,7 @@
  * Stage: kernel -> sched.  Included by the futex code (through
  * linux/futex.h), lib/plist.c and the shim's own kernel TUs.  The functions
  * declared here are implemented in sched/kapi.c on top of the sched_*()
- * services of sim/hooks.h; the task_struct is allocated there by
+ * services of sim/machine/hooks.h; the task_struct is allocated there by
  * ksim_task_new() when the machine creates a task.
  *
  * A task_struct carries exactly the fields the simulated kernel code uses
@@ -55,7 +55,7 @@
 #include <asm/current.h>
 #include <asm/processor.h>
 #include <uapi/linux/sched.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 /* Task states (->__state), the kernel's values. */
 #define TASK_RUNNING		0x00000000

@@ -4,7 +4,7 @@
  *
  * Stage: kernel -> machine.  Included by kernel/locking/qspinlock.c (for
  * smp_processor_id()) and by linux/percpu.h.  Reads sim_this_cpu
- * (sim/hooks.h), which the machine points at the running CPU's state at
+ * (sim/machine/hooks.h), which the machine points at the running CPU's state at
  * every switch.  The real header (cross-CPU function calls, IPIs) has
  * nothing the simulated kernel code needs.
  *
@@ -18,7 +18,7 @@
 #include <linux/types.h>
 #include <linux/preempt.h>
 #include <linux/cpumask.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 #define raw_smp_processor_id()	(sim_this_cpu->cpu)
 #define smp_processor_id()	raw_smp_processor_id()

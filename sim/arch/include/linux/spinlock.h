@@ -5,7 +5,7 @@
  *
  * Stage: kernel (locking).  Used by the futex code (hash-bucket locks,
  * pi_lock, pi_mutex.wait_lock) and any kernel TU.  Calls the machine's
- * trace (sim/hooks.h) when --trace asks for qspinlock events, and the real
+ * trace (sim/machine/hooks.h) when --trace asks for qspinlock events, and the real
  * asm-generic/qspinlock.h fast paths (asm/qspinlock.h), whose slow path is
  * the real queued_spin_lock_slowpath() in kernel/locking/qspinlock.c.
  *
@@ -44,7 +44,7 @@
 #include <linux/bug.h>
 #include <linux/cleanup.h>
 #include <asm/qspinlock.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 /* Acquiring an x86 spinlock is a full barrier already. */
 #define smp_mb__after_spinlock()	barrier()
@@ -85,7 +85,7 @@ static noinline void ksim_traced_spin_lock(raw_spinlock_t *lock)
 	struct qspinlock *q = &lock->raw_lock;
 	int val = 0;
 
-	/* the layout sim/trace_text.c decodes (NR_CPUS < 16K) */
+	/* the layout sim/trace/trace_text.c decodes (NR_CPUS < 16K) */
 	BUILD_BUG_ON(_Q_PENDING_OFFSET != 8 || _Q_TAIL_IDX_OFFSET != 16 ||
 		     _Q_TAIL_CPU_OFFSET != 18);
 	if (likely(atomic_try_cmpxchg_acquire(&q->val, &val, _Q_LOCKED_VAL))) {

@@ -3,7 +3,7 @@
  * linux/syscalls.h (shadow) - system call definitions.
  *
  * Stage: futex(2) boundary -> kernel.  Included by
- * kernel/futex/syscalls.c.  sim/syscall.c (a host TU) calls the resulting
+ * kernel/futex/syscalls.c.  sim/syscall/syscall.c (a host TU) calls the resulting
  * functions directly, with plain C types of the same ABI.
  *
  * Contract: SYSCALL_DEFINE<n>(name, type1, arg1, ...) defines an ordinary

@@ -5,7 +5,7 @@
  *
  * Stage: kernel.  Nothing outside those files includes it: the real
  * kernel files see only the Linux API of the shadow headers, the machine
- * only sim/hooks.h.
+ * only sim/machine/hooks.h.
  */
 #ifndef _SIM_KSIM_H
 #define _SIM_KSIM_H

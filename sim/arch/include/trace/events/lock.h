@@ -4,7 +4,7 @@
  *
  * Stage: kernel -> trace.  Called by kernel/locking/qspinlock.c (and later
  * the real mutex and rtmutex code) around a contended acquisition; calls
- * the machine's trace (sim_trace_contention_*() of sim/hooks.h), where
+ * the machine's trace (sim_trace_contention_*() of sim/machine/hooks.h), where
  * they become the lock:contention_begin/end events of --trace.
  *
  * Contract: trace_contention_begin(lock, flags) is called when a task
@@ -20,7 +20,7 @@
 #define _SIM_TRACE_EVENTS_LOCK_H
 
 #include <linux/compiler.h>
-#include <sim/hooks.h>
+#include <sim/machine/hooks.h>
 
 /* Flags for lock:contention_begin (the kernel's values). */
 #define LCB_F_SPIN	(1U << 0)

@@ -1,0 +1,596 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/cli/cli.c - main(): the futexsim command line.
+ *
+ *   futexsim run [SCENARIO] [--key=value ...]
+ *   futexsim replay FILE [--key=value ...]
+ *   futexsim list [machines|locks|workloads]
+ *   futexsim --version | --help
+ *
+ * Stage: the driver of the whole flow.  `run` resolves the scenario
+ * (sim/scenario/scenario.c: defaults, then the SCENARIO file, then the command
+ * line), loads the machine preset (sim/scenario/preset.c), then for each lock of
+ * the lock list forks a process that builds the machine
+ * (sim_machine_init()), runs the workload (workload -> ulock -> futex(2)
+ * -> kernel -> sched -> machine) and sends its struct sim_result back
+ * through a pipe.  Last, the report (sim/report/report.c).  With --trace, each
+ * child writes its own trace file (sim/trace/trace.h): FILE itself for one
+ * lock, FILE with ".LOCK" before the extension for several.  With
+ * --lock-stat, each child sends its table after its result and the parent
+ * prints the tables after the report (sim/trace/lockstat.h); --narrate goes
+ * from each child to stderr (sim/trace/trace.h).
+ *
+ * `replay` takes the scenario from a replay file's header
+ * (sim_replay_load()), then the command line, and runs its one lock while
+ * the child checks every decision against the file (sim/replay/replay.h); a run
+ * that diverged still prints its report, and exits SIM_EXIT_DIVERGED.
+ * --record makes the child write one.  A run that fails (exit 3) without
+ * --record is run once more, recording, into
+ * futexsim-failure-LOCK-SEED.replay in the current directory, and the
+ * failure report names that file and the command that replays it.
+ *
+ * One process per lock: every lock starts from a fresh machine, arena and
+ * kernel state, exactly as its replay command would, and a simulated
+ * failure (exit 3, report already on stderr) ends that process alone; the
+ * parent then exits with the same status.  Bad input: one line, exit 2.
+ *
+ * The usage text (--help) and `list` are sim/cli/cli_list.c (sim/cli/cli.h);
+ * `explore` and `merge` are sim/explore/explore_cmd.c, `shrink` sim/explore/shrink.c,
+ * `build` sim/program/program.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sim/cache/cache.h"
+#include "sim/cli/cli.h"
+#include "sim/explore/explore_run.h"
+#include "sim/report/failure.h"
+#include "sim/trace/lockstat.h"
+#include "sim/machine/machine.h"
+#include "sim/scenario/preset.h"
+#include "sim/program/program.h"
+#include "sim/replay/replay.h"
+#include "sim/report/report.h"
+#include "sim/scenario/scenario.h"
+#include "sim/trace/trace.h"
+#include "workloads/workload.h"
+#include "version.h"
+
+static const struct sim_origin cmdline = { .file = "command line" };
+
+/* A host-side failure that is neither bad input nor a simulated one. */
+static void __attribute__((noreturn)) die_errno(const char *what)
+{
+	fprintf(stderr, "futexsim: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+/* ---- one lock, one process --------------------------------------------- */
+
+static void write_full(int fd, const void *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			die_errno("writing a result to the parent");
+		p = (const char *)p + w;
+		n -= (size_t)w;
+	}
+}
+
+static size_t read_full(int fd, void *p, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, (char *)p + got, n - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	return got;
+}
+
+/* The child: build the machine, run the workload with lock @one; write
+ * its trace to @trace and its decisions to @rec if not NULL, check them
+ * against @src if not NULL.  Exit status SIM_EXIT_DIVERGED after sending
+ * the result if the replay diverged. */
+static void __attribute__((noreturn))
+child_run(const struct sim_scenario *one, const struct sim_preset *preset,
+	  const char *replay, const char *trace, const char *rec,
+	  const struct sim_replay_src *src, int fd)
+{
+	const struct wl_workload *wl = wl_find(one->workload);
+	/* NULL for a workload with kernel locks: it finds its own */
+	const struct ulock_ops *lock = wl->klocks ? NULL : ulock_find(one->locks[0]);
+	struct sim_result r;
+
+	int status;
+
+	sim_failure_set_replay(replay);
+	/* a failure of a run that does not narrate is reported by its
+	 * re-run with the narration kept (report_again()) */
+	sim_failure_defer(!one->narrate);
+	sim_explore_child_setup(one, preset);	/* strategy=pct: calibrate */
+	if (rec && sim_record_start(rec, one))
+		die_errno(rec);
+	if (src)
+		sim_replay_start(src);
+	sim_machine_init(preset, one->cpus, one->seed);
+	sim_cache_set_jitter(one->cost_jitter_pct);
+	sim_set_livelock_ps(one->livelock_ps);
+	sim_explore_child_start(one);		/* strategy=, oracle= */
+	/* the event stream: --trace, --narrate, --lock-stat */
+	if ((trace || one->narrate || one->lock_stat[0]) &&
+	    sim_trace_open(trace, one))
+		die_errno(trace);
+	memset(&r, 0, sizeof(r));
+	wl->run(one, lock, &r);
+	if (sim_trace_close())
+		die_errno(trace ? trace : "narration");
+	status = sim_replay_finish();
+	if (!r.lock[0])
+		memcpy(r.lock, one->locks[0],
+		       strnlen(one->locks[0], sizeof(r.lock) - 1));
+	write_full(fd, &r, sizeof(r));
+	if (one->lock_stat[0] &&
+	    sim_lockstat_send(fd, one->locks[0], one->seed))
+		die_errno("sending the lock-stat table");
+	fflush(NULL);
+	_exit(status);
+}
+
+/*
+ * Run @one again in a child with its output (and its stderr too if
+ * @silent) sent to /dev/null, recording into @rec if not NULL and checking
+ * the decisions of @src if not NULL.  Return: its exit status, 3 for a
+ * failure, -1 if it died of a signal.
+ */
+static int rerun(const struct sim_scenario *one,
+		 const struct sim_preset *preset, const char *replay,
+		 const char *rec, const struct sim_replay_src *src, int silent)
+{
+	int quiet, status;
+	pid_t pid;
+
+	quiet = open("/dev/null", O_RDWR);
+	if (quiet < 0)
+		die_errno("/dev/null");
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		die_errno("fork");
+	if (pid == 0) {
+		dup2(quiet, STDOUT_FILENO);
+		if (silent)
+			dup2(quiet, STDERR_FILENO);
+		child_run(one, preset, replay, NULL, rec, src, quiet);
+	}
+	close(quiet);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die_errno("waitpid");
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* @path.part, where a failed run is recorded until it has failed again.
+ * Return: @buf, or NULL if the name does not fit. */
+static const char *part_path(const char *path, char *buf, size_t len)
+{
+	if (!path || snprintf(buf, len, "%s.part", path) >= (int)len)
+		return NULL;
+	return buf;
+}
+
+/* The re-run recorded into @part failed again: keep it as @path. */
+static void keep_part(const char *part, const char *path, int status)
+{
+	if (status == 3 && !rename(part, path))
+		return;
+	unlink(part);
+	fprintf(stderr, "futexsim: %s was not saved: %s\n", path,
+		status == 3 ? strerror(errno) :
+		"the run did not fail again when recorded");
+}
+
+/*
+ * A narrated run failed (exit 3, report on stderr) and was not recorded:
+ * run it again, silently, recording into @path (through @path.part,
+ * renamed when the recorded run has failed as well).
+ */
+static void save_failure(const struct sim_scenario *one,
+			 const struct sim_preset *preset, const char *replay,
+			 const char *path)
+{
+	char buf[PATH_MAX];
+	const char *part = part_path(path, buf, sizeof(buf));
+
+	if (part)
+		keep_part(part, path, rerun(one, preset, replay, part, NULL, 1));
+}
+
+/*
+ * A run that did not narrate failed (SIM_EXIT_REPORT_AGAIN, nothing
+ * printed): run it again with the narration kept in memory only, so that
+ * its report (on stderr) shows the last events, recording into @rec, or
+ * into @failed as save_failure() does, if not NULL, and checking the
+ * decisions of @src again if not NULL.  The run is a pure function of
+ * scenario and seed, so it fails again, the same way.
+ * Return: the re-run's exit status (3), 1 if it did not fail.
+ */
+static int report_again(const struct sim_scenario *one,
+			const struct sim_preset *preset, const char *replay,
+			const char *rec, const char *failed,
+			const struct sim_replay_src *src)
+{
+	struct sim_scenario again = *one;
+	char buf[PATH_MAX];
+	const char *part = part_path(failed, buf, sizeof(buf));
+	int status;
+
+	again.narrate = SIM_NARRATE_QUIET;
+	status = rerun(&again, preset, replay, rec ? rec : part, src, 0);
+	if (part && !rec)
+		keep_part(part, failed, status);
+	if (status == 3)
+		return 3;
+	fprintf(stderr, "futexsim: lock %s failed, but not when run again for its report: the simulation is not deterministic (a futexsim bug: please report it with the command below)\nreplay: %.*s\n",
+		one->locks[0], (int)strcspn(replay, "\n"), replay);
+	return 1;
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - t0->tv_sec) +
+	       (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/*
+ * Run lock @idx of @s in a child (checking the decisions of @src if not
+ * NULL); fill @r, or exit as the child did.  Return: the child's status,
+ * 0 or SIM_EXIT_DIVERGED.
+ */
+static int run_lock(const char *self, const struct sim_scenario *s, int idx,
+		    const struct sim_preset *preset,
+		    const struct sim_replay_src *src, struct sim_result *r,
+		    char **lockstat)
+{
+	struct sim_scenario one = *s;	/* the scenario with this lock only */
+	struct timespec t0;
+	char replay[8192], trace[sizeof(s->trace) + sizeof(s->locks[0]) + 1];
+	char rec[sizeof(s->record) + sizeof(s->locks[0]) + 1], failed[320];
+	const char *file = NULL;	/* the replay file of this run	*/
+	int fd[2], status;
+	size_t got;
+	pid_t pid;
+
+	one.nr_locks = 1;
+	memcpy(one.locks[0], s->locks[idx], sizeof(one.locks[0]));
+	if (s->record[0])
+		sim_record_lock_path(s->record, one.locks[0], s->nr_locks, rec,
+				     sizeof(rec));
+	sim_replay_failure_path(one.locks[0], one.seed, failed, sizeof(failed));
+	if (src)
+		file = src->path;
+	else if (s->record[0])
+		file = rec;
+	else if (!access(".", W_OK))
+		file = failed;	/* saved if the run fails */
+	sim_replay_command(self, &one, file, replay, sizeof(replay));
+	if (s->trace[0])
+		sim_trace_lock_path(s->trace, one.locks[0], s->nr_locks, trace,
+				    sizeof(trace));
+	if (pipe(fd))
+		die_errno("pipe");
+	fflush(NULL);		/* the child must not print our buffers again */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = fork();
+	if (pid < 0)
+		die_errno("fork");
+	if (pid == 0) {
+		close(fd[0]);
+		child_run(&one, preset, replay, s->trace[0] ? trace : NULL,
+			  s->record[0] ? rec : NULL, src, fd[1]);
+	}
+	close(fd[1]);
+	got = read_full(fd[0], r, sizeof(*r));
+	*lockstat = got == sizeof(*r) ? sim_lockstat_recv(fd[0]) : NULL;
+	close(fd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die_errno("waitpid");
+	/* A crash of the simulation is a failure of the simulated run too
+	 * (a task's stack overflow, a kernel oops): status 3, with the
+	 * command that reproduces it. */
+	if (WIFSIGNALED(status)) {
+		fprintf(stderr, "futexsim: lock %s: the simulation died of signal %d (%s); replay: %.*s\n",
+			one.locks[0], WTERMSIG(status),
+			strsignal(WTERMSIG(status)), (int)strcspn(replay, "\n"),
+			replay);
+		exit(3);
+	}
+	if (WEXITSTATUS(status) == SIM_EXIT_REPORT_AGAIN)
+		exit(report_again(&one, preset, replay,
+				  s->record[0] ? rec : NULL,
+				  file == failed ? failed : NULL, src));
+	if (WEXITSTATUS(status) == 3 && file == failed)
+		save_failure(&one, preset, replay, failed);
+	if (WEXITSTATUS(status) && WEXITSTATUS(status) != SIM_EXIT_DIVERGED)
+		exit(WEXITSTATUS(status));	/* its report is on stderr */
+	if (got != sizeof(*r)) {
+		fprintf(stderr, "futexsim: lock %s: the simulation sent no result\n",
+			one.locks[0]);
+		exit(1);
+	}
+	if (r->host_seconds == 0)
+		r->host_seconds = seconds_since(&t0);
+	return WEXITSTATUS(status);
+}
+
+/* ---- commands ---------------------------------------------------------- */
+
+/*
+ * Apply "--key=value" (or "--key value": @next is the following argument,
+ * NULL if none) from the command line.  Return: arguments consumed.
+ */
+static int apply_option(struct sim_scenario *s, const char *arg,
+			const char *next)
+{
+	const char *eq = strchr(arg, '=');
+	char key[64], expected[160];
+	size_t n = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+
+	if (!n || n >= sizeof(key))
+		sim_config_fail(&cmdline, NULL, "options of the form --key=value",
+				arg);
+	memcpy(key, arg + 2, n);
+	key[n] = '\0';
+	if (eq) {
+		sim_scenario_set(s, key, eq + 1, &cmdline);
+		return 1;
+	}
+	if (!next || next[0] == '-') {
+		snprintf(expected, sizeof(expected), "--%s=VALUE or --%s VALUE",
+			 key, key);
+		sim_config_fail(&cmdline, key, expected, arg);
+	}
+	sim_scenario_set(s, key, next, &cmdline);
+	return 2;
+}
+
+/* Does argv[i] take the next argument as its value ("--key value")? */
+static int takes_value(char **argv, int argc, int i)
+{
+	return argv[i][0] == '-' && argv[i][1] == '-' &&
+	       !strchr(argv[i], '=') && strcmp(argv[i], "--help") &&
+	       i + 1 < argc && argv[i + 1][0] != '-';
+}
+
+/* The trace file of lock @idx must be writable: bad input, said before
+ * the run.  It is created (empty) here. */
+static void check_trace_file(const struct sim_scenario *s, int idx)
+{
+	char path[sizeof(s->trace) + sizeof(s->locks[0]) + 1], expected[320];
+	FILE *f;
+
+	sim_trace_lock_path(s->trace, s->locks[idx], s->nr_locks, path,
+			    sizeof(path));
+	f = fopen(path, "w");
+	if (!f) {
+		snprintf(expected, sizeof(expected), "a writable file (%s: %s)",
+			 path, strerror(errno));
+		sim_config_fail(&s->trace_at, "trace", expected, s->trace);
+	}
+	fclose(f);
+}
+
+/*
+ * Check the arguments of run or replay: --help (Return: 1), well-formed
+ * options, and at most one file (*@file, NULL if none; @what: "a scenario
+ * file" or "a replay file").
+ */
+static int scan_args(int argc, char **argv, const char **file,
+		     const char *what)
+{
+	char expected[96];
+
+	*file = NULL;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--help"))
+			return 1;
+		if (argv[i][0] == '-' && argv[i][1] != '-') {
+			snprintf(expected, sizeof(expected),
+				 "%s or --key=value options", what);
+			sim_config_fail(&cmdline, NULL, expected, argv[i]);
+		}
+		if (takes_value(argv, argc, i)) {
+			i++;
+			continue;
+		}
+		if (argv[i][0] != '-') {
+			if (*file) {
+				snprintf(expected, sizeof(expected),
+					 "at most one %s", what + 2);
+				sim_config_fail(&cmdline, NULL, expected, argv[i]);
+			}
+			*file = argv[i];
+		}
+	}
+	return 0;
+}
+
+/* The command line's keys, after the file's, whatever the order. */
+static void apply_options(struct sim_scenario *s, int argc, char **argv)
+{
+	for (int i = 0; i < argc; )
+		if (argv[i][0] == '-')
+			i += apply_option(s, argv[i], i + 1 < argc ? argv[i + 1] : NULL);
+		else
+			i++;
+}
+
+/* --lock-stat: the tables of the locks, on stdout after the report or in
+ * the file given. */
+static void write_lockstats(const struct sim_scenario *s, char **text)
+{
+	int to_file = strcmp(s->lock_stat, "-") != 0;
+	FILE *f = to_file ? fopen(s->lock_stat, "w") : stdout;
+
+	if (!f)
+		die_errno(s->lock_stat);
+	for (int i = 0; i < s->nr_locks; i++) {
+		if (f == stdout || i)
+			fputc('\n', f);
+		if (text[i])
+			fputs(text[i], f);
+		free(text[i]);
+	}
+	if (f != stdout && fclose(f))
+		die_errno(s->lock_stat);
+}
+
+/* A file that cannot be written is bad input: say so before a long run,
+ * not after it. */
+static void check_writable(const char *path, const struct sim_origin *at,
+			   const char *key)
+{
+	char expected[320];
+	FILE *f = fopen(path, "a");
+
+	if (!f) {
+		snprintf(expected, sizeof(expected), "a writable file (%s)",
+			 strerror(errno));
+		sim_config_fail(at, key, expected, path);
+	}
+	fclose(f);
+}
+
+/* Resolve @s, run each lock (checked against @src in a replay) and print
+ * the report.  Return: the exit status, 0 or SIM_EXIT_DIVERGED. */
+static int run_scenario(const char *self, struct sim_scenario *s,
+			const struct sim_replay_src *src)
+{
+	struct sim_result r[SIM_MAX_LOCKS];
+	char *lockstat[SIM_MAX_LOCKS];
+	struct sim_preset preset;
+	int i, status = 0;
+
+	sim_program_select(s);	/* --program: exec the program's binary */
+	sim_preset_load_at(&preset, s->machine, &s->machine_at);
+	sim_preset_apply_set(&preset, s->machine_set, &s->machine_set_at);
+	sim_scenario_resolve(s, sim_preset_nr_cpus(&preset));
+
+	if (s->json[0])
+		check_writable(s->json, &s->json_at, "json");
+	for (i = 0; s->trace[0] && i < s->nr_locks; i++)
+		check_trace_file(s, i);
+	if (s->lock_stat[0] && strcmp(s->lock_stat, "-") != 0)
+		check_writable(s->lock_stat, &s->lock_stat_at, "lock-stat");
+	sim_replay_check(s, src);
+
+	memset(r, 0, sizeof(r));
+	for (i = 0; i < s->nr_locks; i++)
+		if (run_lock(self, s, i, &preset, src, &r[i], &lockstat[i]))
+			status = SIM_EXIT_DIVERGED;
+
+	sim_report_text(stdout, s, r, s->nr_locks);
+	sim_program_report(stdout, s, r, s->nr_locks);
+	if (!status)
+		status = sim_program_status(r, s->nr_locks);
+	if (s->lock_stat[0])
+		write_lockstats(s, lockstat);
+	if (s->json[0] && sim_report_json(s->json, s, r, s->nr_locks))
+		die_errno(s->json);
+	if (fflush(stdout))
+		die_errno("writing the report");
+	return status;
+}
+
+static int cmd_run(const char *self, int argc, char **argv)
+{
+	struct sim_scenario s;
+	const char *file;
+
+	if (scan_args(argc, argv, &file, "a scenario file")) {
+		sim_cli_usage(stdout);
+		return 0;
+	}
+	/* Defaults, then the file, then the command line. */
+	sim_scenario_defaults(&s);
+	if (file)
+		sim_scenario_load(&s, file);
+	apply_options(&s, argc, argv);
+	return run_scenario(self, &s, NULL);
+}
+
+static int cmd_replay(const char *self, int argc, char **argv)
+{
+	struct sim_replay_src src;
+	struct sim_scenario s;
+	const char *file;
+
+	if (scan_args(argc, argv, &file, "a replay file")) {
+		sim_cli_usage(stdout);
+		return 0;
+	}
+	if (!file)
+		sim_config_fail(&cmdline, NULL,
+				"a replay file: futexsim replay FILE [--key=value ...]",
+				NULL);
+	/* Defaults, then the file's header, then the command line. */
+	sim_scenario_defaults(&s);
+	sim_replay_load(file, &s, &src);
+	apply_options(&s, argc, argv);
+	return run_scenario(self, &s, &src);
+}
+
+int main(int argc, char **argv)
+{
+	static const char commands[] = "a command: run, replay, explore, shrink, merge, list, help or --version";
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd)
+		sim_config_fail(&cmdline, NULL, commands, NULL);
+	sim_program_args(argc, argv);
+	if (!strcmp(cmd, "build"))
+		return sim_program_build(argc - 2, argv + 2);
+	if (!strcmp(cmd, "run"))
+		return cmd_run(argv[0], argc - 2, argv + 2);
+	if (!strcmp(cmd, "replay"))
+		return cmd_replay(argv[0], argc - 2, argv + 2);
+	if (!strcmp(cmd, "list"))
+		return sim_cmd_list(argc - 2, argv + 2);
+	if (!strcmp(cmd, "explore"))
+		return sim_cmd_explore(argv[0], argc - 2, argv + 2);
+	if (!strcmp(cmd, "shrink"))
+		return sim_cmd_shrink(argv[0], argc - 2, argv + 2);
+	if (!strcmp(cmd, "merge"))
+		return sim_cmd_merge(argc - 2, argv + 2);
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") ||
+	    !strcmp(cmd, "help")) {
+		sim_cli_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+		printf("futexsim %s (kernel %s)\n", FUTEXSIM_VERSION,
+		       FUTEXSIM_KERNEL);
+		return 0;
+	}
+	sim_config_fail(&cmdline, NULL, commands, cmd);
+}

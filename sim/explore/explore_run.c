@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/explore/explore_run.c - one run of a scenario inside this process, for the
+ * explore and shrink commands, and the explore keys of the CLI's child
+ * (see sim/explore/explore_run.h).
+ *
+ * Stage: the driver of the whole flow, like sim/cli/cli.c.  Called by
+ * sim/explore/explore_cmd.c, sim/explore/shrink.c, bench/bench.c and the CLI's child
+ * (sim/cli/cli.c).  Calls the machine (sim_machine_init(), sim_run_abort()),
+ * the workload (workload -> ulock -> futex(2) -> kernel -> sched ->
+ * machine), sim/explore/explore.c for the strategy, sim/explore/oracle.c for the oracles,
+ * sim/replay/replay.c to record a run and sim_program_spawn() (sim/program/program.h)
+ * to replay a hit.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/cache/cache.h"
+#include "sim/explore/explore_run.h"
+#include "sim/machine/machine.h"
+#include "sim/program/program.h"
+#include "sim/replay/replay.h"
+#include "workloads/workload.h"
+
+#define TIMED_JITTER_PCT	10	/* strategy timed, no cost-jitter= */
+
+static const struct sim_origin cmdline = { .file = "command line" };
+static struct sim_xres *running;	/* the run sim_xrun() is in	*/
+
+static void __attribute__((noreturn)) on_fail(enum sim_failure kind,
+					      const char *what)
+{
+	running->failed = 1;
+	running->kind = kind;
+	snprintf(running->what, sizeof(running->what), "%s", what ? what : "");
+	sim_run_abort();
+}
+
+static void read_keys(const struct sim_scenario *s, struct sim_strategy *st,
+		      struct sim_oracles *o)
+{
+	char err[200];
+
+	st->kind = SIM_STRAT_TIMED;
+	st->param = 0;
+	if (s->strategy[0] && sim_strategy_parse(s->strategy, st))
+		sim_config_fail(&cmdline, "strategy", "a strategy", s->strategy);
+	if (sim_oracle_parse(s->oracle[0] ? s->oracle : SIM_ORACLE_DEFAULT, o,
+			     err, sizeof(err)))
+		sim_config_fail(&cmdline, "oracle", err, s->oracle);
+}
+
+/* PCT spreads its change points over the branching points of this run:
+ * index 0 everywhere, seed 0 (a function of the scenario alone). */
+static void calibrate(struct sim_xctx *x)
+{
+	struct sim_strategy keep = x->st;
+	struct sim_xres *res = sim__explore_alloc(sizeof(*res));
+
+	x->st = (struct sim_strategy){ SIM_STRAT_DFS, 0 };
+	sim_xrun(x, 0, NULL, 0, NULL, res);
+	x->pct_steps = (uint64_t)res->choices;
+	x->st = keep;
+	free(res);
+}
+
+/* Explore and shrink search one lock's runs: else one line, exit 2,
+ * with the locks given (or the workload's default list). */
+static void need_one_lock(const struct sim_scenario *s)
+{
+	char got[SIM_MAX_LOCKS * 33 + 40];
+	size_t n = 0;
+
+	if (s->nr_locks == 1)
+		return;
+	got[0] = '\0';
+	for (int i = 0; i < s->nr_locks; i++)
+		n += (size_t)snprintf(got + n, sizeof(got) - n, "%s%s",
+				      i ? "," : "", s->locks[i]);
+	if (!s->lock_at.file)
+		snprintf(got + n, sizeof(got) - n, " (workload %s's default)",
+			 s->workload);
+	sim_config_fail(s->lock_at.file ? &s->lock_at : &cmdline, "lock",
+			"one lock (explore and shrink search one lock's runs)",
+			got);
+}
+
+void sim_xctx_init(struct sim_xctx *x, struct sim_scenario *s)
+{
+	const struct wl_workload *wl;
+
+	memset(x, 0, sizeof(*x));
+	sim_preset_load_at(&x->preset, s->machine, &s->machine_at);
+	sim_preset_apply_set(&x->preset, s->machine_set, &s->machine_set_at);
+	sim_scenario_resolve(s, sim_preset_nr_cpus(&x->preset));
+	need_one_lock(s);
+	wl = wl_find(s->workload);
+	if (!wl->klocks && !ulock_find(s->locks[0]))
+		sim_config_fail(&s->lock_at, "lock", "a user lock", s->locks[0]);
+	read_keys(s, &x->st, &x->oracles);
+	if (x->st.kind == SIM_STRAT_TIMED && !s->cost_jitter_pct)
+		s->cost_jitter_pct = TIMED_JITTER_PCT;
+	x->s = *s;
+	if (x->st.kind == SIM_STRAT_PCT)
+		calibrate(x);
+}
+
+/* FNV-1a over the choices and the figures that are simulated results. */
+static uint64_t fingerprint(const struct sim_explore_log *l,
+			    const struct sim_xres *res)
+{
+	uint64_t h = 1469598103934665603ULL;
+	const uint64_t v[5] = { (uint64_t)res->failed, (uint64_t)res->kind,
+				res->r.ops, res->r.elapsed_ns,
+				res->r.acquire_max_ns };
+
+	for (int i = 0; i < l->len; i++)
+		h = (h ^ ((uint64_t)l->c[i].n << 16 | l->c[i].k)) * 1099511628211ULL;
+	for (int i = 0; i < 5; i++)
+		h = (h ^ v[i]) * 1099511628211ULL;
+	return h;
+}
+
+void sim_xrun(struct sim_xctx *x, uint64_t seed,
+	      const struct sim_choice *forced, int nr_forced,
+	      const char *record, struct sim_xres *res)
+{
+	struct sim_scenario one = x->s;
+	const struct wl_workload *wl = wl_find(one.workload);
+	const struct ulock_ops *lock = wl->klocks ? NULL : ulock_find(one.locks[0]);
+	const struct sim_explore_log *l = sim_explore_log();
+
+	one.seed = seed;
+	memset(res, 0, sizeof(*res));
+	if (record && sim_record_start(record, &one)) {
+		fprintf(stderr, "futexsim: %s: %s\n", record, strerror(errno));
+		exit(1);
+	}
+	sim_machine_init(&x->preset, one.cpus, seed);
+	sim_cache_set_jitter(one.cost_jitter_pct);
+	sim_set_livelock_ps(one.livelock_ps);
+	sim_oracles = x->oracles;
+	sim_set_check_state(!!(x->oracles.mask & SIM_ORACLE_STATE));
+	sim_explore_start(&x->st, seed, forced, nr_forced, x->pct_steps);
+	running = res;
+	sim_fail_hook = on_fail;
+	wl->run(&one, lock, &res->r);
+	sim_fail_hook = NULL;
+	sim_explore_stop();
+	if (record)
+		sim_replay_finish();
+	if (res->failed) {
+		res->oracle = sim_oracle_classify(res->kind, res->what, &res->bit);
+		res->hit = !!(res->bit & x->oracles.mask);
+	}
+	res->choices = l->len;
+	res->preemptions = l->preemptions;
+	for (int i = 0; i < l->len; i++)
+		res->nonzero += l->c[i].k != 0;
+	res->fingerprint = fingerprint(l, res);
+}
+
+/* ---- the CLI's child ------------------------------------------------------- */
+
+static struct sim_xctx child;
+
+void sim_explore_child_setup(const struct sim_scenario *s,
+			     const struct sim_preset *preset)
+{
+	memset(&child, 0, sizeof(child));
+	read_keys(s, &child.st, &child.oracles);
+	if (child.st.kind != SIM_STRAT_PCT)
+		return;
+	child.s = *s;
+	child.preset = *preset;
+	calibrate(&child);
+}
+
+void sim_explore_child_start(const struct sim_scenario *s)
+{
+	sim_oracles = child.oracles;
+	/* the default list leaves the state checks to FUTEXSIM_CHECK_STATE */
+	if (s->oracle[0] && (child.oracles.mask & SIM_ORACLE_STATE))
+		sim_set_check_state(1);
+	sim_explore_start(&child.st, s->seed, NULL, 0, child.pct_steps);
+}
+
+/* ---- shared by the commands ---------------------------------------------------- */
+
+void *sim__explore_alloc(size_t n)
+{
+	void *p = calloc(1, n ? n : 1);
+
+	if (!p) {
+		fprintf(stderr, "futexsim: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+int sim__explore_take_log(struct sim_choice **buf, int *cap)
+{
+	const struct sim_explore_log *l = sim_explore_log();
+
+	if (l->len > *cap) {
+		free(*buf);
+		*cap = l->len;
+		*buf = sim__explore_alloc((size_t)*cap * sizeof(**buf));
+	}
+	if (l->len)
+		memcpy(*buf, l->c, (size_t)l->len * sizeof(**buf));
+	return l->len;
+}
+
+int sim__explore_replay_show(const char *self, const char *file)
+{
+	char *argv[] = { (char *)self, "replay", (char *)file, "--narrate=yes",
+			 NULL };
+	/* this very binary, whatever argv[0] says */
+	int status = sim_program_spawn("/proc/self/exe", argv, NULL, "futexsim");
+
+	if (status < 0) {
+		perror("futexsim: fork");
+		return 1;
+	}
+	return status;
+}

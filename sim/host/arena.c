@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/host/arena.c - the fixed-address arena (see sim/host/arena.h for why).
+ *
+ * Stage: machine.  Called by the arch shim (sim_kzalloc/sim_kfree: every
+ * kernel allocation), the machine (per-CPU copies) and the workloads
+ * (simulated user memory such as lock words).
+ *
+ * Layout: one mapping at SIM_ARENA_BASE, reserved with MAP_NORESERVE so
+ * only touched pages cost memory.  Each block is preceded by a 16-byte
+ * header holding its size class.  Classes are multiples of 16 bytes up to
+ * 4 KiB, then powers of two; a freed block goes on its class's free list
+ * and is zeroed when handed out again.  All of it is a function of the
+ * sequence of calls only.
+ *
+ * ASan builds (make asan): ASan does not know this allocator, so it is
+ * told here: a block's header, the bytes past its requested size and a
+ * freed block are poisoned, and any access to them is reported as ASan
+ * reports one to a malloc() block (use after free, overflow).  A freed
+ * block is reused by the next allocation of its class (free lists are
+ * LIFO and must stay so: addresses are part of the reports), so a use
+ * after free is caught only until then.  The arena, as far as it was
+ * handed out, is a root region of the leak checker: a malloc() block
+ * that only an arena object points to is not a leak.  The addresses are
+ * the same as in every other build.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "sim/host/arena.h"
+#include "sim/host/coro.h"		/* SIM_CORO_ASAN */
+#include "sim/machine/hooks.h"
+
+#ifdef SIM_CORO_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/lsan_interface.h>
+#define arena_poison(p, n)	__asan_poison_memory_region((p), (n))
+#define arena_unpoison(p, n)	__asan_unpoison_memory_region((p), (n))
+#else
+#define arena_poison(p, n)	((void)(p), (void)(n))
+#define arena_unpoison(p, n)	((void)(p), (void)(n))
+#endif
+
+#define HDR		16
+#define ARENA_MEMSET_MAX	(1024 * 1024)
+#define SMALL_MAX	4096
+#define NR_SMALL	(SMALL_MAX / 16)
+#define NR_CLASSES	(NR_SMALL + 40)
+
+struct block_hdr {
+	uint32_t class;
+	uint32_t magic;
+	struct block_hdr *next_free;	/* valid while on a free list */
+};
+_Static_assert(sizeof(struct block_hdr) == HDR, "arena header size");
+
+#define MAGIC_USED	0xa110cu
+#define MAGIC_FREE	0xf4eeu
+
+static char *base;
+static size_t brk_off;
+static struct block_hdr *free_list[NR_CLASSES];
+
+static unsigned int size_class(size_t size, size_t *class_size)
+{
+	if (size <= SMALL_MAX) {
+		size_t n = (size + 15) / 16;
+
+		if (!n)
+			n = 1;
+		*class_size = n * 16;
+		return n - 1;
+	}
+	unsigned int shift = 13;	/* 8 KiB is the first large class */
+
+	while (((size_t)1 << shift) < size)
+		shift++;
+	*class_size = (size_t)1 << shift;
+	return NR_SMALL + (shift - 13);
+}
+
+/* The size of the blocks of class @class. */
+static __attribute__((unused)) size_t class_bytes(unsigned int class)
+{
+	if (class < NR_SMALL)
+		return ((size_t)class + 1) * 16;
+	return (size_t)1 << (13 + class - NR_SMALL);
+}
+
+/* ASan: the leak checker scans the arena up to brk_off (1 MiB more). */
+static void arena_roots(void)
+{
+#ifdef SIM_CORO_ASAN
+	static size_t roots_off;	/* root regions up to here */
+	const size_t chunk = 1 << 20;
+
+	for (; roots_off < brk_off && roots_off < SIM_ARENA_SIZE;
+	     roots_off += chunk)
+		__lsan_register_root_region(base + roots_off, chunk);
+#endif
+}
+
+void sim_arena_init(void)
+{
+	if (base) {
+		arena_unpoison(base, brk_off);
+		memset(free_list, 0, sizeof(free_list));
+		/* zero again: a small arena (explore mode builds a machine
+		 * per run) by memset, which keeps its pages; else madvise */
+		if (brk_off && brk_off <= ARENA_MEMSET_MAX)
+			memset(base, 0, brk_off);
+		else if (brk_off)
+			madvise(base, brk_off, MADV_DONTNEED);
+		brk_off = 0;
+		return;
+	}
+	void *p = mmap((void *)SIM_ARENA_BASE, SIM_ARENA_SIZE,
+		       PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+		       MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (p == MAP_FAILED || p != (void *)SIM_ARENA_BASE) {
+		fprintf(stderr, "futexsim: cannot map the simulation arena at %#lx: %s\n",
+			SIM_ARENA_BASE, p == MAP_FAILED ? strerror(errno) :
+			"the kernel chose another address");
+		exit(2);
+	}
+	base = p;
+}
+
+void *sim_arena_alloc(size_t size, size_t align)
+{
+	size_t csize;
+	unsigned int class = size_class(size, &csize);
+	struct block_hdr *h = free_list[class];
+
+	if (align < 16)
+		align = 16;
+	if (h && align == 16) {
+		arena_unpoison(h, HDR + csize);
+		free_list[class] = h->next_free;
+		h->magic = MAGIC_USED;
+		h->next_free = NULL;
+		memset(h + 1, 0, csize);
+		arena_poison(h, HDR);
+		arena_poison((char *)(h + 1) + size, csize - size);
+		return h + 1;
+	}
+	/* the block starts at an aligned address; its header sits below */
+	size_t start = (brk_off + HDR + align - 1) & ~(align - 1);
+
+	if (start + csize > SIM_ARENA_SIZE) {
+		fprintf(stderr, "futexsim: simulation arena exhausted (%zu bytes)\n",
+			(size_t)SIM_ARENA_SIZE);
+		exit(2);
+	}
+	h = (struct block_hdr *)(base + start - HDR);
+	h->class = class;
+	h->magic = MAGIC_USED;
+	brk_off = start + csize;
+	arena_roots();
+	arena_poison(h, HDR);
+	arena_poison(base + start + size, csize - size);
+	return base + start;
+}
+
+void sim_arena_free(const void *p)
+{
+	if (!p)
+		return;
+	struct block_hdr *h = (struct block_hdr *)p - 1;
+
+	if (sim_arena_contains(p))
+		arena_unpoison(h, HDR);
+	if (!sim_arena_contains(p) || h->magic != MAGIC_USED) {
+		fprintf(stderr, "futexsim: BUG: bad or double free of arena block\n");
+		abort();
+	}
+	h->magic = MAGIC_FREE;
+	h->next_free = free_list[h->class];
+	free_list[h->class] = h;
+	arena_poison(h, HDR + class_bytes(h->class));
+}
+
+int sim_arena_contains(const void *p)
+{
+	return base && (const char *)p >= base &&
+	       (const char *)p < base + SIM_ARENA_SIZE;
+}
+
+size_t sim_arena_used(void)
+{
+	return brk_off;
+}
+
+/* sim/machine/hooks.h: every kernel allocation comes from the arena.  Objects of a
+ * cache line or more are line-aligned (the kernel aligns its hash tables
+ * and ____cacheline_aligned structs). */
+void *sim_kzalloc(unsigned long size)
+{
+	return sim_arena_alloc(size, size >= 64 ? 64 : 16);
+}
+
+void sim_kfree(const void *p)
+{
+	sim_arena_free(p);
+}

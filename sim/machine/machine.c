@@ -1,0 +1,615 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/machine/machine.c - the simulated machine and its main loop.
+ *
+ * Stage: machine.  sim_run() (called by the workload driver) starts the
+ * tasks; from then on the loop is distributed over the hooks: every
+ * sim_hook() charges its access to the running CPU's clock, and when that
+ * clock reaches the horizon it enters sim__dispatch(), the body of the
+ * main loop:
+ *
+ *   1. fire every event due before the earliest running CPU (ticks, idle
+ *      exits, timers);
+ *   2. pick the running CPU with the smallest clock (PRNG among equals;
+ *      sim/machine/runheap.c keeps them ordered);
+ *   3. switch to that CPU's current task (nothing to do if it is us);
+ *   4. back on our own CPU: preempt if a tick asked for it and
+ *      preempt_count is 0.
+ *
+ * With no running CPU and no event left, the run is over (every task
+ * returned) or deadlocked (some did not).  Calls the scheduler (sched/)
+ * for ticks and idle exits, sim/report/failure.c for failures, and sim/cache/cache.c
+ * for the price of each access (the cache-line model; with the preset's
+ * cache-model = off, the flat per-kind costs instead).  Every decision
+ * (the task a dispatch switches to, each PRNG draw) goes through
+ * sim_decision()/sim_draw() (sim/replay/replay.h), so replay files see it.
+ * Creating tasks and charging their time is sim/machine/task.c.
+ */
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "futex/tp.h"
+#include "sched/sched.h"
+#include "sim/host/arena.h"
+#include "sim/cache/cache.h"
+#include "sim/machine/event.h"
+#include "sim/explore/explore.h"
+#include "sim/report/failure.h"
+#include "sim/machine/machine.h"
+#include "sim/explore/oracle.h"
+#include "sim/machine/prng.h"
+#include "sim/replay/replay.h"
+#include "sim/machine/runheap.h"
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+struct sim_machine sim;
+struct sim_cpu *sim_cur;
+struct sim_cpu_kstate *sim_this_cpu;
+int sim_nr_cpus;
+void *sim_current_kt;
+unsigned long sim_percpu_offset[SIM_MAX_CPUS];
+
+static struct sim_coro main_coro;
+static struct sim_coro *running_coro;	/* the coroutine executing now	*/
+static uint64_t horizon_ps;		/* the running CPU may run below it */
+static uint64_t cost_ps[SIM_NR_ACCESS];	/* flat costs; RELAX, LOAD: parking */
+static bool cache_on;			/* sim/cache/cache.c prices the accesses */
+static int in_event;			/* an event callback is running	*/
+static uint64_t event_now_ps;		/* its deadline			*/
+static uint64_t last_progress_ps;	/* livelock watchdog		*/
+static uint64_t livelock_ps = 10ULL * 1000 * 1000 * 1000 * 1000;
+static int check_state;			/* FUTEXSIM_CHECK_STATE=1	*/
+static int nr_parked;			/* CPUs in sim_spin_wait()	*/
+static struct sim_cpu *parked[SIM_MAX_CPUS];	/* those CPUs, any order */
+static jmp_buf abort_jb;		/* sim_run_abort() from main	*/
+
+/* Per-CPU template section of the kernel side (sim/arch percpu.h). */
+extern char __start_sim_percpu[] __attribute__((weak));
+extern char __stop_sim_percpu[] __attribute__((weak));
+
+static void percpu_init(void)
+{
+	/* two linker symbols delimit one section: compare them as numbers */
+	size_t size = (uintptr_t)__stop_sim_percpu - (uintptr_t)__start_sim_percpu;
+
+	for (int cpu = 0; cpu < sim.nr_cpus; cpu++) {
+		char *copy = sim_arena_alloc(size ? size : 16, 64);
+
+		if (size)
+			memcpy(copy, __start_sim_percpu, size);
+		sim_percpu_offset[cpu] = (unsigned long)copy -
+					 (unsigned long)__start_sim_percpu;
+	}
+}
+
+static void tick_fire(struct sim_event *ev);
+static void kick_fire(struct sim_event *ev);
+static struct sim_cpu *sim__explore_next(void);
+
+void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
+		      uint64_t seed)
+{
+	const char *cs = getenv("FUTEXSIM_CHECK_STATE");
+
+	/* explore mode runs many machines in one process: free the last */
+	for (int i = 0; i < sim.nr_tasks; i++) {
+		sim_coro_destroy(&sim.tasks[i]->coro);
+		free(sim.tasks[i]);
+	}
+	memset(&sim, 0, sizeof(sim));
+	sim_cur = NULL;
+	running_coro = NULL;
+	horizon_ps = 0;
+	in_event = 0;
+	event_now_ps = 0;
+	last_progress_ps = 0;
+	nr_parked = 0;
+	sim_runheap_reset();
+	sim_oracle_watch(NULL);		/* the workload names its lock word */
+	sim.preset = preset;
+	sim.nr_cpus = nr_cpus;
+	sim.seed = seed;
+	sim_nr_cpus = nr_cpus;
+	sim_prng_seed(&sim_rng, seed);
+	sim_arena_init();
+	sim_events_reset();
+	memcpy(cost_ps, preset->access_ps, sizeof(cost_ps));
+	check_state = cs && *cs == '1';
+
+	for (int i = 0; i < nr_cpus; i++) {
+		struct sim_cpu *c = &sim.cpus[i];
+
+		c->k.cpu = i;
+		c->run_idx = -1;
+		sim_preset_topology(preset, i, &c->socket, &c->core, &c->thread);
+		sim_event_init(&c->tick, tick_fire);
+		sim_event_init(&c->kick, kick_fire);
+		c->tick.cpu = c->kick.cpu = i;
+	}
+	sim_cache_init(preset);
+	cache_on = preset->cache_model;
+	percpu_init();
+	sched_init();
+	sim_this_cpu = &sim.cpus[0].k;	/* the boot CPU runs the initcalls */
+	ksim_boot();
+	sim_failure_install();
+}
+
+void sim_set_check_state(int on)
+{
+	check_state = on;
+}
+
+int sim_check_state(void)
+{
+	return check_state;
+}
+
+void sim_set_livelock_ps(uint64_t ps)
+{
+	livelock_ps = ps;
+}
+
+/* ---- clock -------------------------------------------------------------- */
+
+uint64_t sim_now_ps(void)
+{
+	if (in_event || !sim_cur)
+		return event_now_ps;
+	return sim_cur->now_ps;
+}
+
+unsigned long long sim_now_ns(void)
+{
+	return sim_now_ps() / 1000;
+}
+
+void sim_charge_ps(uint64_t ps)
+{
+	if (sim_cur && !in_event)
+		sim_cur->now_ps += ps;
+}
+
+uint64_t sim_jitter_ps(uint64_t ps)
+{
+	uint64_t span = ps / 4;		/* +-12.5% */
+
+	if (!span)
+		return ps;
+	return ps - span / 2 + sim_draw(SIM_DEC_JITTER, span + 1);
+}
+
+void sim_progress(void)
+{
+	last_progress_ps = sim_now_ps();
+}
+
+void *sim_task_kt(const struct sim_task *t)
+{
+	return t->kt;
+}
+
+struct sim_task *sim_current(void)
+{
+	return sim_cur ? sim_cur->curr : NULL;
+}
+
+/* ---- events -------------------------------------------------------------- */
+
+void sim_event_start(struct sim_event *ev, uint64_t when_ps, int cpu)
+{
+	ev->cpu = cpu;
+	sim_events_add(ev, when_ps);
+	if (when_ps < horizon_ps)
+		horizon_ps = when_ps;
+}
+
+void sim_timer_start_ns(struct sim_event *ev, unsigned long long expires_ns,
+			unsigned long long range_ns)
+{
+	uint64_t slack_ps = 0;
+
+	if (range_ns)
+		slack_ps = sim_draw(SIM_DEC_SLACK, range_ns * 1000 + 1);
+	sim_event_start(ev, expires_ns * 1000 + slack_ps,
+			sim_cur ? sim_cur->k.cpu : 0);
+}
+
+int sim_timer_cancel(struct sim_event *ev)
+{
+	return sim_events_del(ev);
+}
+
+static void arm_tick(struct sim_cpu *c, uint64_t now_ps)
+{
+	uint64_t period = sim.preset->tick_ps;
+
+	if (c->tick.heap_idx < 0)
+		sim_event_start(&c->tick, (now_ps / period + 1) * period, c->k.cpu);
+}
+
+/*
+ * unpark - a write may end @c's spin-wait.  The loop it stands for reloads
+ * every iter = RELAX + LOAD after park_start (each reload an L1 hit, LOAD:
+ * with the cache model the spinner holds the line until a write
+ * invalidates it, and that write is what unparks it); the first reload
+ * that completes strictly after @after_ps sees the write.  The clock stops
+ * just before that reload, which the caller then performs and is charged
+ * for (with the cache model, the miss).
+ */
+static void unpark(struct sim_cpu *c, uint64_t after_ps)
+{
+	uint64_t iter = cost_ps[SIM_RELAX] + cost_ps[SIM_LOAD];
+	uint64_t k = 1;
+
+	if (after_ps >= c->park_start_ps && iter)
+		k = (after_ps - c->park_start_ps) / iter + 1;
+	c->now_ps = c->park_start_ps + k * iter - cost_ps[SIM_LOAD];
+	c->parked = false;
+	parked[c->park_idx] = parked[--nr_parked];
+	parked[c->park_idx]->park_idx = c->park_idx;
+	sim_runheap_add(c);
+	if (c->now_ps < horizon_ps)
+		horizon_ps = c->now_ps;
+}
+
+/*
+ * sim__wake_spinners - a store or RMW by the running CPU to @addr, issued
+ * at @issue_ps (its hook's clock before the charge; ~0 if the task was
+ * preempted in its hook) and performed now, at @now_ps, ends the
+ * spin-waits on its line.  Which reload sees it:
+ *   flat costs   the first one that completes after now_ps (the writer's
+ *                hook runs before its store, so timed mode runs the store
+ *                first only for a reload after the writer's clock);
+ *   cache model  the first one issued at or after issue_ps: the write
+ *                invalidated the spinner's copy when its hook ran, so
+ *                that reload misses, waits for the write (the line is
+ *                busy until now_ps) and pays the transfer, as the loop
+ *                would have.  With line-handover = arrival, hook_arrive()
+ *                passes arrival - LOAD: reloads that complete before the
+ *                arrival are hits under the line's grace (sim/cache/cache.h).
+ */
+static void sim__wake_spinners(const volatile void *addr, uint64_t issue_ps,
+			       uint64_t now_ps)
+{
+	uint64_t line = sim_cache_line_id(addr);
+	uint64_t after = now_ps;
+
+	if (cache_on && issue_ps <= now_ps) {
+		/* a reload issued at p >= issue_ps completes at p + LOAD */
+		after = issue_ps + cost_ps[SIM_LOAD];
+		if (after)
+			after--;
+	}
+	for (int i = 0; i < nr_parked; ) {
+		struct sim_cpu *c = parked[i];
+
+		if (c->park_line == line)
+			unpark(c, after);	/* moves the last one to i */
+		else
+			i++;
+	}
+}
+
+static void tick_fire(struct sim_event *ev)
+{
+	struct sim_cpu *c = &sim.cpus[ev->cpu];
+
+	if (!c->curr)
+		return;		/* idle: the tick stops (NO_HZ idle) */
+	if (c->parked)
+		unpark(c, ev->when_ps);	/* let the spinner see need_resched */
+	/*
+	 * The tick interrupt's handler runs on this busy CPU: its task
+	 * resumes tick-cost later.  Every CPU is at or past when_ps here (the
+	 * event fired before the earliest running CPU), so the time is
+	 * taken at the task's next instruction, wherever it is: no
+	 * IRQs-off region is modelled.  It is also what stirs lock
+	 * hand-over cycles that an exactly timed machine would otherwise
+	 * repeat for ever (machines/README.md, "The tick's cost").  The
+	 * run heap is ordered by the clocks: out and back in.
+	 */
+	if (sim.preset->tick_cost_ps) {
+		bool queued = sim_runheap_contains(c);
+
+		if (queued)
+			sim_runheap_remove(c);
+		c->now_ps += sim.preset->tick_cost_ps;
+		if (queued)
+			sim_runheap_add(c);
+	}
+	sched_tick(c);
+	arm_tick(c, ev->when_ps);
+}
+
+void sim_cpu_kick(int cpu, uint64_t at_ps)
+{
+	struct sim_cpu *c = &sim.cpus[cpu];
+
+	if (c->curr)
+		return;
+	if (c->kick.heap_idx >= 0) {
+		if (c->kick.when_ps <= at_ps)
+			return;
+		sim_events_del(&c->kick);
+	}
+	sim_event_start(&c->kick, at_ps, cpu);
+}
+
+static void kick_fire(struct sim_event *ev)
+{
+	struct sim_cpu *c = &sim.cpus[ev->cpu];
+
+	if (c->curr)
+		return;
+	if (c->now_ps < ev->when_ps)
+		c->now_ps = ev->when_ps;
+	sched_cpu_wakeup(c);
+	if (c->curr) {
+		arm_tick(c, c->now_ps);
+		sim_runheap_add(c);
+	}
+}
+
+static void fire(struct sim_event *ev)
+{
+	struct sim_cpu_kstate *saved = sim_this_cpu;
+
+	sim_events_del(ev);
+	sim.counters.events++;
+	in_event = 1;
+	event_now_ps = ev->when_ps;
+	sim_this_cpu = &sim.cpus[ev->cpu].k;
+	ev->fire(ev);
+	sim_this_cpu = saved;
+	in_event = 0;
+}
+
+/* ---- dispatch ---------------------------------------------------------- */
+
+/* What the CPU picked to run may run up to: the next CPU's clock, the
+ * next event, and the livelock deadline. */
+static uint64_t compute_horizon(void)
+{
+	uint64_t h = last_progress_ps + livelock_ps;
+	struct sim_event *ev = sim_events_peek();
+
+	if (ev && ev->when_ps < h)
+		h = ev->when_ps;
+	if (sim_runheap_min_ps() < h)
+		h = sim_runheap_min_ps();
+	return h;
+}
+
+static void run_over(void)
+{
+	struct sim_coro *from = running_coro;
+
+	if (sim.nr_live)
+		sim_fail(SIM_FAIL_DEADLOCK,
+			 "every task is blocked and no timer is pending");
+	sim_cur = NULL;
+	sim_current_kt = NULL;
+	running_coro = &main_coro;
+	sim.counters.switches++;
+	sim_coro_switch(from, &main_coro);
+	sim_fail(SIM_FAIL_INVARIANT, "a finished run was resumed");
+}
+
+/* Make @c the executing CPU and switch to its current task. */
+static void resume(struct sim_cpu *c)
+{
+	struct sim_task *t = c->curr;
+	struct sim_coro *from = running_coro;
+
+	sim_cur = c;
+	sim_this_cpu = &c->k;
+	sim_current_kt = t->kt;
+	if (&t->coro == from)
+		return;
+	sim_decision(SIM_DEC_SWITCH, c->now_ps, c->k.cpu, t->tid);
+	running_coro = &t->coro;
+	sim.counters.switches++;
+	sim_coro_switch(from, &t->coro);
+	/* resumed: whoever switched back to us set the globals */
+}
+
+static void sim__dispatch(void)
+{
+	struct sim_cpu *next, *c = sim_cur;
+
+	/* while dispatching, every CPU that may run is in the run heap */
+	if (c && c->curr && !c->parked && !sim_runheap_contains(c))
+		sim_runheap_add(c);
+	for (;;) {
+		struct sim_event *ev = sim_events_peek();
+		uint64_t earliest_ps = sim_runheap_min_ps();
+
+		if (ev && ev->when_ps <= earliest_ps) {
+			fire(ev);
+			continue;
+		}
+		if (earliest_ps == UINT64_MAX)
+			run_over();
+		break;
+	}
+	next = sim_explore_on ? sim__explore_next() : sim_runheap_pop_earliest();
+	if (next->now_ps >= last_progress_ps + livelock_ps)
+		sim_fail(SIM_FAIL_LIVELOCK,
+			 "no task completed an operation within the livelock bound");
+	if (check_state)
+		sched_assert_state();
+	if (check_state)
+		ksim_futex_tp_assert_state();	/* futex/tp.h */
+	/* explore mode: every hook is a scheduling point */
+	horizon_ps = sim_explore_on ? 0 : compute_horizon();
+	resume(next);
+}
+
+/* Back on our CPU after a dispatch: honour a pending preemption. */
+static void preempt_point(struct sim_cpu *c)
+{
+	if (likely(!c->k.need_resched))
+		return;
+	if (c->k.preempt_count == 0) {
+		sched_preempt();
+		return;
+	}
+	horizon_ps = 0;		/* look again at every hook until possible */
+}
+
+/*
+ * hook_arrive - line-handover = arrival (sim/cache/cache.h): @c's clock is at
+ * its miss's arrival, every CPU with an earlier clock has run; the access
+ * is performed when the hook returns, and @c pays the rest, *@post_ps.
+ * Return: for sim__wake_spinners(), the issue of the first reload that
+ * sees the access, the first that completes at or after the arrival
+ * (earlier ones are hits under the line's grace).
+ */
+static uint64_t hook_arrive(struct sim_cpu *c, uint64_t *post_ps)
+{
+	uint64_t arrive_ps = c->now_ps;
+
+	sim_cache_arrive(c);
+	c->now_ps += *post_ps;
+	*post_ps = 0;
+	return arrive_ps > cost_ps[SIM_LOAD] ? arrive_ps - cost_ps[SIM_LOAD] : 0;
+}
+
+void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size)
+{
+	struct sim_cpu *c = sim_cur;
+	uint64_t issue_ps, post_ps = 0;
+
+	if (unlikely(!c || in_event))
+		return;		/* boot or event context: not a task */
+	sim.counters.hooks++;
+	issue_ps = c->now_ps;
+	if (likely(cache_on)) {
+		c->now_ps += sim_cache_access(c, kind, addr, size, issue_ps);
+		if (unlikely(sim__cache_post_ps)) {	/* arrival mode */
+			post_ps = sim__cache_post_ps;
+			sim__cache_post_ps = 0;
+		}
+	} else {
+		c->now_ps += cost_ps[kind];
+	}
+	if (unlikely(c->now_ps >= horizon_ps)) {
+		struct sim_cpu *was = c;
+		uint64_t done_ps = c->now_ps + post_ps;
+
+		if (sim_explore_on)
+			sim_explore_note(c, kind, addr);
+		sim__dispatch();
+		c = sim_cur;
+		if (post_ps)
+			issue_ps = hook_arrive(c, &post_ps);
+		preempt_point(c);
+		c = sim_cur;
+		if (c != was || c->now_ps != done_ps)
+			issue_ps = ~0ULL;	/* preempted in the hook */
+	}
+	if (unlikely(post_ps))
+		issue_ps = hook_arrive(c, &post_ps);
+	/*
+	 * The access happens when we return, with no scheduling point in
+	 * between: only now may a write end other CPUs' spin-waits (a
+	 * spinner that read the old value while we were switched out has
+	 * parked by now, and must see this write).
+	 */
+	if (unlikely(nr_parked) && (kind == SIM_STORE || kind == SIM_RMW))
+		sim__wake_spinners(addr, issue_ps, c->now_ps);
+}
+
+void sim_spin_reload(void)
+{
+	if (likely(sim_cur && !in_event && cache_on))
+		sim_cache_spin_reload(sim_cur, sim_cur->now_ps);
+}
+
+void sim_spin_done(int first_change)
+{
+	if (likely(sim_cur && !in_event && cache_on))
+		sim_cache_spin_done(sim_cur, first_change);
+}
+
+void sim_spin_wait(const volatile void *addr, unsigned int size)
+{
+	struct sim_cpu *c = sim_cur;
+
+	if (unlikely(!c || in_event))
+		return;
+	sim.counters.hooks++;
+	c->now_ps += cost_ps[SIM_RELAX];
+	c->parked = true;
+	c->park_idx = nr_parked;
+	parked[nr_parked] = c;
+	c->park_line = sim_cache_line_id(addr);
+	c->park_start_ps = c->now_ps - cost_ps[SIM_RELAX];
+	nr_parked++;
+	sim__dispatch();
+	preempt_point(sim_cur);
+}
+
+void sim_delay_ps(uint64_t ps)
+{
+	struct sim_cpu *c = sim_cur;
+
+	c->now_ps += ps;
+	if (c->now_ps < horizon_ps)
+		return;
+	sim__dispatch();
+	preempt_point(sim_cur);
+}
+
+void sim_switch_to(struct sim_task *next)
+{
+	sim_cur->curr = next;
+	sim__dispatch();
+}
+
+/*
+ * sim__explore_next - explore mode: the strategy (sim/explore/explore.c) takes a
+ * CPU out of the run heap; then the events due by that CPU's clock fire,
+ * so that timers and ticks keep up with a CPU the strategy runs ahead of
+ * the others.
+ */
+static struct sim_cpu *sim__explore_next(void)
+{
+	struct sim_cpu *next = sim_explore_pick();
+	struct sim_event *ev;
+
+	while ((ev = sim_events_peek()) && ev->when_ps <= next->now_ps)
+		fire(ev);
+	return next;
+}
+
+void sim_run_abort(void)
+{
+	struct sim_coro *from = running_coro;
+
+	in_event = 0;
+	sim_cur = NULL;
+	sim_current_kt = NULL;
+	if (from == &main_coro)
+		longjmp(abort_jb, 1);
+	running_coro = &main_coro;
+	sim.counters.switches++;
+	sim_coro_switch(from, &main_coro);
+	sim_fail(SIM_FAIL_INVARIANT, "an aborted run was resumed");
+}
+
+void sim_run(void)
+{
+	sim_coro_init_main(&main_coro);
+	running_coro = &main_coro;
+	last_progress_ps = 0;
+	if (setjmp(abort_jb))
+		return;		/* sim_run_abort() from the main context */
+	sim__dispatch();
+	/* every task has returned */
+}

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/machine/runheap.c - the CPUs that may run, in a binary min-heap ordered by
+ * (now_ps, CPU number).  See sim/machine/runheap.h.
+ *
+ * Stage: machine.  Called by sim/machine/machine.c at every dispatch, so it is on
+ * the simulator's hot path: O(log n) per insertion and removal, and
+ * O(ties) to find the CPUs that share the smallest clock.  A tie-break
+ * is a decision of replay files (sim_draw(), sim/replay/replay.h).
+ */
+#include "sim/machine/machine.h"
+#include "sim/replay/replay.h"
+#include "sim/machine/runheap.h"
+
+static struct sim_cpu *heap[SIM_MAX_CPUS];
+static int nr;
+
+static inline int before(const struct sim_cpu *a, const struct sim_cpu *b)
+{
+	if (a->now_ps != b->now_ps)
+		return a->now_ps < b->now_ps;
+	return a->k.cpu < b->k.cpu;
+}
+
+static inline void place(struct sim_cpu *c, int i)
+{
+	heap[i] = c;
+	c->run_idx = i;
+}
+
+static void sift_up(int i)
+{
+	struct sim_cpu *c = heap[i];
+
+	while (i > 0 && before(c, heap[(i - 1) / 2])) {
+		place(heap[(i - 1) / 2], i);
+		i = (i - 1) / 2;
+	}
+	place(c, i);
+}
+
+static void sift_down(int i)
+{
+	struct sim_cpu *c = heap[i];
+
+	for (;;) {
+		int child = 2 * i + 1;
+
+		if (child >= nr)
+			break;
+		if (child + 1 < nr && before(heap[child + 1], heap[child]))
+			child++;
+		if (!before(heap[child], c))
+			break;
+		place(heap[child], i);
+		i = child;
+	}
+	place(c, i);
+}
+
+static void remove_at(int i)
+{
+	struct sim_cpu *c = heap[i];
+
+	c->run_idx = -1;
+	if (--nr == i)
+		return;
+	place(heap[nr], i);
+	sift_up(i);
+	sift_down(heap[i]->run_idx);
+}
+
+void sim_runheap_reset(void)
+{
+	for (int i = 0; i < nr; i++)
+		heap[i]->run_idx = -1;
+	nr = 0;
+}
+
+void sim_runheap_add(struct sim_cpu *c)
+{
+	place(c, nr++);
+	sift_up(nr - 1);
+}
+
+int sim_runheap_contains(const struct sim_cpu *c)
+{
+	return c->run_idx >= 0;
+}
+
+uint64_t sim_runheap_min_ps(void)
+{
+	return nr ? heap[0]->now_ps : UINT64_MAX;
+}
+
+/* Collect the heap positions whose clock equals the minimum; they form a
+ * subtree at the root. */
+static int collect_ties(int i, uint64_t t, int *out, int n)
+{
+	if (i >= nr || heap[i]->now_ps != t)
+		return n;
+	out[n++] = i;
+	n = collect_ties(2 * i + 1, t, out, n);
+	return collect_ties(2 * i + 2, t, out, n);
+}
+
+struct sim_cpu *sim_runheap_pop_earliest(void)
+{
+	int ties[SIM_MAX_CPUS], n, pick = 0;
+
+	if (!nr)
+		return NULL;
+	if (nr > 1 && heap[1]->now_ps != heap[0]->now_ps &&
+	    (nr < 3 || heap[2]->now_ps != heap[0]->now_ps)) {
+		struct sim_cpu *c = heap[0];
+
+		remove_at(0);
+		return c;
+	}
+	n = collect_ties(0, heap[0]->now_ps, ties, 0);
+	if (n > 1) {
+		/* the k-th smallest CPU number among the tied ones */
+		uint64_t k = sim_draw(SIM_DEC_TIE, n);
+
+		for (int i = 0; i < n; i++) {
+			int rank = 0;
+
+			for (int j = 0; j < n; j++)
+				rank += heap[ties[j]]->k.cpu < heap[ties[i]]->k.cpu;
+			if ((uint64_t)rank == k)
+				pick = ties[i];
+		}
+	}
+	struct sim_cpu *c = heap[pick];
+
+	remove_at(pick);
+	return c;
+}
+
+int sim_runheap_nr(void)
+{
+	return nr;
+}
+
+struct sim_cpu *sim_runheap_at(int i)
+{
+	return heap[i];
+}
+
+void sim_runheap_remove(struct sim_cpu *c)
+{
+	remove_at(c->run_idx);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/program/program.h - user programs on the command line: `futexsim build`
+ * and the --program key of `futexsim run` and `futexsim replay`.
+ *
+ * Stage: CLI.  Called by sim/cli/cli.c (and sim_program_spawn() by
+ * sim/explore/explore_run.c and bench/bench_spawn.c); sim/program/program.c runs the C
+ * compiler (build) and exec()s the program's binary (run), and writes the
+ * program's lines of the report.
+ *
+ * A program binary is a whole futexsim: the simulator (libfutexsim.a of
+ * the build directory) linked with the user's objects, compiled with
+ * workloads/libsim/futexsim.h force-included and main() renamed to
+ * futexsim_user_main.  `futexsim run --program=OUT ...` exec()s OUT with
+ * the same arguments; OUT's futexsim then runs workload "program".
+ */
+#ifndef SIM_PROGRAM_H
+#define SIM_PROGRAM_H
+
+#include <stdio.h>
+
+#include "sim/scenario/scenario.h"
+#include "sim/report/stats.h"
+
+/* Exit status of `futexsim run` when the program exited non-zero. */
+#define SIM_EXIT_PROGRAM	6
+
+/*
+ * sim_program_build - `futexsim build SOURCE.c... [-o OUT] [CC-OPTION...]`:
+ * compile and link the program against the layer.  Without -o, OUT is
+ * the first source without its ".c".  Options go to the compiler after
+ * futexsim's own (-I, -D, -O, -W ...).
+ * Before linking, every object is checked with nm -u: a call the layer
+ * does not simulate (thrd_create, fork, poll ...) is named on
+ * stderr and the build fails.
+ * Return: 0; bad arguments exit 2, as does a failed compilation or a
+ * refused call (the messages are on stderr).
+ */
+int sim_program_build(int argc, char **argv);
+
+/* sim_program_args - the process's command line, for the exec below. */
+void sim_program_args(int argc, char **argv);
+
+/*
+ * sim_program_select - after the scenario keys are applied: in a binary
+ * with no program linked, a scenario with a program exec()s that program
+ * with this process's arguments (bad input, exit 2, if it is not a
+ * futexsim program); in a program's binary, the workload is "program"
+ * and the program key defaults to the binary's path.
+ */
+void sim_program_select(struct sim_scenario *s);
+
+/* sim_program_report - the program lines of the report (nothing for
+ * other workloads). */
+void sim_program_report(FILE *out, const struct sim_scenario *s,
+			const struct sim_result *r, int nr);
+
+/* sim_program_status - SIM_EXIT_PROGRAM if a program of @r exited with
+ * a non-zero status, else 0. */
+int sim_program_status(const struct sim_result *r, int nr);
+
+/*
+ * sim_program_spawn - run a command in a child process and wait for it:
+ * exec @path if it is not NULL, else (or if that fails) @argv[0] looked
+ * up in PATH as execvp() does, with the NULL-terminated @argv.  Its
+ * stdout goes to the file @out (created or truncated; "/dev/null" drops
+ * it), or stays this process's if @out is NULL; stderr stays ours.  If
+ * no exec works, the child says "@who: cannot run ARGV0: REASON" on
+ * stderr and exits 127.  Used by `futexsim build` (the compiler), the
+ * explore command (a hit's replay) and bench/bench_spawn.c.
+ * Return: the command's exit status, 128 + the signal's number if a
+ * signal ended it, -1 if it could not be started or waited for.
+ */
+int sim_program_spawn(const char *path, char *const argv[], const char *out,
+		      const char *who);
+
+#endif /* SIM_PROGRAM_H */

@@ -1,0 +1,531 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/report/failure.c - the report of a simulated failure, and exit status 3.
+ *
+ * Stage: report.  Called by sim/machine/machine.c (deadlock, livelock, invariant
+ * failures), by the arch shim through sim_bug()/sim_warn() (kernel BUG()
+ * and WARN()), by the CLI (sim_failure_set_replay(), sim_failure_install())
+ * and, for a stack overflow, by the kernel through the SIGSEGV handler
+ * installed here.  Calls libunwind (the only file that does), the
+ * coroutine layer for saved contexts and guard pages (sim/host/coro.h),
+ * sim/report/failure_lines.c for the file:line of frames, sim_trace_last_events()
+ * for the end of the narration (sim/trace/trace.h), sim_oracle_lost_wakeup()
+ * (sim/explore/oracle.c) to name a deadlock that is a lost wakeup, and reads the
+ * machine's tasks and clocks (sim/machine/machine.h); a stack overflow ends the
+ * replay file being written or checked (sim/replay/replay.h) itself.
+ *
+ * Report (stderr):
+ *
+ *	futexsim: DEADLOCK: every task is blocked and no timer is pending
+ *	seed: 42
+ *	time: 1200345 ns (CPU 2 at 1199870 ns)
+ *	last events:
+ *	    0.049757 ms  worker5 (cpu 2): FUTEX_WAKE returned 1: woke 1 waiter
+ *	    ...
+ *	task 100 "worker0" SLEEPING on CPU 0
+ *	    futex_wait_queue (kernel/futex/waitwake.c:355)
+ *	    ulock_futex_wait (workloads/ulock/futex.h:27, inlined)
+ *	    busted_lock (workloads/ulock/busted.c:35)
+ *	    ...
+ *	replay: futexsim run --seed=42 ...
+ *
+ * A deadlock whose lock word reads 0 (free) is a lost wakeup, and its
+ * headline says what was seen instead:
+ *
+ *	futexsim: DEADLOCK (lost wakeup): task 101 "worker1" sleeps in
+ *	FUTEX_WAIT on 0x200000049180, whose word reads 0, free
+ *
+ * (one line).  "time" is the largest CPU clock; the parenthesis names
+ * the CPU that was executing when the failure was found ("main loop" if
+ * none was).  "last events" are the last SIM_NARRATE_LAST lines of
+ * --narrate (only a narrated run keeps them; else one line says so),
+ * taken before the headline so that the narration's own output ends
+ * before the report.
+ * Stacks are function names, with file:line (and the functions inlined
+ * into a frame) when sim/report/failure_lines.c resolves them, never addresses
+ * or offsets, so a report is byte-identical between runs of one binary:
+ * the frames of all tasks are collected first, resolved at once, then
+ * printed (each stack is unwound twice).  The task executing here is
+ * unwound from here (this file's own frames skipped); a suspended task
+ * from the context its coroutine saved (sim_coro_context()); the task that
+ * overflowed its stack from the signal's context.  A stack is printed
+ * innermost first, from below the switch that suspended the task (leading
+ * sim_coro_switch* frames are skipped) down to, not including, the
+ * coroutine's start (frames named sim__coro_*), so both coroutine backends
+ * give the same report; at most FAILURE_MAX_FRAMES frames, then "... N
+ * more frames".  A compiler's suffix for a clone or a split part of a
+ * function (".isra.0", ".constprop.0", ".cold") is dropped.
+ */
+#define _GNU_SOURCE
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/report/failure.h"
+#include "sim/machine/machine.h"
+#include "sim/explore/oracle.h"
+#include "sim/replay/replay.h"
+#include "sim/trace/trace.h"
+
+#define FAILURE_MAX_FRAMES	32	/* frames printed per stack	  */
+#define FAILURE_MAX_COUNT	100000	/* frames counted beyond those	  */
+#define FAILURE_ALTSTACK_SIZE	(128 * 1024)
+
+static const struct {
+	const char *name;
+	const char *dflt;	/* headline detail when the caller gave none */
+} failure_kinds[] = {
+	[SIM_FAIL_DEADLOCK]  = { "DEADLOCK",
+		"every task is blocked and no timer is pending" },
+	[SIM_FAIL_LIVELOCK]  = { "LIVELOCK",
+		"no operation completed within the livelock bound" },
+	[SIM_FAIL_BUG]       = { "BUG", "kernel BUG()" },
+	[SIM_FAIL_WARN]      = { "WARN", "kernel WARN()" },
+	[SIM_FAIL_STACK]     = { "STACK OVERFLOW", "a task overflowed its stack" },
+	[SIM_FAIL_INVARIANT] = { "INVARIANT", "a simulator invariant failed" },
+	[SIM_FAIL_STARVATION] = { "STARVATION", "a starvation oracle fired" },
+};
+
+static const char *const failure_states[] = {
+	[SIM_TASK_NEW]		= "NEW",
+	[SIM_TASK_RUNNING]	= "RUNNING",
+	[SIM_TASK_QUEUED]	= "QUEUED",
+	[SIM_TASK_SLEEPING]	= "SLEEPING",
+	[SIM_TASK_DEAD]		= "DEAD",
+};
+
+static char *failure_replay;
+static volatile sig_atomic_t failure_active;
+
+/* ---- output: one buffer, written with write(2) ------------------------ */
+
+static struct {
+	char buf[8192];
+	size_t len;
+} failure_out;
+
+static void failure_flush(void)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < failure_out.len) {
+		n = write(STDERR_FILENO, failure_out.buf + done,
+			  failure_out.len - done);
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	failure_out.len = 0;
+}
+
+static void failure_printf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+static void failure_printf(const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	size_t len;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): va_start above */
+	va_end(ap);
+	if (n <= 0)
+		return;
+	len = (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1;
+	if (len > sizeof(failure_out.buf) - failure_out.len)
+		failure_flush();
+	memcpy(failure_out.buf + failure_out.len, line, len);
+	failure_out.len += len;
+}
+
+/* ---- stacks -------------------------------------------------------------- */
+
+/* A frame above the interesting part: this file's or the switch's. */
+static bool failure_skipped_frame(const char *name)
+{
+	return !strncmp(name, "failure_", 8) ||
+	       !strncmp(name, "sim_failure_", 12) ||
+	       !strncmp(name, "sim_coro_switch", 15) ||
+	       !strcmp(name, "sim_fail") ||
+	       !strcmp(name, "sim_bug") ||
+	       !strcmp(name, "sim_warn");
+}
+
+/* The frames of one stack, innermost first. */
+static struct failure_frames {
+	int nr;			/* frames kept			*/
+	int more;		/* frames beyond those		*/
+	struct {
+		char name[128];
+		uintptr_t pc;	/* inside the call (or the fault)	*/
+	} f[FAILURE_MAX_FRAMES];
+} failure_st;
+
+/*
+ * failure_walk - unwind from @ctx (@flags: 0, or UNW_INIT_SIGNAL_FRAME for
+ * a signal's context) into @st.
+ */
+static void failure_walk(unw_context_t *ctx, int flags,
+			 struct failure_frames *st)
+{
+	unw_cursor_t cur;
+	unw_word_t off, ip;
+	char name[128];
+	bool top = true, first = true;
+
+	st->nr = st->more = 0;
+	if (unw_init_local2(&cur, ctx, flags) < 0)
+		return;
+	do {
+		name[0] = 0;
+		if (unw_get_proc_name(&cur, name, sizeof(name), &off) < 0 &&
+		    !name[0])
+			snprintf(name, sizeof(name), "??");
+		if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0)
+			ip = 0;
+		/* a return address: the call is the byte before it */
+		if (ip && !(first && flags))
+			ip--;
+		first = false;
+		/* "f.isra.0", "f.constprop.0", "f.cold": a part of f */
+		name[strcspn(name, ".")] = 0;
+		if (!strncmp(name, "sim__coro_", 10))
+			break;		/* the coroutine's start: the end */
+		if (top && failure_skipped_frame(name))
+			continue;
+		top = false;
+		if (st->nr >= FAILURE_MAX_FRAMES) {
+			if (++st->more >= FAILURE_MAX_COUNT)
+				break;
+			continue;
+		}
+		memcpy(st->f[st->nr].name, name, sizeof(name));
+		st->f[st->nr++].pc = (uintptr_t)ip;
+	} while (unw_step(&cur) > 0);
+}
+
+void sim_failure_stack_here(char *out, int len)
+{
+	unw_context_t ctx;
+	size_t used = 0;
+	int i, n;
+
+	if (len <= 0)
+		return;
+	out[0] = 0;
+	unw_getcontext(&ctx);
+	failure_walk(&ctx, 0, &failure_st);
+	for (i = 0; i < failure_st.nr; i++) {
+		n = snprintf(out + used, (size_t)len - used, "%s\n",
+			     failure_st.f[i].name);
+		if (n < 0 || (size_t)n >= (size_t)len - used)
+			return;
+		used += (size_t)n;
+	}
+	if (failure_st.more)
+		snprintf(out + used, (size_t)len - used, "... %d more frames\n",
+			 failure_st.more);
+}
+
+/* ---- the report ------------------------------------------------------- */
+
+/* The task whose stack holds @addr (guard page included), if any. */
+static const struct sim_task *failure_stack_owner(const void *addr)
+{
+	uintptr_t a = (uintptr_t)addr, lo, hi;
+	const struct sim_task *t;
+	int i;
+
+	for (i = 0; i < sim.nr_tasks && i < SIM_MAX_TASKS; i++) {
+		t = sim.tasks[i];
+		if (!t || !t->coro.guard)
+			continue;
+		lo = (uintptr_t)t->coro.guard;
+		hi = (uintptr_t)t->coro.stack + t->coro.stack_size;
+		if (a >= lo && a < hi)
+			return t;
+	}
+	return NULL;
+}
+
+/*
+ * failure_stack - the stack of task @t into failure_st.  @here
+ * (@here_flags for unw_init_local2()) is the context of the code
+ * executing now, on the stack of @here_task (NULL: on no task's stack);
+ * NULL if that context cannot be unwound.
+ * Return: NULL, or the line to print instead of frames.
+ */
+static const char *failure_stack(const struct sim_task *t, unw_context_t *here,
+				 int here_flags, const struct sim_task *here_task)
+{
+	ucontext_t saved;
+	int rc;
+
+	failure_st.nr = failure_st.more = 0;
+	if (t == here_task && here)
+		failure_walk(here, here_flags, &failure_st);
+	else if (t == here_task)
+		return "(a signal context is not unwound on this host)";
+	else if (t->state == SIM_TASK_NEW || t->state == SIM_TASK_DEAD)
+		return t->state == SIM_TASK_NEW ? "(not started)" : "(exited)";
+	else if ((rc = sim_coro_context(&t->coro, &saved)) != 0)
+		return rc > 0 ? "(not started)" : "(no saved context)";
+	else
+#ifdef __x86_64__
+		/* libunwind's context on x86-64 is the ucontext_t itself */
+		failure_walk(&saved, 0, &failure_st);
+#else
+		return "(suspended stacks are not unwound on this host)";
+#endif
+	return failure_st.nr ? NULL : "(no frames)";
+}
+
+/* One frame: "name (file:line)", the functions inlined into it first. */
+static void failure_frame(const char *name, uintptr_t pc)
+{
+	const char *p = sim__failure_lines_of(pc), *tab, *nl;
+
+	if (!p) {
+		failure_printf("    %s\n", name);
+		return;
+	}
+	for (; (tab = strchr(p, '\t')) && (nl = strchr(tab, '\n')); p = nl + 1) {
+		bool last = !nl[1];
+		int fn_len = last ? (int)strlen(name) : (int)(tab - p);
+		const char *fn = last ? name : p;
+
+		if (nl == tab + 1)	/* no location */
+			failure_printf("    %.*s%s\n", fn_len, fn,
+				       last ? "" : " (inlined)");
+		else
+			failure_printf("    %.*s (%.*s%s)\n", fn_len, fn,
+				       (int)(nl - tab - 1), tab + 1,
+				       last ? "" : ", inlined");
+	}
+}
+
+/* One task's line and stack (failure_stack() for the arguments). */
+static void failure_task(const struct sim_task *t, unw_context_t *here,
+			 int here_flags, const struct sim_task *here_task)
+{
+	const char *state = "?", *msg;
+	int i;
+
+	if ((unsigned int)t->state < sizeof(failure_states) / sizeof(char *))
+		state = failure_states[t->state];
+	failure_printf("task %d \"%.16s\" %s on CPU %d\n",
+		       t->tid, t->name, state, t->cpu);
+	msg = failure_stack(t, here, here_flags, here_task);
+	if (msg) {
+		failure_printf("    %s\n", msg);
+		return;
+	}
+	for (i = 0; i < failure_st.nr; i++)
+		failure_frame(failure_st.f[i].name, failure_st.f[i].pc);
+	if (failure_st.more)
+		failure_printf("    ... %d more frames\n", failure_st.more);
+}
+
+/* Every frame of every task's stack, to resolve file:line at once. */
+static void failure_collect(unw_context_t *here, int here_flags,
+			    const struct sim_task *here_task)
+{
+	int i, j;
+
+	for (i = 0; i < sim.nr_tasks && i < SIM_MAX_TASKS; i++) {
+		if (!sim.tasks[i] ||
+		    failure_stack(sim.tasks[i], here, here_flags, here_task))
+			continue;
+		for (j = 0; j < failure_st.nr; j++)
+			sim__failure_lines_add(failure_st.f[j].pc);
+	}
+	sim__failure_lines_resolve();
+}
+
+/* sim_failure_defer(): report nothing, the CLI runs it again */
+static int failure_defer;
+
+/* The last narrated lines, taken before the report starts. */
+static struct {
+	char line[SIM_NARRATE_LAST][256];
+	int nr;			/* -1: no narration kept	*/
+} failure_ev;
+
+static void failure_event(const char *line, void *arg)
+{
+	if (failure_ev.nr < SIM_NARRATE_LAST)
+		snprintf(failure_ev.line[failure_ev.nr++],
+			 sizeof(failure_ev.line[0]), "%s", line);
+}
+
+static void failure_report(enum sim_failure kind, const char *what,
+			   unw_context_t *here, int here_flags,
+			   const struct sim_task *here_task)
+{
+	uint64_t max_ps = 0;
+	char lost[200];
+	int i;
+
+	if ((unsigned int)kind >= sizeof(failure_kinds) / sizeof(failure_kinds[0]))
+		kind = SIM_FAIL_INVARIANT;
+	/* the narration's end goes out first: the report stays in one piece */
+	if (sim_trace_last_events(failure_event, NULL) < 0)
+		failure_ev.nr = -1;
+	if (kind == SIM_FAIL_DEADLOCK &&
+	    sim_oracle_lost_wakeup(lost, sizeof(lost)))
+		failure_printf("futexsim: %s (lost wakeup): %s\n",
+			       failure_kinds[kind].name, lost);
+	else
+		failure_printf("futexsim: %s: %s\n", failure_kinds[kind].name,
+			       what && *what ? what : failure_kinds[kind].dflt);
+	failure_flush();	/* the headline first, whatever happens next */
+
+	for (i = 0; i < sim.nr_cpus && i < SIM_MAX_CPUS; i++)
+		if (sim.cpus[i].now_ps > max_ps)
+			max_ps = sim.cpus[i].now_ps;
+	failure_printf("seed: %llu\n", (unsigned long long)sim.seed);
+	if (sim_cur)
+		failure_printf("time: %llu ns (CPU %d at %llu ns)\n",
+			       (unsigned long long)(max_ps / 1000),
+			       sim_cur->k.cpu,
+			       (unsigned long long)(sim_cur->now_ps / 1000));
+	else
+		failure_printf("time: %llu ns (main loop)\n",
+			       (unsigned long long)(max_ps / 1000));
+	failure_printf("last events:\n");
+	if (failure_ev.nr < 0)
+		failure_printf("    (not kept: the run was not narrated)\n");
+	else if (!failure_ev.nr)
+		failure_printf("    (none)\n");
+	for (i = 0; i < failure_ev.nr; i++)
+		failure_printf("    %s\n", failure_ev.line[i]);
+	failure_collect(here, here_flags, here_task);
+	for (i = 0; i < sim.nr_tasks && i < SIM_MAX_TASKS; i++)
+		if (sim.tasks[i])
+			failure_task(sim.tasks[i], here, here_flags, here_task);
+	failure_printf("replay: %s\n",
+		       failure_replay ? failure_replay : "(not recorded)");
+	failure_flush();
+}
+
+void (*sim_fail_hook)(enum sim_failure kind, const char *what);
+
+void sim_fail(enum sim_failure kind, const char *what)
+{
+	unw_context_t here;
+
+	if (sim_fail_hook)
+		sim_fail_hook(kind, what);	/* explore mode: does not return */
+	if (failure_active) {	/* failed while reporting: just stop */
+		failure_printf("futexsim: failure inside the failure report\n");
+		failure_flush();
+		_exit(3);
+	}
+	failure_active = 1;
+	fflush(stdout);
+	if (failure_defer)
+		exit(SIM_EXIT_REPORT_AGAIN);	/* flushes the replay file */
+	unw_getcontext(&here);
+	failure_report(kind, what, &here, 0, failure_stack_owner(&here));
+	exit(3);
+}
+
+void sim_bug(const char *what, const char *file, int line)
+{
+	static char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s at %s:%d", what ? what : "BUG",
+		 file, line);
+	sim_fail(SIM_FAIL_BUG, buf);
+}
+
+void sim_warn(const char *what, const char *file, int line)
+{
+	static char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s at %s:%d", what ? what : "WARN",
+		 file, line);
+	sim_fail(SIM_FAIL_WARN, buf);
+}
+
+void sim_failure_defer(int on)
+{
+	failure_defer = on;
+}
+
+void sim_failure_set_replay(const char *cmd)
+{
+	free(failure_replay);
+	failure_replay = cmd ? strdup(cmd) : NULL;
+}
+
+/* ---- stack overflow: SIGSEGV/SIGBUS on a guard page -------------------- */
+
+static struct sim_task *failure_guard_owner(const void *addr)
+{
+	int i;
+
+	for (i = 0; i < sim.nr_tasks && i < SIM_MAX_TASKS; i++)
+		if (sim.tasks[i] && sim_coro_guard_hit(&sim.tasks[i]->coro, addr))
+			return sim.tasks[i];
+	return NULL;
+}
+
+/*
+ * Not async-signal-safe in general (vsnprintf, libunwind), but the
+ * process is dying: the headline is written with write(2) before anything
+ * riskier runs, and a second fault inside here kills the process with
+ * the default action (SIGSEGV stays blocked while the handler runs).
+ */
+static void failure_signal(int sig, siginfo_t *si, void *uc)
+{
+	struct sim_task *t = failure_guard_owner(si->si_addr);
+	char what[128];
+
+	if (!t || failure_active) {
+		signal(sig, SIG_DFL);
+		raise(sig);	/* delivered with the default action on return */
+		return;
+	}
+	failure_active = 1;
+	if (failure_defer) {
+		sim_replay_end_now();
+		_exit(SIM_EXIT_REPORT_AGAIN);
+	}
+	snprintf(what, sizeof(what), "task %d \"%.16s\" overflowed its %zu-byte stack",
+		 t->tid, t->name, t->coro.stack_size);
+#ifdef __x86_64__
+	/* libunwind's context on x86-64 is the ucontext_t itself */
+	failure_report(SIM_FAIL_STACK, what, (unw_context_t *)uc,
+		       UNW_INIT_SIGNAL_FRAME, t);
+#else
+	failure_report(SIM_FAIL_STACK, what, NULL, 0, t);
+#endif
+	sim_replay_end_now();	/* _exit() runs no atexit() handler */
+	_exit(3);
+}
+
+void sim_failure_install(void)
+{
+	static char altstack[FAILURE_ALTSTACK_SIZE];
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	struct sigaction sa;
+
+	if (sigaltstack(&ss, NULL))
+		perror("futexsim: sigaltstack");
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = failure_signal;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
+	sigaction(SIGBUS, &sa, NULL);
+}

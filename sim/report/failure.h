@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/report/failure.h - reports of simulated failures: deadlock, livelock,
+ * kernel BUG()/WARN(), stack overflow of a simulated task.
+ *
+ * Stage: trace/report.  Called by the machine when it detects a failure,
+ * and by the arch shim through sim_bug()/sim_warn() (sim/machine/hooks.h).
+ *
+ * A report gives the kind of failure, the seed, the simulated time, the
+ * last events before the failure in narrated form (with --narrate=yes;
+ * sim_trace_last_events()), every task's state and its stack (function
+ * names through libunwind, the only file that uses it, and file:line
+ * from the binary's line tables through addr2line, sim/report/failure_lines.c),
+ * and the command that reproduces the run.  Then the process exits with
+ * status 3.  Nothing in a report depends on host addresses, so a failure
+ * reproduces byte for byte.
+ */
+#ifndef SIM_FAILURE_H
+#define SIM_FAILURE_H
+
+#include <stdint.h>
+
+enum sim_failure {
+	SIM_FAIL_DEADLOCK,	/* every task blocked, no event pending	*/
+	SIM_FAIL_LIVELOCK,	/* no operation completed within bound	*/
+	SIM_FAIL_BUG,		/* kernel BUG()/BUG_ON()		*/
+	SIM_FAIL_WARN,		/* kernel WARN()/WARN_ON()		*/
+	SIM_FAIL_STACK,		/* a task overflowed its stack		*/
+	SIM_FAIL_INVARIANT,	/* a simulator invariant check failed	*/
+	SIM_FAIL_STARVATION,	/* a starvation oracle (sim/explore/oracle.h)	*/
+};
+
+/* sim_failure_set_replay - the command line that reproduces this run
+ * (the CLI sets it before the run). */
+void sim_failure_set_replay(const char *cmd);
+/*
+ * sim_failure_defer - @on: a failure prints no report and exits with
+ * SIM_EXIT_REPORT_AGAIN instead of 3.  The CLI sets it in a run that does
+ * not narrate and, on that status, runs the same (deterministic) run
+ * again with the narration kept in memory only, so that the report can
+ * show the last events: runs that do not fail pay nothing for it.
+ */
+void sim_failure_defer(int on);
+#define SIM_EXIT_REPORT_AGAIN	5	/* between the CLI and its child only */
+
+/* sim_failure_install - install the SIGSEGV handler that turns a fault on
+ * a task's guard page into a SIM_FAIL_STACK report. */
+void sim_failure_install(void);
+/* sim_fail - report @kind with the detail @what (file:line for BUG/WARN;
+ * NULL: the kind's standard headline) and exit with status 3. */
+void sim_fail(enum sim_failure kind, const char *what)
+	__attribute__((noreturn));
+/* sim_fail_hook - when set, sim_fail() calls it first, with no report;
+ * it must not return (explore mode, sim/explore/explore_run.c: it notes the
+ * failure and ends the run with sim_run_abort()). */
+extern void (*sim_fail_hook)(enum sim_failure kind, const char *what);
+/* sim_failure_stack_here - the calling task's stack, one function name per
+ * line into @out (used by the machine to collect each task's stack). */
+void sim_failure_stack_here(char *out, int len);
+
+/* Internal to sim/report/failure.c: file:line of code addresses, resolved by
+ * sim/report/failure_lines.c.  sim__failure_lines_add - remember @pc (an address
+ * inside a call or faulting instruction, not a return address); at most
+ * a fixed number are kept, the rest stay unresolved.
+ * sim__failure_lines_resolve - resolve all those remembered, at once.
+ * sim__failure_lines_of - Return: @pc's frames, one "function\tfile:line"
+ * line each (the location may be empty), innermost inlined function
+ * first and the function that holds @pc last; NULL if unresolved. */
+void sim__failure_lines_add(uintptr_t pc);
+void sim__failure_lines_resolve(void);
+const char *sim__failure_lines_of(uintptr_t pc);
+
+#endif /* SIM_FAILURE_H */

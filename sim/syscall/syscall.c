@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/syscall/syscall.c - the system-call boundary of simulated user tasks.
+ *
+ * Stage: futex(2) boundary.  Called by workloads/ulock (and the
+ * workloads' sleeps); calls ksim_sys_futex() of futex/tp.c (the TP
+ * futex's ops; every other op goes on to the real sys_futex() of
+ * kernel/futex/syscalls.c) and the shim's ksim_nanosleep().  Half of the preset's
+ * syscall cost (with the machine's seeded jitter) is charged on entry and
+ * half on exit, both as system time;
+ * each is a scheduling point, as a real entry is a preemption point.
+ * futex(2) and nanosleep(2) emit their trace events (sim/trace/trace.h) at
+ * entry, before the entry cost, and at exit, after the exit cost: the
+ * span the task's time counts as system time.
+ */
+#include "futex/tp.h"
+#include <linux/futex.h>
+
+#include "sched/sched.h"
+#include "sim/machine/machine.h"
+#include "sim/syscall/syscall.h"
+#include "sim/trace/trace.h"
+
+/* The real kernel/futex/syscalls.c entry point (a kernel TU; declared
+ * here with ABI-compatible types: struct __kernel_timespec is two 64-bit
+ * fields like struct timespec on the 64-bit hosts futexsim supports).
+ * ksim_nanosleep() comes from sim/machine/hooks.h. */
+long sys_futex(uint32_t *uaddr, int op, uint32_t val,
+	       const struct timespec *utime, uint32_t *uaddr2, uint32_t val3);
+long sys_futex_waitv(void *waiters, unsigned int nr_futexes,
+		     unsigned int flags, const struct timespec *timeout,
+		     int clockid);
+
+_Static_assert(sizeof(struct timespec) == 16 && sizeof(long) == 8,
+	       "struct timespec must match struct __kernel_timespec");
+
+struct sim_syscall_counters sim_syscalls;
+
+static void syscall_enter(void)
+{
+	struct sim_task *t = sim_current();
+
+	sim_account(t, sim_now_ps());
+	t->in_kernel = true;
+	sim_syscalls.calls++;
+	sim_delay_ps(sim_jitter_ps(sim.preset->syscall_ps / 2));
+}
+
+static void syscall_exit(void)
+{
+	struct sim_task *t;
+
+	sim_delay_ps(sim_jitter_ps(sim.preset->syscall_ps - sim.preset->syscall_ps / 2));
+	t = sim_current();
+	sim_account(t, sim_now_ps());
+	t->in_kernel = false;
+}
+
+/* Does @op's fourth argument point to a timeout?  Not for the requeue
+ * and wake-op commands: there it is a number, val2. */
+static int futex_has_timeout(int op)
+{
+	switch (op & FUTEX_CMD_MASK) {
+	case FUTEX_REQUEUE:
+	case FUTEX_CMP_REQUEUE:
+	case FUTEX_CMP_REQUEUE_PI:
+	case FUTEX_WAKE_OP:
+		return 0;
+	}
+	return 1;
+}
+
+long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
+		   const struct timespec *timeout, uint32_t *uaddr2,
+		   uint32_t val3)
+{
+	struct sim_task *t = sim_current();
+	long ret;
+
+	sim_trace_futex_enter(uaddr, op, val, timeout && futex_has_timeout(op) ?
+			      timeout->tv_sec * 1000000000LL + timeout->tv_nsec : -1);
+	syscall_enter();
+	t->futex_uaddr = uaddr;		/* for a deadlock's report */
+	t->futex_op = (unsigned int)op;
+	/* the TP futex's ops first (futex/tp.c), then the real sys_futex() */
+	ret = ksim_sys_futex(uaddr, op, val, timeout, uaddr2, val3);
+	t->futex_uaddr = NULL;
+	syscall_exit();
+	sim_trace_futex_exit(uaddr, op, ret);
+	return ret;
+}
+
+long sim_sys_nanosleep(uint64_t ns)
+{
+	long ret;
+
+	sim_trace_nanosleep_enter(ns);
+	syscall_enter();
+	ret = ksim_nanosleep(ns);
+	syscall_exit();
+	sim_trace_nanosleep_exit(ret);
+	return ret;
+}
+
+long sim_sys_gettid(void)
+{
+	long tid;
+
+	syscall_enter();
+	tid = sim_current()->tid;
+	syscall_exit();
+	return tid;
+}
+
+long sim_sys_futex_waitv(void *waiters, unsigned int nr, unsigned int flags,
+			 const struct timespec *timeout, int clockid)
+{
+	long ret;
+
+	syscall_enter();
+	ret = sys_futex_waitv(waiters, nr, flags, timeout, clockid);
+	syscall_exit();
+	return ret;
+}
+
+long sim_sys_sched_yield(void)
+{
+	syscall_enter();
+	sim_cur->k.need_resched = 1;
+	sched_preempt();
+	syscall_exit();
+	return 0;
+}
+
+long sim_syscall_errno(long ret)
+{
+	if (ret >= 0)
+		return ret;
+	sim_current()->uerrno = (int)-ret;
+	return -1;
+}
+
+int sim_errno(void)
+{
+	return sim_current()->uerrno;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/syscall/syscall.h - the system-call boundary of simulated user tasks.
+ *
+ * Stage: futex(2) boundary, between workloads/ulock and the kernel.
+ * Charges syscall entry and exit, switches the task's time accounting to
+ * system time for the duration, and calls the real sys_futex() (kernel/
+ * futex/syscalls.c) or the shim's sleep.  Return values are the kernel's:
+ * >= 0, or -errno (as glibc's INTERNAL_SYSCALL sees them); sim_errno()
+ * and sim_syscall_errno() give the user ABI of syscall(2): -1 with the
+ * calling task's own errno.
+ */
+#ifndef SIM_SYSCALL_H
+#define SIM_SYSCALL_H
+
+#include <stdint.h>
+#include <time.h>
+
+/* futex(2): @timeout is relative for FUTEX_WAIT, absolute for the bitset
+ * ops, as in the kernel ABI; NULL means none. */
+long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
+		   const struct timespec *timeout, uint32_t *uaddr2,
+		   uint32_t val3);
+/* nanosleep(2) on the virtual clock, with the task's timer slack. */
+long sim_sys_nanosleep(uint64_t ns);
+/* gettid(2). */
+long sim_sys_gettid(void);
+/* futex_waitv(2), the real sys_futex_waitv(): @waiters is an array of
+ * @nr struct futex_waitv (linux/futex.h), @timeout absolute on @clockid
+ * (CLOCK_MONOTONIC or CLOCK_REALTIME, one clock here) or NULL.
+ * Return: the index of the futex woken, or -errno. */
+long sim_sys_futex_waitv(void *waiters, unsigned int nr, unsigned int flags,
+			 const struct timespec *timeout, int clockid);
+/* sched_yield(2): the task gives its CPU to a queued task, if any.
+ * Return: 0. */
+long sim_sys_sched_yield(void);
+
+/* sim_syscall_errno - the libc convention for a raw result @ret: @ret if
+ * it is >= 0, else -1 with the current task's errno set to -@ret. */
+long sim_syscall_errno(long ret);
+/* sim_errno - the current task's errno (what the last failing
+ * sim_syscall_errno() set). */
+int sim_errno(void);
+
+/* Counters of the boundary for the current run. */
+struct sim_syscall_counters {
+	uint64_t calls;
+};
+extern struct sim_syscall_counters sim_syscalls;
+
+#endif /* SIM_SYSCALL_H */

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/trace/trace_writer.h - private to sim/trace/trace*.c: the trace record and the
+ * interface of the two writers.
+ *
+ * Stage: trace/report.  sim/trace/trace.c builds a record per event, orders
+ * the records by simulated time and hands each one, in order, to the
+ * writer of the trace's format: sim/trace/trace_text.c (ftrace text) or
+ * sim/trace/trace_json.c (Chrome trace events).
+ */
+#ifndef SIM_TRACE_WRITER_H
+#define SIM_TRACE_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sim/trace/trace.h"
+
+/*
+ * struct sim_trace_rec - one event.  Which fields mean what:
+ *
+ *   event		tid2	a		b	addr	arg	op
+ *   sched_switch	next	-		-	-	-	prev state
+ *   sched_wak*		wakee	target CPU	-	-	-	-
+ *   futex_enter	-	op		val	uaddr	utime	-
+ *   futex_exit		-	op		-	uaddr	ret	-
+ *   nanosleep_enter	-	-		-	-	ns	-
+ *   nanosleep_exit	-	-		-	-	ret	-
+ *   contention_begin	-	flags		-	lock	-	-
+ *   contention_end	-	-		-	lock	ret	-
+ *   qspinlock		-	old word	new	lock	-	qspin op
+ *   tp			-	word or TID	-	uaddr	see op	tp op
+ *   cache		owner+1	tier		inval.	line	cost	access
+ *
+ * cache: word is the wait in ps (at most UINT32_MAX); owner+1 is 0 when
+ * no CPU owned the line; tier is enum sim_cache_tier (SIM_TIER_NR: L3).
+ *
+ * tid is the task in whose context the event happened (0: the idle task
+ * of @cpu); tids of the idle task are 0.  word is the futex word at the
+ * event (plain read), for the JSON's lock counters.  prev state is 'S'
+ * (asleep), '+' (preempted: "R+"), 'X' (dead).
+ */
+struct sim_trace_rec {
+	uint64_t ts_ps;		/* simulated time				*/
+	uint64_t seq;		/* emission order: ties keep it		*/
+	uint64_t addr;		/* fixed address (sim/trace/trace.c), or 0	*/
+	int64_t arg;
+	int32_t tid;
+	int32_t tid2;
+	uint32_t a, b;
+	uint32_t word;
+	int16_t cpu;
+	uint8_t type;		/* enum sim_trace_event			*/
+	uint8_t op;
+};
+
+/* What the writers know of the run. */
+struct sim_trace_ctx {
+	FILE *f;
+	enum sim_trace_format format;
+	uint64_t from_ps, to_ps;	/* window; to_ps UINT64_MAX: none	*/
+	unsigned int mask;		/* events written			*/
+	int nr_cpus;
+	char title[600];		/* version, machine, lock, seed	*/
+	int narrate_quiet;		/* narration kept for the failure
+					 * report only, not printed	*/
+};
+
+/* The text writer (sim/trace/trace_text.c). */
+void sim__trace_text_begin(const struct sim_trace_ctx *c);
+void sim__trace_text_rec(const struct sim_trace_ctx *c,
+			 const struct sim_trace_rec *r);
+void sim__trace_text_end(const struct sim_trace_ctx *c);
+
+/* The JSON writer (sim/trace/trace_json.c): it sees every record up to the
+ * window's end, so as to know each task's and CPU's state when the window
+ * opens; @end_ps closes what is still open. */
+void sim__trace_json_begin(const struct sim_trace_ctx *c);
+void sim__trace_json_rec(const struct sim_trace_ctx *c,
+			 const struct sim_trace_rec *r);
+void sim__trace_json_end(const struct sim_trace_ctx *c, uint64_t end_ps);
+
+/* The narration (sim/trace/trace_narrate.c, --narrate): each record in time
+ * order up to the window's end (it keeps state from before the window,
+ * and tells only what is inside it); lines go to stderr. */
+#define SIM_NARRATE_MASK						\
+	(SIM_TRACE_BIT(SIM_TEV_SCHED_SWITCH) |				\
+	 SIM_TRACE_BIT(SIM_TEV_SCHED_WAKEUP) |				\
+	 SIM_TRACE_BIT(SIM_TEV_SCHED_WAKEUP_NEW) |			\
+	 SIM_TRACE_BIT(SIM_TEV_FUTEX_ENTER) |				\
+	 SIM_TRACE_BIT(SIM_TEV_FUTEX_EXIT) |				\
+	 SIM_TRACE_BIT(SIM_TEV_NANOSLEEP_ENTER) |			\
+	 SIM_TRACE_BIT(SIM_TEV_NANOSLEEP_EXIT) |			\
+	 SIM_TRACE_BIT(SIM_TEV_QSPINLOCK) |				\
+	 SIM_TRACE_BIT(SIM_TEV_TP))
+void sim__narrate_begin(const struct sim_trace_ctx *c);
+void sim__narrate_rec(const struct sim_trace_rec *r);
+void sim__narrate_end(void);
+/* sim__narrate_last - flush the narration, then call @fn with each of the
+ * last SIM_NARRATE_LAST lines told (oldest first, no newline; a line is
+ * cut at SIM_NARRATE_LINE - 1 characters).
+ * Return: the number of lines, or -1 if no narration is on. */
+#define SIM_NARRATE_LINE	256
+int sim__narrate_last(void (*fn)(const char *line, void *arg), void *arg);
+
+/* Shared helpers of sim/trace/trace.c. */
+/* sim__trace_comm - the comm of task @tid ("<idle>" for 0). */
+const char *sim__trace_comm(int tid);
+/* sim__trace_event_name - "sched_switch" ... */
+const char *sim__trace_event_name(enum sim_trace_event ev);
+/* sim__trace_futex_op - "FUTEX_WAIT_PRIVATE" ... ("0x..." for an op
+ * futex(2) does not have).  Return: the name, in @buf or a static
+ * table. */
+const char *sim__trace_futex_op(unsigned int op, char *buf, size_t len);
+/* sim__trace_errno - "EAGAIN" ... for -@ret, or NULL. */
+const char *sim__trace_errno(long ret);
+/* sim__trace_qspin_op - "slowpath", "lock", "trylock", "trylock-fail",
+ * "unlock". */
+const char *sim__trace_qspin_op(unsigned int op);
+/* sim__trace_tp_op - "steal", "top-waiter", "spin-start", ... (enum
+ * sim_tp_op of sim/machine/hooks.h). */
+const char *sim__trace_tp_op(unsigned int op);
+/* sim__trace_access, sim__trace_tier - a cache record's access ("load",
+ * "store", "rmw") and distance ("smt", "socket", "remote", "2hop", "l3"). */
+const char *sim__trace_access(unsigned int kind);
+const char *sim__trace_tier(unsigned int tier);
+
+#endif /* SIM_TRACE_WRITER_H */
