@@ -17,6 +17,7 @@
 #include "tests/run_child.h"
 #include "version.h"
 #include "workloads/workload.h"
+#include "sim/report/exit.h"
 
 static struct child_out co, co2;
 
@@ -52,6 +53,14 @@ START_TEST(test_help_lists_the_commands_and_every_key)
 	ck_assert_str_eq(co.err, "");
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		ck_assert_msg(strstr(co.out, want[i]), "--help lacks %s", want[i]);
+	/* every exit status of sim/report/exit.h, each with its line */
+	for (int i = 0; i < SIM_EXIT_NR; i++) {
+		char line[16];
+
+		snprintf(line, sizeof(line), "\n  %d  ", i);
+		ck_assert_msg(strstr(co.out, line), "--help lacks exit status %d", i);
+	}
+	ck_assert_msg(!strstr(co.out, "(null)"), "an exit status without its line");
 	futexsim(&co2, "help");
 	ck_assert_int_eq(co2.status, 0);
 	ck_assert_str_eq(co.out, co2.out);

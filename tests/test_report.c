@@ -18,6 +18,7 @@
 
 #include "sim/report/report.h"
 #include "tests/json_lex.h"
+#include "workloads/workload.h"
 
 /* ---- fixtures ---------------------------------------------------------- */
 
@@ -28,6 +29,7 @@ static void scenario(struct sim_scenario *s)
 	s->cpus = 4;
 	s->threads = 4;
 	strcpy(s->workload, "mutex");
+	s->wl = &wl_mutex;
 	strcpy(s->locks[0], "ww");
 	strcpy(s->locks[1], "pi");
 	s->nr_locks = 2;

@@ -297,7 +297,7 @@ void wl_spin_run_lock(const struct sim_scenario *s, const struct wl_klock *k,
 static void spin_run(const struct sim_scenario *s, const struct ulock_ops *unused,
 		     struct sim_result *r)
 {
-	const struct wl_klock *k = wl_klock_find(&wl_spin, s->locks[0]);
+	const struct wl_klock *k = s->klock[0];
 
 	if (!k)
 		sim_fail(SIM_FAIL_INVARIANT, "workload spin was given a lock it does not run");

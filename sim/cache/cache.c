@@ -31,7 +31,7 @@
 static void cache_oom(void)
 {
 	fprintf(stderr, "futexsim: out of memory for the cache-line table\n");
-	exit(2);
+	exit(SIM_EXIT_INPUT);
 }
 #define uthash_fatal(msg)	cache_oom()
 #include <uthash.h>

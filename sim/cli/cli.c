@@ -69,7 +69,7 @@ static const struct sim_origin cmdline = { .file = "command line" };
 static void __attribute__((noreturn)) die_errno(const char *what)
 {
 	fprintf(stderr, "futexsim: %s: %s\n", what, strerror(errno));
-	exit(1);
+	exit(SIM_EXIT_HOST);
 }
 
 /* ---- one lock, one process --------------------------------------------- */
@@ -113,9 +113,9 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	  const char *replay, const char *trace, const char *rec,
 	  const struct sim_replay_src *src, int fd)
 {
-	const struct wl_workload *wl = wl_find(one->workload);
-	/* NULL for a workload with kernel locks: it finds its own */
-	const struct ulock_ops *lock = wl->klocks ? NULL : ulock_find(one->locks[0]);
+	const struct wl_workload *wl = one->wl;
+	/* NULL for a workload with kernel locks: it takes one->klock[0] */
+	const struct ulock_ops *lock = one->ulock[0];
 	struct sim_result r;
 
 	int status;
@@ -245,11 +245,11 @@ static int report_again(const struct sim_scenario *one,
 	status = rerun(&again, preset, replay, rec ? rec : part, src, 0);
 	if (part && !rec)
 		keep_part(part, failed, status);
-	if (status == 3)
-		return 3;
+	if (status == SIM_EXIT_FAILURE)
+		return SIM_EXIT_FAILURE;
 	fprintf(stderr, "futexsim: lock %s failed, but not when run again for its report: the simulation is not deterministic (a futexsim bug: please report it with the command below)\nreplay: %.*s\n",
 		one->locks[0], (int)strcspn(replay, "\n"), replay);
-	return 1;
+	return SIM_EXIT_HOST;
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -280,8 +280,7 @@ static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 	size_t got;
 	pid_t pid;
 
-	one.nr_locks = 1;
-	memcpy(one.locks[0], s->locks[idx], sizeof(one.locks[0]));
+	sim_scenario_pick_lock(&one, s, idx);
 	if (s->record[0])
 		sim_record_lock_path(s->record, one.locks[0], s->nr_locks, rec,
 				     sizeof(rec));
@@ -323,20 +322,20 @@ static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 			one.locks[0], WTERMSIG(status),
 			strsignal(WTERMSIG(status)), (int)strcspn(replay, "\n"),
 			replay);
-		exit(3);
+		exit(SIM_EXIT_FAILURE);
 	}
 	if (WEXITSTATUS(status) == SIM_EXIT_REPORT_AGAIN)
 		exit(report_again(&one, preset, replay,
 				  s->record[0] ? rec : NULL,
 				  file == failed ? failed : NULL, src));
-	if (WEXITSTATUS(status) == 3 && file == failed)
+	if (WEXITSTATUS(status) == SIM_EXIT_FAILURE && file == failed)
 		save_failure(&one, preset, replay, failed);
 	if (WEXITSTATUS(status) && WEXITSTATUS(status) != SIM_EXIT_DIVERGED)
 		exit(WEXITSTATUS(status));	/* its report is on stderr */
 	if (got != sizeof(*r)) {
 		fprintf(stderr, "futexsim: lock %s: the simulation sent no result\n",
 			one.locks[0]);
-		exit(1);
+		exit(SIM_EXIT_HOST);
 	}
 	if (r->host_seconds == 0)
 		r->host_seconds = seconds_since(&t0);

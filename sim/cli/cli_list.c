@@ -22,7 +22,25 @@
 #include "sim/scenario/scenario.h"
 #include "workloads/ulock/ulock.h"
 #include "workloads/workload.h"
+#include "sim/report/exit.h"
 #include "version.h"
+
+/* One line per exit status of sim/report/exit.h, in its order. */
+static const char *const exit_help[] = {
+	[SIM_EXIT_OK]		= "the run completed",
+	[SIM_EXIT_HOST]		= "a host error (a file not written, no memory, a fork refused), or\n"
+				  "     a hit that did not fail again when re-run (a determinism bug)",
+	[SIM_EXIT_INPUT]	= "bad input: one line on stderr names the file, line, key and\n"
+				  "     what was expected",
+	[SIM_EXIT_FAILURE]	= "a simulated failure (deadlock, livelock, kernel BUG/WARN, broken\n"
+				  "     mutual exclusion, stack overflow, an oracle): the report on\n"
+				  "     stderr gives the seed, the replay command and the replay file",
+	[SIM_EXIT_DIVERGED]	= "replay: the run diverged from the replay file",
+	[SIM_EXIT_REPORT_AGAIN]	= "never seen: between futexsim and its child process only",
+	[SIM_EXIT_PROGRAM]	= "--program: the user program exited with a non-zero status",
+};
+_Static_assert(sizeof(exit_help) / sizeof(exit_help[0]) == SIM_EXIT_NR,
+	       "every exit status has its --help line");
 
 static const struct sim_origin cmdline = { .file = "command line" };
 
@@ -66,10 +84,9 @@ void sim_cli_usage(FILE *out)
 	      "Machines are looked up in $FUTEXSIM_MACHINES, else in\n"
 	      "  " FUTEXSIM_MACHINES_DIR "\n"
 	      "\n"
-	      "Exit status: 0 success; 2 bad input (one line on stderr);\n"
-	      "3 simulated failure (deadlock, livelock, kernel BUG/WARN): the report\n"
-	      "on stderr gives the seed, the command that replays it and the replay\n"
-	      "file saved; 4 (replay) the run diverged from the replay file.\n", out);
+	      "Exit status:\n", out);
+	for (int i = 0; i < SIM_EXIT_NR; i++)
+		fprintf(out, "  %d  %s\n", i, exit_help[i]);
 }
 
 /* Two namespaces: the user locks (workload mutex), then each workload's

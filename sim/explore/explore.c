@@ -211,7 +211,7 @@ static void pct_prios(void)
 	ex.prio = calloc((size_t)ex.nr_prio, sizeof(*ex.prio));
 	if (!ex.prio) {
 		fprintf(stderr, "futexsim: out of memory for PCT priorities\n");
-		exit(1);
+		exit(SIM_EXIT_HOST);
 	}
 	for (int i = 0; i < ex.nr_prio; i++)
 		ex.prio[i] = i;
@@ -276,13 +276,13 @@ static void log_choice(int n, int k, bool cur)
 		if (l->cap >= SIM_EXPLORE_LOG_MAX) {
 			fprintf(stderr, "futexsim: explore: a run made more than %d scheduling choices; explore wants a small scenario: fewer ops, threads or a shorter duration\n",
 				SIM_EXPLORE_LOG_MAX);
-			exit(2);
+			exit(SIM_EXIT_INPUT);
 		}
 		l->cap = l->cap ? 2 * l->cap : 1024;
 		l->c = realloc(l->c, (size_t)l->cap * sizeof(*l->c));
 		if (!l->c) {
 			fprintf(stderr, "futexsim: out of memory for the explore log\n");
-			exit(1);
+			exit(SIM_EXIT_HOST);
 		}
 	}
 	l->c[l->len++] = (struct sim_choice){ (uint16_t)n, (uint16_t)k, cur };

@@ -284,15 +284,15 @@ static int show_hit(const char *self, struct sim_xctx *x, uint64_t seed,
 	free(res);
 	if (!again) {
 		fprintf(stderr, "futexsim: explore: the hit did not fail again when recorded (a determinism bug)\n");
-		return 1;
+		return SIM_EXIT_HOST;
 	}
 	printf("explore: replay file %s\n  futexsim replay %s\n  futexsim shrink %s\n",
 	       path, path, path);
 	status = sim__explore_replay_show(self, path);
-	if (status != 3)
+	if (status != SIM_EXIT_FAILURE)
 		fprintf(stderr, "futexsim: explore: the replay of %s exited with %d, not 3\n",
 			path, status);
-	return 3;
+	return SIM_EXIT_FAILURE;
 }
 
 static void write_summary(const char *path, const struct summary *m)
@@ -301,12 +301,12 @@ static void write_summary(const char *path, const struct summary *m)
 
 	if (!f) {
 		fprintf(stderr, "futexsim: %s: %s\n", path, strerror(errno));
-		exit(1);
+		exit(SIM_EXIT_HOST);
 	}
 	summary_write(m, f);
 	if (fclose(f)) {
 		fprintf(stderr, "futexsim: %s: %s\n", path, strerror(errno));
-		exit(1);
+		exit(SIM_EXIT_HOST);
 	}
 }
 

@@ -38,20 +38,6 @@ static void __attribute__((noreturn)) on_fail(enum sim_failure kind,
 	sim_run_abort();
 }
 
-static void read_keys(const struct sim_scenario *s, struct sim_strategy *st,
-		      struct sim_oracles *o)
-{
-	char err[200];
-
-	st->kind = SIM_STRAT_TIMED;
-	st->param = 0;
-	if (s->strategy[0] && sim_strategy_parse(s->strategy, st))
-		sim_config_fail(&cmdline, "strategy", "a strategy", s->strategy);
-	if (sim_oracle_parse(s->oracle[0] ? s->oracle : SIM_ORACLE_DEFAULT, o,
-			     err, sizeof(err)))
-		sim_config_fail(&cmdline, "oracle", err, s->oracle);
-}
-
 /* PCT spreads its change points over the branching points of this run:
  * index 0 everywhere, seed 0 (a function of the scenario alone). */
 static void calibrate(struct sim_xctx *x)
@@ -89,17 +75,16 @@ static void need_one_lock(const struct sim_scenario *s)
 
 void sim_xctx_init(struct sim_xctx *x, struct sim_scenario *s)
 {
-	const struct wl_workload *wl;
 
 	memset(x, 0, sizeof(*x));
 	sim_preset_load_at(&x->preset, s->machine, &s->machine_at);
 	sim_preset_apply_set(&x->preset, s->machine_set, &s->machine_set_at);
 	sim_scenario_resolve(s, sim_preset_nr_cpus(&x->preset));
 	need_one_lock(s);
-	wl = wl_find(s->workload);
-	if (!wl->klocks && !ulock_find(s->locks[0]))
+	if (!s->wl->klocks && !s->ulock[0])
 		sim_config_fail(&s->lock_at, "lock", "a user lock", s->locks[0]);
-	read_keys(s, &x->st, &x->oracles);
+	x->st = s->strategy_st;
+	x->oracles = s->oracles;
 	if (x->st.kind == SIM_STRAT_TIMED && !s->cost_jitter_pct)
 		s->cost_jitter_pct = TIMED_JITTER_PCT;
 	x->s = *s;
@@ -128,15 +113,15 @@ void sim_xrun(struct sim_xctx *x, uint64_t seed,
 	      const char *record, struct sim_xres *res)
 {
 	struct sim_scenario one = x->s;
-	const struct wl_workload *wl = wl_find(one.workload);
-	const struct ulock_ops *lock = wl->klocks ? NULL : ulock_find(one.locks[0]);
+	const struct wl_workload *wl = one.wl;
+	const struct ulock_ops *lock = one.ulock[0];
 	const struct sim_explore_log *l = sim_explore_log();
 
 	one.seed = seed;
 	memset(res, 0, sizeof(*res));
 	if (record && sim_record_start(record, &one)) {
 		fprintf(stderr, "futexsim: %s: %s\n", record, strerror(errno));
-		exit(1);
+		exit(SIM_EXIT_HOST);
 	}
 	sim_machine_init(&x->preset, one.cpus, seed);
 	sim_cache_set_jitter(one.cost_jitter_pct);
@@ -170,7 +155,8 @@ void sim_explore_child_setup(const struct sim_scenario *s,
 			     const struct sim_preset *preset)
 {
 	memset(&child, 0, sizeof(child));
-	read_keys(s, &child.st, &child.oracles);
+	child.st = s->strategy_st;
+	child.oracles = s->oracles;
 	if (child.st.kind != SIM_STRAT_PCT)
 		return;
 	child.s = *s;
@@ -195,7 +181,7 @@ void *sim__explore_alloc(size_t n)
 
 	if (!p) {
 		fprintf(stderr, "futexsim: out of memory\n");
-		exit(1);
+		exit(SIM_EXIT_HOST);
 	}
 	return p;
 }

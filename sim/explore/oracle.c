@@ -31,6 +31,7 @@
 #include "sim/machine/machine.h"
 #include "sim/explore/oracle.h"
 #include "sim/trace/trace_writer.h"
+#include "sim/report/exit.h"
 
 #define SHARE_WINDOW	10	/* x threads acquisitions		*/
 
@@ -207,7 +208,7 @@ void sim_oracle_run_begin(int threads)
 	run.w = calloc((size_t)threads, sizeof(*run.w));
 	if (!run.w) {
 		fprintf(stderr, "futexsim: out of memory for %d workers\n", threads);
-		exit(2);
+		exit(SIM_EXIT_INPUT);
 	}
 	run.n = threads;
 	run.word = NULL;

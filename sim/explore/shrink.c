@@ -75,7 +75,7 @@ static struct sim_choice *read_choices(const struct sim_replay_src *src,
 			cap = cap ? 2 * cap : 256;
 			c = realloc(c, (size_t)cap * sizeof(*c));
 			if (!c)
-				exit(1);
+				exit(SIM_EXIT_HOST);
 		}
 		c[(*n)++] = (struct sim_choice){ (uint16_t)a, (uint16_t)b, 0 };
 	}

@@ -34,6 +34,7 @@
 #include "sim/host/arena.h"
 #include "sim/host/coro.h"		/* SIM_CORO_ASAN */
 #include "sim/machine/hooks.h"
+#include "sim/report/exit.h"
 
 #ifdef SIM_CORO_ASAN
 #include <sanitizer/asan_interface.h>
@@ -127,7 +128,7 @@ void sim_arena_init(void)
 		fprintf(stderr, "futexsim: cannot map the simulation arena at %#lx: %s\n",
 			SIM_ARENA_BASE, p == MAP_FAILED ? strerror(errno) :
 			"the kernel chose another address");
-		exit(2);
+		exit(SIM_EXIT_INPUT);
 	}
 	base = p;
 }
@@ -156,7 +157,7 @@ void *sim_arena_alloc(size_t size, size_t align)
 	if (start + csize > SIM_ARENA_SIZE) {
 		fprintf(stderr, "futexsim: simulation arena exhausted (%zu bytes)\n",
 			(size_t)SIM_ARENA_SIZE);
-		exit(2);
+		exit(SIM_EXIT_INPUT);
 	}
 	h = (struct block_hdr *)(base + start - HDR);
 	h->class = class;

@@ -17,6 +17,7 @@
 #include "sim/host/coro.h"
 #include "sim/machine/hooks.h"
 #include "sim/machine/machine.h"
+#include "sim/report/exit.h"
 
 static void task_entry(void *arg)
 {
@@ -35,12 +36,12 @@ struct sim_task *sim_task_create(const char *name, void (*fn)(void *),
 	if (sim.nr_tasks >= SIM_MAX_TASKS) {
 		fprintf(stderr, "futexsim: too many tasks (at most %d)\n",
 			SIM_MAX_TASKS);
-		exit(2);
+		exit(SIM_EXIT_INPUT);
 	}
 	t = calloc(1, sizeof(*t));
 	if (!t || sim_coro_init(&t->coro, SIM_CORO_STACK_SIZE, task_entry, t)) {
 		fprintf(stderr, "futexsim: out of memory for task %s\n", name);
-		exit(2);
+		exit(SIM_EXIT_INPUT);
 	}
 	t->tid = SIM_TID_BASE + sim.nr_tasks;
 	snprintf(t->name, sizeof(t->name), "%s", name);

@@ -29,6 +29,7 @@
 
 #include "sim/scenario/config.h"
 #include "sim/program/program.h"
+#include "workloads/workload.h"
 #include "program_flags.h"
 #include "version.h"
 
@@ -56,7 +57,7 @@ static void build_dir(char *dir, size_t len)
 	if (n <= 0) {
 		fprintf(stderr, "futexsim: cannot find the build directory: %s\n",
 			strerror(errno));
-		exit(1);
+		exit(SIM_EXIT_HOST);
 	}
 	dir[n] = '\0';
 	slash = strrchr(dir, '/');
@@ -69,7 +70,7 @@ static char *dupf(const char *fmt, const char *a, const char *b)
 	char *s = malloc(strlen(fmt) + strlen(a) + strlen(b) + 1);
 
 	if (!s)
-		exit(1);
+		exit(SIM_EXIT_HOST);
 	sprintf(s, fmt, a, b);
 	return s;
 }
@@ -93,7 +94,7 @@ static void cmd_add(struct cmd *c, const char *arg)
 static char *cmd_own(struct cmd *c, char *s)
 {
 	if (!s || c->nown == (int)(sizeof(c->own) / sizeof(c->own[0])))
-		exit(1);
+		exit(SIM_EXIT_HOST);
 	c->own[c->nown++] = s;
 	return s;
 }
@@ -188,7 +189,7 @@ static int compile_one(struct build *b, int i)
 		cmd_add(&c, b->cflags[k]);
 	b->obj[i] = malloc(sizeof(b->tmp) + 16);
 	if (!b->obj[i])
-		exit(1);
+		exit(SIM_EXIT_HOST);
 	snprintf(b->obj[i], sizeof(b->tmp) + 16, "%s/%d.o", b->tmp, i);
 	cmd_add(&c, "-c");
 	cmd_add(&c, b->src[i]);
@@ -297,12 +298,12 @@ int sim_program_build(int argc, char **argv)
 	int status = 0;
 
 	if (!b)
-		exit(1);
+		exit(SIM_EXIT_HOST);
 	parse_build(b, argc, argv);
 	snprintf(b->tmp, sizeof(b->tmp), "/tmp/futexsim-build-XXXXXX");
 	if (!mkdtemp(b->tmp)) {
 		fprintf(stderr, "futexsim build: %s: %s\n", b->tmp, strerror(errno));
-		exit(1);
+		exit(SIM_EXIT_HOST);
 	}
 	for (int i = 0; i < b->nsrc && !status; i++)
 		status = compile_one(b, i);
@@ -365,6 +366,7 @@ void sim_program_select(struct sim_scenario *s)
 	if (futexsim_user_main && !other_program(s->program)) {
 		unsetenv("FUTEXSIM_PROGRAM_EXEC");
 		strcpy(s->workload, "program");
+		s->wl = &wl_program;
 		if (!s->program[0] && prog_argv)
 			snprintf(s->program, sizeof(s->program), "%s",
 				 prog_argv[0]);
@@ -380,7 +382,7 @@ void sim_program_select(struct sim_scenario *s)
 				s->program);
 	av = calloc(prog_argc + 1, sizeof(*av));
 	if (!av)
-		exit(1);
+		exit(SIM_EXIT_HOST);
 	av[0] = s->program;
 	for (int i = 1; i < prog_argc; i++)
 		av[i] = prog_argv[i];
@@ -389,7 +391,7 @@ void sim_program_select(struct sim_scenario *s)
 	execv(s->program, av);
 	fprintf(stderr, "futexsim: cannot run %s: %s\n", s->program,
 		strerror(errno));
-	exit(1);
+	exit(SIM_EXIT_HOST);
 }
 
 void sim_program_report(FILE *out, const struct sim_scenario *s,

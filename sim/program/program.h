@@ -22,8 +22,7 @@
 #include "sim/scenario/scenario.h"
 #include "sim/report/stats.h"
 
-/* Exit status of `futexsim run` when the program exited non-zero. */
-#define SIM_EXIT_PROGRAM	6
+#include "sim/report/exit.h"	/* SIM_EXIT_PROGRAM */
 
 /*
  * sim_program_build - `futexsim build SOURCE.c... [-o OUT] [CC-OPTION...]`:

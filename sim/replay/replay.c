@@ -423,7 +423,7 @@ int sim_replay_finish(void)
 	if (rec.err) {
 		fprintf(stderr, "futexsim: writing the replay file %s: %s\n",
 			rec.path, strerror(rec.err));
-		exit(1);
+		exit(SIM_EXIT_HOST);
 	}
 	return rep.diverged ? SIM_EXIT_DIVERGED : 0;
 }

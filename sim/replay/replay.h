@@ -65,11 +65,11 @@
 #include <stdio.h>
 
 #include "sim/machine/prng.h"
+#include "sim/report/exit.h"	/* SIM_EXIT_DIVERGED */
 
 struct sim_scenario;
 
 #define SIM_REPLAY_FORMAT	"futexsim-replay 1"	/* first line	*/
-#define SIM_EXIT_DIVERGED	4	/* futexsim replay: the run diverged */
 
 /* The decisions of a run (what the letters of the file stand for). */
 enum sim_decision {

@@ -428,7 +428,7 @@ void sim_fail(enum sim_failure kind, const char *what)
 	if (failure_active) {	/* failed while reporting: just stop */
 		failure_printf("futexsim: failure inside the failure report\n");
 		failure_flush();
-		_exit(3);
+		_exit(SIM_EXIT_FAILURE);
 	}
 	failure_active = 1;
 	fflush(stdout);
@@ -436,7 +436,7 @@ void sim_fail(enum sim_failure kind, const char *what)
 		exit(SIM_EXIT_REPORT_AGAIN);	/* flushes the replay file */
 	unw_getcontext(&here);
 	failure_report(kind, what, &here, 0, failure_stack_owner(&here));
-	exit(3);
+	exit(SIM_EXIT_FAILURE);
 }
 
 void sim_bug(const char *what, const char *file, int line)
@@ -511,7 +511,7 @@ static void failure_signal(int sig, siginfo_t *si, void *uc)
 	failure_report(SIM_FAIL_STACK, what, NULL, 0, t);
 #endif
 	sim_replay_end_now();	/* _exit() runs no atexit() handler */
-	_exit(3);
+	_exit(SIM_EXIT_FAILURE);
 }
 
 void sim_failure_install(void)

@@ -20,6 +20,8 @@
 
 #include <stdint.h>
 
+#include "sim/report/exit.h"
+
 enum sim_failure {
 	SIM_FAIL_DEADLOCK,	/* every task blocked, no event pending	*/
 	SIM_FAIL_LIVELOCK,	/* no operation completed within bound	*/
@@ -41,7 +43,6 @@ void sim_failure_set_replay(const char *cmd);
  * show the last events: runs that do not fail pay nothing for it.
  */
 void sim_failure_defer(int on);
-#define SIM_EXIT_REPORT_AGAIN	5	/* between the CLI and its child only */
 
 /* sim_failure_install - install the SIGSEGV handler that turns a fault on
  * a task's guard page into a SIM_FAIL_STACK report. */

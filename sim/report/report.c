@@ -119,7 +119,7 @@ static const struct table spin_table = {
 
 static int is_spin(const struct sim_scenario *s)
 {
-	return wl_find(s->workload) == &wl_spin;
+	return s->wl == &wl_spin;
 }
 
 static uint64_t field(const struct sim_result *r, size_t off)

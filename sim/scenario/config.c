@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "sim/scenario/config.h"
+#include "sim/report/exit.h"
 
 #define CMDLINE "command line"
 
@@ -51,7 +52,7 @@ void sim_config_fail(const struct sim_origin *at, const char *key,
 		fputc('\'', stderr);
 	}
 	fputc('\n', stderr);
-	exit(2);
+	exit(SIM_EXIT_INPUT);
 }
 
 static int is_blank(char c)

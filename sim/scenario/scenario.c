@@ -24,6 +24,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "futex/tp_abi.h"
@@ -146,7 +147,9 @@ static void set_workload(struct sim_scenario *s, const struct key *k,
 	char expected[512] = "a workload among";
 	int i;
 
-	if (!wl_find(v)) {
+	const struct wl_workload *w = wl_find(v);
+
+	if (!w) {
 		for (i = 0; wl_registry[i]; i++)
 			snprintf(expected + strlen(expected),
 				 sizeof(expected) - strlen(expected), "%s %s",
@@ -154,6 +157,7 @@ static void set_workload(struct sim_scenario *s, const struct key *k,
 		sim_config_fail(at, k->name, expected, v);
 	}
 	sim__scenario_set_str(s->workload, sizeof(s->workload), k, v, at);
+	s->wl = w;
 	s->workload_at = *at;
 }
 
@@ -184,7 +188,7 @@ static void fail_lock(const struct sim_scenario *s, const struct key *k,
 
 	snprintf(expected, sizeof(expected),
 		 "a comma-separated list of up to %d locks among", SIM_MAX_LOCKS);
-	sim__scenario_lock_names(wl_find(s->workload), expected,
+	sim__scenario_lock_names(s->wl, expected,
 				 sizeof(expected));
 	sim_config_fail(at, k->name, expected, v);
 }
@@ -337,6 +341,7 @@ static void set_strategy(struct sim_scenario *s, const struct key *k,
 	if (sim_strategy_parse(v, &st))
 		sim_config_fail(at, k->name, "timed, random, pct:D (1-64) or dfs:P (0-64)", v);
 	sim__scenario_set_str(s->strategy, sizeof(s->strategy), k, v, at);
+	s->strategy_st = st;
 	if (st.kind == SIM_STRAT_TIMED)
 		s->strategy[0] = '\0';
 }
@@ -350,6 +355,7 @@ static void set_oracle(struct sim_scenario *s, const struct key *k,
 	if (sim_oracle_parse(v, &o, expected, sizeof(expected)))
 		sim_config_fail(at, k->name, expected, v);
 	sim__scenario_set_str(s->oracle, sizeof(s->oracle), k, v, at);
+	s->oracles = o;
 }
 
 static void set_ops_per_thread(struct sim_scenario *s, const struct key *k,
@@ -495,6 +501,7 @@ void sim_scenario_defaults(struct sim_scenario *s)
 	memset(s, 0, sizeof(*s));
 	strcpy(s->machine, "tiny4");
 	strcpy(s->workload, "mutex");
+	s->wl = &wl_mutex;
 	strcpy(s->locks[0], "ww");
 	s->nr_locks = 1;
 	s->ops = 100000;
@@ -508,6 +515,18 @@ void sim_scenario_defaults(struct sim_scenario *s)
 	s->spin_count = 100;
 	s->tp_policy = TP_POLICY_V2;
 	s->tp_handoff = 1;
+	s->strategy_st = (struct sim_strategy){ SIM_STRAT_TIMED, 0 };
+	if (sim_oracle_parse(SIM_ORACLE_DEFAULT, &s->oracles, NULL, 0))
+		abort();	/* the default list is a valid one */
+}
+
+void sim_scenario_pick_lock(struct sim_scenario *one,
+			    const struct sim_scenario *s, int idx)
+{
+	memcpy(one->locks[0], s->locks[idx], sizeof(one->locks[0]));
+	one->ulock[0] = s->ulock[idx];
+	one->klock[0] = s->klock[idx];
+	one->nr_locks = 1;
 }
 
 void sim_scenario_set(struct sim_scenario *s, const char *key,

@@ -83,6 +83,12 @@
 #include <stdio.h>
 
 #include "sim/scenario/config.h"
+#include "sim/explore/explore.h"
+#include "sim/explore/oracle.h"
+
+struct wl_workload;
+struct wl_klock;
+struct ulock_ops;
 
 #define SIM_MAX_LOCKS	8
 #define SIM_NARRATE_QUIET 2	/* ->narrate: keep the last lines only	*/
@@ -177,6 +183,21 @@ struct sim_scenario {
 	struct sim_origin record_at, lock_stat_at;
 	struct sim_origin readers_at, writers_at, read_ratio_at, read_depth_at;
 	struct sim_origin roles_at;
+	/*
+	 * Names resolved once, into the registries' entries: nothing after
+	 * the scenario's resolution parses a name or looks it up again.
+	 * ->wl and ->strategy_st and ->oracles are set with their keys (and
+	 * by sim_scenario_defaults()); ->ulock[] and ->klock[] by
+	 * sim_scenario_resolve(), one per ->locks[] name: the user lock
+	 * (NULL for a workload with kernel locks) or the kernel lock (NULL
+	 * for a workload with user locks).  A copy of one lock's scenario
+	 * (the CLI's and explore's runs) copies its entries with its name.
+	 */
+	const struct wl_workload *wl;		/* workload=		*/
+	const struct ulock_ops *ulock[SIM_MAX_LOCKS];	/* lock=	*/
+	const struct wl_klock *klock[SIM_MAX_LOCKS];	/* lock=	*/
+	struct sim_strategy strategy_st;	/* strategy=; timed if ""	*/
+	struct sim_oracles oracles;		/* oracle=; the default if ""	*/
 };
 
 /* sim_scenario_defaults - fill @s with the documented defaults. */
@@ -193,6 +214,10 @@ void sim_scenario_set(struct sim_scenario *s, const char *key,
  * the machine's CPU count and check cross-key constraints, the lock names
  * against the workload's namespace included (exit 2). */
 void sim_scenario_resolve(struct sim_scenario *s, int machine_cpus);
+/* sim_scenario_pick_lock - make @one (a copy of the resolved @s) the
+ * scenario of @s's lock @idx alone: its name and its registry entries. */
+void sim_scenario_pick_lock(struct sim_scenario *one,
+			    const struct sim_scenario *s, int idx);
 /* sim_scenario_print - the resolved scenario as "key = value" lines, a
  * valid scenario file (the report prints it first). */
 void sim_scenario_print(const struct sim_scenario *s, FILE *out);
@@ -217,7 +242,6 @@ const char *sim_work_format(const struct sim_work *w, char *buf, int len);
 void sim_scenario_each(const struct sim_scenario *s,
 		       void (*fn)(void *ctx, const char *key, const char *value),
 		       void *ctx);
-struct wl_workload;
 /* sim__scenario_lock_names - append to @buf (@size bytes) the lock names
  * of @w's namespace (its kernel locks, its reader-writer locks, or the
  * user locks; all user locks when @w is NULL), ", "-separated after a

@@ -79,7 +79,7 @@ static void each_glibc(const struct sim_scenario *s,
 {
 	char v[24];
 
-	if (wl_find(s->workload)->rwlocks) {
+	if (s->wl->rwlocks) {
 		if (s->readers_at.file || s->writers_at.file) {
 			snprintf(v, sizeof(v), "%d", s->readers);
 			fn(ctx, "readers", v);
@@ -105,7 +105,7 @@ static void each_glibc(const struct sim_scenario *s,
 /* JSON members of the same keys, only where they apply (as above). */
 static void json_glibc(const struct sim_scenario *s, FILE *out)
 {
-	if (wl_find(s->workload)->rwlocks) {
+	if (s->wl->rwlocks) {
 		if (s->readers_at.file || s->writers_at.file)
 			fprintf(out, ",\"readers\":%d,\"writers\":%d,\"roles\":\"%s\"",
 				s->readers, s->writers, sim_roles_name(s->roles));
@@ -148,7 +148,7 @@ void sim_scenario_each(const struct sim_scenario *s,
 		snprintf(v, sizeof(v), "%" PRIu64, s->ops);
 		fn(ctx, "ops", v);
 	}
-	if (wl_find(s->workload) == &wl_spin) {
+	if (s->wl == &wl_spin) {
 		fn(ctx, "data", sim_data_name(s->data));
 		fn(ctx, "placement", sim_placement_name(s->placement));
 		if (s->access != SIM_ACCESS_READ_WRITE)
@@ -273,7 +273,7 @@ void sim_scenario_json(const struct sim_scenario *s, FILE *out)
 		fprintf(out, ",\"ops-per-thread\":%" PRIu64, s->ops_per_thread);
 	else
 		fputs(",\"ops-per-thread\":null", out);
-	if (wl_find(s->workload) == &wl_spin)
+	if (s->wl == &wl_spin)
 		fprintf(out, ",\"data\":\"%s\",\"placement\":\"%s\",\"data-access\":\"%s\"",
 			sim_data_name(s->data), sim_placement_name(s->placement),
 			sim_access_name(s->access));

@@ -21,6 +21,7 @@
 #include "sim/scenario/scenario_keys.h"
 #include "workloads/ulock/adaptive.h"
 #include "workloads/ulock/ulock.h"
+#include "workloads/workload.h"
 
 void sim__scenario_set_data(struct sim_scenario *s, const struct key *k,
 			    const char *v, const struct sim_origin *at)
@@ -102,6 +103,7 @@ void sim__scenario_set_program(struct sim_scenario *s, const struct key *k,
 	}
 	sim__scenario_set_str(s->program, sizeof(s->program), k, v, at);
 	memcpy(s->workload, "program", sizeof("program"));
+	s->wl = &wl_program;
 }
 
 void sim__scenario_set_args(struct sim_scenario *s, const struct key *k,

@@ -68,7 +68,8 @@ static void resolve_ops(struct sim_scenario *s)
 }
 
 /* Every lock must be of the workload's namespace; a workload with kernel
- * locks runs all of them when no lock was given (but the ->opt_in ones). */
+ * locks runs all of them when no lock was given (but the ->opt_in ones).
+ * Fills ->ulock[] and ->klock[]. */
 static void resolve_locks(struct sim_scenario *s, const struct wl_workload *w)
 {
 	char expected[512];
@@ -80,20 +81,21 @@ static void resolve_locks(struct sim_scenario *s, const struct wl_workload *w)
 				snprintf(s->locks[n++], sizeof(s->locks[0]), "%s",
 					 w->klocks[i]->name);
 		s->nr_locks = n;
-		return;
-	}
-	if (w->rwlocks && !s->lock_at.file) {	/* every rwlock */
+	} else if (w->rwlocks && !s->lock_at.file) {	/* every rwlock */
 		for (i = 0; ulock_registry[i] && n < SIM_MAX_LOCKS; i++)
 			if (ulock_registry[i]->rw && !ulock_registry[i]->broken)
 				snprintf(s->locks[n++], sizeof(s->locks[0]), "%s",
 					 ulock_registry[i]->name);
 		s->nr_locks = n;
-		return;
 	}
+	/* each name checked, and resolved into its registry entry */
 	for (i = 0; i < s->nr_locks; i++) {
-		if (w->klocks ? !!wl_klock_find(w, s->locks[i]) :
-				ulock_find(s->locks[i]) &&
-				(!w->rwlocks || ulock_find(s->locks[i])->rw))
+		const struct ulock_ops *u = w->klocks ? NULL : ulock_find(s->locks[i]);
+		const struct wl_klock *kl = wl_klock_find(w, s->locks[i]);
+
+		s->ulock[i] = u;
+		s->klock[i] = kl;
+		if (w->klocks ? !!kl : u && (!w->rwlocks || u->rw))
 			continue;
 		snprintf(expected, sizeof(expected), "a %s lock of workload %s:",
 			 w->klocks ? "kernel" : w->rwlocks ? "reader-writer" : "user",
@@ -178,7 +180,7 @@ static void resolve_spin(struct sim_scenario *s, const struct wl_workload *w)
 
 void sim_scenario_resolve(struct sim_scenario *s, int machine_cpus)
 {
-	const struct wl_workload *w = wl_find(s->workload);
+	const struct wl_workload *w = s->wl;
 	char expected[320], got[48];
 
 	if (s->cpus > machine_cpus) {

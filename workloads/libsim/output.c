@@ -25,6 +25,7 @@
 #define FUTEXSIM_NO_RENAME
 #include "workloads/libsim/futexsim.h"
 #include "workloads/libsim/libsim.h"
+#include "sim/report/exit.h"
 
 static void put_all(int fd, const char *p, size_t n)
 {
@@ -49,7 +50,7 @@ static void append(char **buf, size_t *len, size_t *cap, const char *p,
 		*buf = realloc(*buf, *cap);
 		if (!*buf) {
 			fprintf(stderr, "futexsim: out of memory for program output\n");
-			exit(2);
+			exit(SIM_EXIT_INPUT);
 		}
 	}
 	memcpy(*buf + *len, p, n);

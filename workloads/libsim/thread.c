@@ -63,7 +63,7 @@ static struct wl_prog_thread *new_thread(void)
 	t->acquire_ns = calloc(1, sizeof(*t->acquire_ns));
 	if (!wl_prog.threads || !t->acquire_ns) {
 		fprintf(stderr, "futexsim: out of memory for a program thread\n");
-		exit(2);
+		exit(SIM_EXIT_INPUT);
 	}
 	t->idx = wl_prog.nr_threads;
 	wl_prog.threads[wl_prog.nr_threads++] = t;
