@@ -393,3 +393,6 @@ void ksim_futex_tp_assert_state(void)
 	tp_check(attached == tp_census.attached,
 		 "TP: futex_state census does not match the bucket lists");
 }
+
+/* at every dispatch of a checked run, after the scheduler's checks */
+SIM_STATE_CHECKER(ksim_futex_tp_assert_state, SIM_CHECK_ORDER_FUTEX);

@@ -402,3 +402,6 @@ void sched_assert_state(void)
 		check(n == rq->nr && n == queued[i], "runqueue length");
 	}
 }
+
+/* at every dispatch of a checked run (sim/machine/hooks.h) */
+SIM_STATE_CHECKER(sched_assert_state, SIM_CHECK_ORDER_SCHED);

@@ -72,6 +72,42 @@ static void boot(void)
 	sim_machine_init(&preset, 1, 1);
 }
 
+/* ---- the state checkers' registry (sim/machine/hooks.h) ---- */
+
+static int checks_run;
+
+static void count_checks(void)
+{
+	checks_run++;
+}
+
+/* The scheduler and the TP futex register their checkers themselves, in
+ * their order; a checker added at run time is called at every dispatch
+ * of a checked run, and never in an unchecked one (the negative control). */
+START_TEST(test_state_checkers_register_themselves_and_run_when_checked)
+{
+	ck_assert_str_eq(sim_state_checker_name(0), "sched_assert_state");
+	ck_assert_str_eq(sim_state_checker_name(1), "ksim_futex_tp_assert_state");
+	ck_assert_ptr_null(sim_state_checker_name(2));
+	sim_state_checker_add("count_checks", count_checks, 99);
+	ck_assert_str_eq(sim_state_checker_name(2), "count_checks");
+
+	checks_run = 0;
+	boot();
+	sim_set_check_state(0);
+	sim_task_create("hog", hog, (void *)100L, 0);
+	sim_run();
+	ck_assert_int_eq(checks_run, 0);
+
+	boot();
+	sim_set_check_state(1);
+	sim_task_create("hog", hog, (void *)100L, 0);
+	sim_run();
+	ck_assert_int_gt(checks_run, 0);
+	sim_set_check_state(0);
+}
+END_TEST
+
 START_TEST(test_a_woken_sleeper_preempts_a_hog_at_once)
 {
 	boot();
@@ -197,6 +233,7 @@ Suite *sched_suite(void)
 	tcase_add_test(tc, test_two_hogs_share_one_cpu_evenly);
 	tcase_add_test(tc, test_each_tick_of_a_busy_cpu_costs_tick_cost);
 	tcase_add_test(tc, test_no_task_runs_before_it_is_runnable_in_explore_mode);
+	tcase_add_test(tc, test_state_checkers_register_themselves_and_run_when_checked);
 	suite_add_tcase(s, tc);
 	return s;
 }

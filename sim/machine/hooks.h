@@ -193,7 +193,7 @@ void sim_trace_contention_end(const void *lock, int ret);
  * @old to @new (read without a hook: plain values of simulated memory). */
 void sim_trace_qspinlock(const void *lock, enum sim_qspin_op op,
 			 unsigned int old, unsigned int new);
-/* What a TP futex event reports (futex/tp.c; SPEC.md 14.1). */
+/* What a TP futex event reports (futex/tp.c; docs/studies/to-futex-2016.md). */
 enum sim_tp_op {
 	SIM_TP_STEAL,		/* the kernel's one steal attempt won	*/
 	SIM_TP_TOP_WAITER,	/* got the serialization mutex		*/
@@ -233,8 +233,31 @@ void *ksim_task_new(struct sim_task *t, int tid);
 void ksim_task_set_slack(void *kt, unsigned long long ns);
 /* ksim_futex_tp_exit - the current task is exiting (its function
  * returned): wake the TP top waiters sleeping on words it still owns,
- * which take them over (futex/tp_state.c; SPEC.md 9.8). */
+ * which take them over (futex/tp_state.c). */
 void ksim_futex_tp_exit(void);
+/* ---- state checkers ---- */
+/*
+ * SIM_STATE_CHECKER(fn, order) - register void fn(void), a layer's check
+ * of its own invariants: with FUTEXSIM_CHECK_STATE=1 or oracle=state the
+ * machine calls every registered checker at each dispatch, in ascending
+ * @order (then by name), and a checker that finds a broken invariant
+ * calls sim_fail(SIM_FAIL_INVARIANT, ...).  The machine knows no layer
+ * by name: the scheduler (sched/core.c) and the TP futex
+ * (futex/tp_state.c) register themselves, from a constructor, before
+ * main().  Orders: SIM_CHECK_ORDER_SCHED, then SIM_CHECK_ORDER_FUTEX.
+ */
+#define SIM_CHECK_ORDER_SCHED	10
+#define SIM_CHECK_ORDER_FUTEX	20
+void sim_state_checker_add(const char *name, void (*check)(void), int order);
+/* sim_state_checker_name - the name of checker @i in calling order, or
+ * NULL past the last (for the tests). */
+const char *sim_state_checker_name(int i);
+#define SIM_STATE_CHECKER(fn, order)					\
+	static void __attribute__((constructor)) sim__checker_##fn(void) \
+	{								\
+		sim_state_checker_add(#fn, fn, order);			\
+	}
+
 /* ksim_boot - run the kernel's initcalls (futex_init() ...). */
 void ksim_boot(void);
 /* ksim_nanosleep - nanosleep(2) of the current task: sleep @ns on the

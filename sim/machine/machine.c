@@ -8,13 +8,17 @@
  * clock reaches the horizon it enters sim__dispatch(), the body of the
  * main loop:
  *
- *   1. fire every event due before the earliest running CPU (ticks, idle
- *      exits, timers);
- *   2. pick the running CPU with the smallest clock (PRNG among equals;
- *      sim/machine/runheap.c keeps them ordered);
- *   3. switch to that CPU's current task (nothing to do if it is us);
- *   4. back on our own CPU: preempt if a tick asked for it and
- *      preempt_count is 0.
+ *   1. dispatch_fire_due(): fire every event due before the earliest
+ *      running CPU (ticks, idle exits, timers);
+ *   2. dispatch_pick(): the running CPU with the smallest clock (PRNG
+ *      among equals; sim/machine/runheap.c keeps them ordered), or the
+ *      explore strategy's choice;
+ *   3. dispatch_check(): the livelock watchdog and the layers' state
+ *      checkers (SIM_STATE_CHECKER(), sim/machine/hooks.h);
+ *   4. resume(): switch to that CPU's current task (nothing to do if it
+ *      is us);
+ *   5. preempt_point(), back on our own CPU: preempt if a tick asked for
+ *      it and preempt_count is 0.
  *
  * With no running CPU and no event left, the run is over (every task
  * returned) or deadlocked (some did not).  Calls the scheduler (sched/)
@@ -30,7 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "futex/tp.h"
 #include "sched/sched.h"
 #include "sim/host/arena.h"
 #include "sim/cache/cache.h"
@@ -66,6 +69,39 @@ static int check_state;			/* FUTEXSIM_CHECK_STATE=1	*/
 static int nr_parked;			/* CPUs in sim_spin_wait()	*/
 static struct sim_cpu *parked[SIM_MAX_CPUS];	/* those CPUs, any order */
 static jmp_buf abort_jb;		/* sim_run_abort() from main	*/
+
+/* The layers' state checkers (SIM_STATE_CHECKER() of sim/machine/hooks.h),
+ * in calling order: (order, name) ascending, whatever the link order. */
+#define SIM_MAX_CHECKERS 8
+static struct checker {
+	const char *name;
+	void (*check)(void);
+	int order;
+} checkers[SIM_MAX_CHECKERS];
+static int nr_checkers;
+
+void sim_state_checker_add(const char *name, void (*check)(void), int order)
+{
+	int i;
+
+	if (nr_checkers == SIM_MAX_CHECKERS)
+		abort();	/* a build with more layers: raise the bound */
+	for (i = nr_checkers; i > 0; i--) {
+		const struct checker *p = &checkers[i - 1];
+
+		if (p->order < order ||
+		    (p->order == order && strcmp(p->name, name) < 0))
+			break;
+		checkers[i] = *p;
+	}
+	checkers[i] = (struct checker){ name, check, order };
+	nr_checkers++;
+}
+
+const char *sim_state_checker_name(int i)
+{
+	return i >= 0 && i < nr_checkers ? checkers[i].name : NULL;
+}
 
 /* Per-CPU template section of the kernel side (sim/arch percpu.h). */
 extern char __start_sim_percpu[] __attribute__((weak));
@@ -418,11 +454,13 @@ static void resume(struct sim_cpu *c)
 	/* resumed: whoever switched back to us set the globals */
 }
 
-static void sim__dispatch(void)
+/* Phase 1: fire every event due before the earliest CPU that may run
+ * (the CPU that dispatches is put back among them first); with no CPU
+ * and no event left, the run is over. */
+static void dispatch_fire_due(void)
 {
-	struct sim_cpu *next, *c = sim_cur;
+	struct sim_cpu *c = sim_cur;
 
-	/* while dispatching, every CPU that may run is in the run heap */
 	if (c && c->curr && !c->parked && !sim_runheap_contains(c))
 		sim_runheap_add(c);
 	for (;;) {
@@ -435,16 +473,40 @@ static void sim__dispatch(void)
 		}
 		if (earliest_ps == UINT64_MAX)
 			run_over();
-		break;
+		return;
 	}
-	next = sim_explore_on ? sim__explore_next() : sim_runheap_pop_earliest();
+}
+
+/* Phase 2: the CPU that runs next: the smallest clock (timed mode), or
+ * the strategy's choice (explore mode). */
+static struct sim_cpu *dispatch_pick(void)
+{
+	return sim_explore_on ? sim__explore_next() : sim_runheap_pop_earliest();
+}
+
+/* Phase 3: the checks of every dispatch: the livelock watchdog, then,
+ * when asked for, every layer's state checker. */
+static void dispatch_check(const struct sim_cpu *next)
+{
 	if (next->now_ps >= last_progress_ps + livelock_ps)
 		sim_fail(SIM_FAIL_LIVELOCK,
 			 "no task completed an operation within the livelock bound");
-	if (check_state)
-		sched_assert_state();
-	if (check_state)
-		ksim_futex_tp_assert_state();	/* futex/tp.h */
+	if (!check_state)
+		return;
+	for (int i = 0; i < nr_checkers; i++)
+		checkers[i].check();
+}
+
+/* The body of the main loop: fire, pick, check, switch (phase 4,
+ * resume()); the preemption phase runs back on the dispatching CPU
+ * (preempt_point()). */
+static void sim__dispatch(void)
+{
+	struct sim_cpu *next;
+
+	dispatch_fire_due();
+	next = dispatch_pick();
+	dispatch_check(next);
 	/* explore mode: every hook is a scheduling point */
 	horizon_ps = sim_explore_on ? 0 : compute_horizon();
 	resume(next);
@@ -480,17 +542,16 @@ static uint64_t hook_arrive(struct sim_cpu *c, uint64_t *post_ps)
 	return arrive_ps > cost_ps[SIM_LOAD] ? arrive_ps - cost_ps[SIM_LOAD] : 0;
 }
 
-void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size)
+/* The charge of one access to @c's clock: the cache-line model's price,
+ * or the flat one.  Return: the part paid after the dispatch (arrival
+ * mode), else 0. */
+static inline uint64_t hook_charge(struct sim_cpu *c, enum sim_access kind,
+				   const volatile void *addr, unsigned int size)
 {
-	struct sim_cpu *c = sim_cur;
-	uint64_t issue_ps, post_ps = 0;
+	uint64_t post_ps = 0;
 
-	if (unlikely(!c || in_event))
-		return;		/* boot or event context: not a task */
-	sim.counters.hooks++;
-	issue_ps = c->now_ps;
 	if (likely(cache_on)) {
-		c->now_ps += sim_cache_access(c, kind, addr, size, issue_ps);
+		c->now_ps += sim_cache_access(c, kind, addr, size, c->now_ps);
 		if (unlikely(sim__cache_post_ps)) {	/* arrival mode */
 			post_ps = sim__cache_post_ps;
 			sim__cache_post_ps = 0;
@@ -498,6 +559,21 @@ void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size
 	} else {
 		c->now_ps += cost_ps[kind];
 	}
+	return post_ps;
+}
+
+/* Every hook: charge the access; past the horizon, dispatch, then the
+ * preemption point; last, the access may end other CPUs' spin-waits. */
+void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size)
+{
+	struct sim_cpu *c = sim_cur;
+	uint64_t issue_ps, post_ps;
+
+	if (unlikely(!c || in_event))
+		return;		/* boot or event context: not a task */
+	sim.counters.hooks++;
+	issue_ps = c->now_ps;
+	post_ps = hook_charge(c, kind, addr, size);
 	if (unlikely(c->now_ps >= horizon_ps)) {
 		struct sim_cpu *was = c;
 		uint64_t done_ps = c->now_ps + post_ps;
