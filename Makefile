@@ -13,7 +13,7 @@
 # Variables (override on the command line or in an untracked config.mak):
 #   CC=gcc|clang-14   O=0|1|2|3   CORO=asm|ucontext   B=build directory
 #
-# Two kinds of translation unit (DESIGN.md section 3):
+# Two kinds of translation unit (docs/internals.md):
 #   kernel TUs  the real kernel files (extracted, unmodified, into $(B)/linux)
 #               and the project's kernel-side files (sim/arch/*.c, futex/*.c,
 #               sched/kapi.c, tests/k_*.c): -nostdinc, the arch shim first on
@@ -209,7 +209,7 @@ check: $(B)/futexsim $(B)/check kernel-audit $(B)/libfutexsim.a
 	  FUTEXSIM=$(abspath $(B))/futexsim $(abspath $(B))/check
 
 # Unexpected global data in a kernel object means a macro went missing
-# (FEASIBILITY.md: an undefined attribute once became a variable).
+# (an undefined attribute macro turns `__attr name;` into a variable).
 kernel-audit: $(KERNEL_OBJS) $(KPROJ_OBJS) $(KX86_OBJS)
 	@sh mk/nm-audit.sh $(KERNEL_OBJS) $(KPROJ_OBJS) $(KX86_OBJS)
 

@@ -8,7 +8,7 @@
  * (sim/scenario/scenario.c) for the scenario echo, and libc stdio.
  *
  * The text report is a table in the shape of the published TO-futex table
- * (SPEC.md 9.10a): one column per lock, one row per figure.  It prints
+ * (docs/studies/to-futex-2016.md): one column per lock, one row per figure.  It prints
  * nothing host dependent, so a scenario and seed give the same bytes on
  * every run.  Counts get thousands separators ("3,090,294"), times human
  * units ("812 us", "3.41 s"), and from a minute on the form of time(1)
@@ -17,7 +17,8 @@
  * workload=spin gets rows of its own: ns per operation of one task (the
  * published figure) and where the acquisitions went (fast path, pending
  * bit, MCS queue; n/a for the ticket lock); when the scenario is a cell
- * of the 2014 micro-benchmark (SPEC.md 3.7) the published figures follow,
+ * of the 2014 micro-benchmark (docs/studies/qspinlock-2014.md) the
+ * published figures follow,
  * in the published layout (ticket, queue, change), beside the simulated
  * ones.
  *
@@ -275,7 +276,7 @@ static int column_width(const struct table *t, const struct sim_result *r,
 	return w + 2;
 }
 
-/* ---- the 2014 micro-benchmark (SPEC.md 3.7) ---------------------------- */
+/* ---- the 2014 micro-benchmark (docs/studies/qspinlock-2014.md) --------- */
 
 #define PUB_OPS_PER_TASK	5000000	/* lock/unlock pairs of each task */
 
@@ -363,7 +364,7 @@ static void spin_published(FILE *out, const struct sim_scenario *s,
 	for (i = 0; i < nr; i++)
 		if (!strcmp(r[i].lock, "ticket"))
 			ticket = r[i].ns_per_op * scale;
-	fprintf(out, "\n2014 micro-benchmark (SPEC.md 3.7): 10-core Westmere-EX,\n"
+	fprintf(out, "\n2014 micro-benchmark (docs/studies/qspinlock-2014.md): 10-core Westmere-EX,\n"
 		"%d tasks, %s; ms for 5,000,000 lock/unlock per task\n"
 		"(simulated: ns per op x 5,000,000)%s%s\n",
 		s->threads, c.where,

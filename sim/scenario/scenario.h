@@ -62,7 +62,7 @@
  *             alternate over the tasks, so over the CPUs) | split (the
  *             readers first: `perf bench futex rwlock -x`)	default alternate
  *   adaptive  lock=adaptive's spin loop: pre2018 | seed2018 | glibc235 |
- *             glibc236 (SPEC.md 10)			default pre2018
+ *             glibc236 (docs/studies/adaptive-2018.md)	default pre2018
  *   spin-count  lock=adaptive's glibc.pthread.mutex_spin_count	default 100
  *   strategy  timed | random | pct:D | dfs:P (sim/explore/explore.h)	default timed
  *   oracle    oracle list (sim/explore/oracle.h)		default mutex,deadlock,state,bug
