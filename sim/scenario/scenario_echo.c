@@ -7,7 +7,8 @@
  * Stage: CLI input -> report.  Called by sim/report/report.c (the echo at the
  * top of the report and in the JSON file) and by the CLI (the replay
  * command of a failed run, through sim_scenario_each()); calls
- * sim/scenario/config.c for durations and wl_find() for the workload's own keys.
+ * sim/scenario/config.c for durations; the workload's own keys follow its
+ * resolved entry, s->wl.
  * The parsing side is sim/scenario/scenario.c: the two must agree on every key's
  * spelling.
  */

@@ -7,8 +7,10 @@
  *
  * Stage: CLI input.  Called by the CLI through sim_scenario_resolve()
  * after every key is set (sim/scenario/scenario.c) and the machine preset is
- * loaded; calls wl_find()/wl_klock_find()/ulock_find() for the lock
- * namespaces and sim/scenario/config.c for errors.
+ * loaded; calls wl_klock_find()/ulock_find() once per lock name, to
+ * check it against the workload's namespace and keep its entry
+ * (s->ulock[], s->klock[]: nothing looks a name up after this), and
+ * sim/scenario/config.c for errors.
  */
 #include <inttypes.h>
 #include <stdio.h>
