@@ -2,7 +2,7 @@
 /*
  * workloads/examples/lostwake.c - an ordinary pthread program with a
  * hand-written futex mutex that loses a wakeup, for futexsim's user
- * program support (README "User programs").  It is compiled unmodified:
+ * program support (docs/programs.md walks through it); built unmodified:
  *
  *   futexsim build workloads/examples/lostwake.c -o lostwake
  *   futexsim run --program=./lostwake --args="buggy 3 20 50" --seed=N

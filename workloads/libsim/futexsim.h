@@ -12,7 +12,7 @@
  * simulated machine.  Nothing outside the program's own translation
  * units is renamed: libc and the simulator keep the real functions.
  *
- * What the renaming covers (README "User programs" has the full list):
+ * What the renaming covers (docs/programs.md has the full list):
  *   threads    pthread_create/join/exit/self/detach/equal, attributes,
  *              once, keys; mutexes (the scenario's user lock), condition
  *              variables, reader-writer locks, barriers, spinlocks,
