@@ -111,7 +111,11 @@ links_check() {
 # run_checks: the three checks over the tracked files of the tree in .
 run_checks() {
 	bad=0
-	files=$(git ls-files | grep -v '^mk/docs-check\.sh$')
+	# the tracked files; outside a git checkout (a tarball), every file
+	files=$( { git ls-files 2>/dev/null ||
+		   find . -path ./build -prune -o -path ./.git -prune -o \
+			-type f -print | sed 's|^\./||'; } |
+		 grep -v '^mk/docs-check\.sh$')
 	# shellcheck disable=SC2086
 	if out=$(printf '%s\n' $files | xargs grep -n -I -E "$OUTSIDE" 2>/dev/null); then
 		printf '%s\n' "$out" | sed 's/^/docs-check: refers to a document outside the repository: /'
@@ -162,7 +166,7 @@ if [ "${1:-}" = --self-test ]; then
 fi
 
 if run_checks; then
-	n=$(git ls-files | grep -c '\.md$')
+	n=$( { git ls-files 2>/dev/null || find . -name '*.md'; } | grep -c '\.md$')
 	echo "  DOCS    no outside reference, no history, every link of $n pages resolves"
 	exit 0
 fi
