@@ -89,16 +89,16 @@
 #define BENCH_UC_TRIPS		50000
 #define BENCH_HOOKS		2000000	/* sim_hook() calls per round	*/
 #define BENCH_EXPLORE_RUNS	5000	/* explore runs per round	*/
-#define TARGET_EXPLORE_RUNS	10000	/* issue 7: >= 10,000 runs/s	*/
+#define TARGET_EXPLORE_RUNS	10000	/* >= 10,000 runs/s		*/
 
 #define TARGET_SWITCH_NS	20.0
 #define TARGET_HOOK_NS		10.0
 #define TARGET_RATIO		10.0
 #define TARGET_SPIN_TABLE_S	60.0
 #define TARGET_TP_TABLE_S	120.0	/* each lock's full 2016 TO run */
-#define TARGET_GLIBC_TABLES_S	120.0	/* issue 6: the 2017 mutex table */
+#define TARGET_GLIBC_TABLES_S	120.0	/* the 2017 mutex table		*/
 #define TARGET_TRACE_SLOWDOWN	3.0
-#define TARGET_PROGRAM_RATIO	1.5	/* issue 8: layer <= 1.5x built-in */
+#define TARGET_PROGRAM_RATIO	1.5	/* layer <= 1.5x built-in	*/
 
 /* ---- coroutine switches ----------------------------------------------------- */
 

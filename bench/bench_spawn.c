@@ -281,9 +281,10 @@ double bench_glibc_tables(const char *exe, const char *json)
 	return time_script(json, "glibc-2017-mutex.txt", argv);
 }
 
-/* The published 2016 TO-futex run (SPEC.md 9.10a) of each lock, at full
- * size: host seconds of `futexsim run workloads/scenarios/FILE.scn`; the
- * report (published beside simulated) is kept in FILE.txt beside the JSON. */
+/* The published 2016 TO-futex run of each lock (docs/studies/
+ * to-futex-2016.md), at full size: host seconds of `futexsim run
+ * workloads/scenarios/FILE.scn`; the report (published beside
+ * simulated) is kept in FILE.txt beside the JSON. */
 void bench_tp_table(const char *exe, const char *json, double secs[3])
 {
 	static const char *const scn[3] = {
@@ -310,7 +311,7 @@ void bench_tp_table(const char *exe, const char *json, double secs[3])
 	}
 }
 
-/* ---- a user program (issue 8) -------------------------------------------------- */
+/* ---- a user program ------------------------------------------------------------ */
 
 /*
  * The example's mutex loop on a pthread mutex (workloads/examples/
