@@ -9,11 +9,11 @@
 # Why: a kernel macro missing from the arch shim can silently turn into a
 # global variable.  With ____cacheline_aligned_in_smp undefined,
 #     struct futex_hash_bucket { ... } ____cacheline_aligned_in_smp;
-# still compiles, but now *defines* a variable of that name (in every TU
+# still compiles, but then *defines* a variable of that name (in every TU
 # including the header) and the struct loses its alignment
-# (FEASIBILITY.md).  Kernel code defines almost no global data of its
-# own, so any global data symbol that is not on the list below is
-# reported.
+# (docs/internals.md, "The nm audit").  Kernel code defines almost no
+# global data of its own, so any global data symbol that is not on the
+# list below is reported.
 #
 # Global data = nm types B C D G R S V u (bss, common, data, small
 # data/bss, read-only, weak object, unique).  Local (lower-case) symbols,

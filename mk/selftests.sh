@@ -12,8 +12,8 @@
 #         failure report names it, exit 3): the "ok" lines before it
 #         passed, the rest did not run
 #   FAIL  anything else
-# and each test must have the outcome the table below expects (README
-# "The kernel's futex selftests" explains the skips).  Last, one run is
+# and each test must have the outcome the table below expects
+# (docs/programs.md, "The kernel's futex selftests", explains the skips).  Last, one run is
 # repeated and must give the same bytes.
 set -eu
 
