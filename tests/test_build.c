@@ -52,7 +52,7 @@ START_TEST(test_the_example_hangs_on_a_seed_and_the_run_repeats_byte_for_byte)
 
 	if (!build_example(prog, sizeof(prog)))
 		return;
-	/* over seeds until it hangs (README: seed 2, about one in 27) */
+	/* over seeds until it hangs (docs/programs.md: seed 2) */
 	for (s = 1; s <= 300; s++) {
 		snprintf(seed, sizeof(seed), "%d", s);
 		run_example(&a, prog, "buggy 3 20 50", seed);

@@ -9,7 +9,7 @@
  * which simulated tasks never call.  Contract: readers never wait;
  * down_read*() and up_read() count readers with one hooked atomic each
  * (the access the kernel's fast path makes).  A writer reports a
- * simulator bug.  The real kernel/locking/rwsem.c is a later issue.
+ * simulator bug.  The real kernel/locking/rwsem.c is not compiled.
  */
 #ifndef _SIM_LINUX_RWSEM_H
 #define _SIM_LINUX_RWSEM_H

@@ -2,8 +2,8 @@
 /*
  * trace/events/lock.h (shadow) - the kernel's lock contention tracepoints.
  *
- * Stage: kernel -> trace.  Called by kernel/locking/qspinlock.c (and later
- * the real mutex and rtmutex code) around a contended acquisition; calls
+ * Stage: kernel -> trace.  Called by kernel/locking/qspinlock.c, the
+ * real mutex and the real rtmutex around a contended acquisition; calls
  * the machine's trace (sim_trace_contention_*() of sim/machine/hooks.h), where
  * they become the lock:contention_begin/end events of --trace.
  *
