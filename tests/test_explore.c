@@ -209,12 +209,12 @@ END_TEST
  * forever if the spin rule did not stop it.  And no false starvation:
  * timed TP rwlock waiters spin on a mutex owner (reading its owner word,
  * then the owner's on_cpu) and on readers for a time-bounded window;
- * when every CPU spins, the earliest clock runs.  A spin rule that parked
- * a CPU on its last load only, with the highest priority running on,
- * left one waiter parked on a handed-off mutex for as long as the
- * livelock bound (run 2 of these five waited 148 ms with livelock=200ms;
- * with the default 10 s the search ran out of memory).  A loop that
- * re-reads a line with no relax and no write is a spin too. */
+ * when every CPU spins, the earliest clock runs.  A spin rule that
+ * parked a CPU on its last load only, with the highest priority running
+ * on, would leave a waiter parked on a handed-off mutex for as long as
+ * the livelock bound (the rwtp scenario below would starve: waits of
+ * some 150 ms under livelock=200ms, and no end with the default 10 s).
+ * A loop that re-reads a line with no relax and no write is a spin too. */
 START_TEST(test_spin_rule)
 {
 	static const char *const adaptive[] = { "threads=3", "ops=30",
@@ -244,7 +244,7 @@ START_TEST(test_spin_rule)
 	free(x);
 	/* glibc's wrlock re-reads __readers and __writers_futex with no
 	 * relax until the primary writer stores 1: a PCT run that let the
-	 * looping writer run on was cut at 2^25 choices (exit 2) */
+	 * looping writer run on would be cut at 2^25 choices (exit 2) */
 	x = ctx(NULL, glibc);
 	ck_assert_msg(runs_to_hit(x, 20, &oracle) == 21, "%s fired", oracle);
 	free(x);
