@@ -254,7 +254,7 @@ static int check_objects(const struct build *b)
 			sym[strcspn(sym, "@\n")] = '\0';
 			if (!unsupported(sym))
 				continue;
-			fprintf(stderr, "futexsim build: %s calls %s(), which futexsim does not simulate (README \"User programs\")\n",
+			fprintf(stderr, "futexsim build: %s calls %s(), which futexsim does not simulate (docs/programs.md)\n",
 				b->src[i], sym);
 			bad++;
 		}
