@@ -2,7 +2,7 @@
 /*
  * tests/test_preset_load.c - suite "preset_load": the machine-preset
  * loader (sim/scenario/preset.c): machines/tiny4.machine equals the built-in
- * defaults, haswell-ex-4s has the seed's topology, costs and CPU
+ * defaults, haswell-ex-4s has the TO-futex machine's topology, costs and CPU
  * numbering, and presets are looked up in $FUTEXSIM_MACHINES and checked
  * (unknown name or key, missing unit, too many CPUs: one line naming
  * file, line and key; exit status 2).

@@ -143,7 +143,8 @@ START_TEST(test_presets_differ_where_the_hardware_does)
 	sim_preset_load(&wsm, "westmere-ex");
 	sim_preset_load(&wsm4, "westmere-ex-4s");
 
-	/* Skylake PAUSE ~140 cycles vs ~10 (COST_MODEL 3; spec item 9). */
+	/* Skylake PAUSE: "as many as 140 cycles" against about 10 before it
+	 * (Intel Optimization Reference Manual; docs/model.md). */
 	ck_assert_uint_ge(skx.access_ps[SIM_RELAX],
 			  10 * hsx.access_ps[SIM_RELAX]);
 	ck_assert_uint_eq(wsm.access_ps[SIM_RELAX], hsx.access_ps[SIM_RELAX]);
@@ -152,7 +153,8 @@ START_TEST(test_presets_differ_where_the_hardware_does)
 	/* One flat mesh: every transfer the same. */
 	ck_assert_uint_eq(arm.xfer_smt_ps, arm.xfer_socket_ps);
 	ck_assert_uint_eq(arm.xfer_remote_ps, arm.xfer_socket_ps);
-	/* Westmere-EP ladder is 2x, Intel 2S Skylake ~2.8x (COST_MODEL 2.1). */
+	/* Across sockets at least twice within: 2x on Westmere-EP, ~2.8x on
+	 * 2-socket Skylake-SP (github.com/nviennot/core-to-core-latency). */
 	ck_assert_uint_ge(skx.xfer_remote_ps, 2 * skx.xfer_socket_ps);
 	ck_assert_uint_ge(wsm4.xfer_remote_ps, 2 * wsm4.xfer_socket_ps);
 	/* The 4-socket Westmere box is four of the 1-socket one. */

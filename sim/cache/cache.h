@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sim/cache/cache.h - the cache-line cost model (DESIGN.md 5): what each
+ * sim/cache/cache.h - the cache-line cost model (docs/model.md): what each
  * shared-memory access of a hook costs, from the coherence state of its
  * 64-byte line.
  *
@@ -62,9 +62,9 @@
  * speculatively, so the first load of what the lock protects is already
  * on its way when the lock's line arrives; a wait the word changed under
  * first (a ticket lock's later waiters, the head moving past other
- * tickets) does not.  A hypothesis [R], no free parameter, found on the
- * 2014 table (machines/README.md, "Calibration"); any other miss, a new
- * wait, or another task on the CPU drops it.
+ * tickets) does not.  A hypothesis with no free parameter, checked
+ * against the 2014 qspinlock table (docs/model.md, "Spin-exit overlap");
+ * any other miss, a new wait, or another task on the CPU drops it.
  *
  * With the preset's store-buffer key on (x86-TSO), a store costs its CPU
  * only `store`: its miss runs in the background and completes no earlier
@@ -104,7 +104,7 @@ enum sim_cache_tier {
 	SIM_TIER_NR
 };
 
-/* line-handover (machines/README.md): when a miss takes its line. */
+/* line-handover: when a miss takes its line (docs/model.md). */
 enum sim_handover {
 	SIM_HANDOVER_ISSUE,		/* at its issue				*/
 	SIM_HANDOVER_ARRIVAL,		/* at its request's arrival (default)	*/
