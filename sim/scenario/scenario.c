@@ -560,6 +560,11 @@ void sim_scenario_load(struct sim_scenario *s, const char *path)
 	sim_config_each(path, load_one, s);
 }
 
+const char *sim_scenario_key_name(int i)
+{
+	return i >= 0 && i < nr_keys ? keys[i].name : NULL;
+}
+
 void sim_scenario_usage(FILE *out)
 {
 	for (int i = 0; i < nr_keys; i++)

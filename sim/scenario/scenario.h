@@ -249,6 +249,10 @@ void sim_scenario_each(const struct sim_scenario *s,
  * parser and sim_scenario_resolve(). */
 void sim__scenario_lock_names(const struct wl_workload *w, char *buf,
 			      size_t size);
+/* sim_scenario_key_name - the name of key @i (0, 1, ...) of the key
+ * table, the keys sim_scenario_set() accepts, in --help order; NULL past
+ * the last.  tests/test_docs.c holds docs/usage.md's key table to it. */
+const char *sim_scenario_key_name(int i);
 /* sim_scenario_usage - one line per key (form, meaning, default), for
  * `futexsim --help`. */
 void sim_scenario_usage(FILE *out);
