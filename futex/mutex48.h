@@ -3,7 +3,8 @@
  * futex/mutex48.h - the kernel mutex of the 4.8 era (before the 4.10
  * rewrite that added handoff and waiter spinning), in the project's own
  * kernel-style code: the serialization mutex of the TP futex under
- * tp-mutex=4.8 (SPEC.md 15.16: the 2016 TO/TP patches ran on it).
+ * tp-mutex=4.8 (the 2016 TO/TP patches ran on it;
+ * docs/studies/to-futex-2016.md).
  *
  * Stage: kernel (locking).  Implemented in futex/mutex48.c; used by
  * futex/tp.c; calls the arch shim's hooked atomics, the real OSQ of

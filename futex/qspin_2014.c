@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * futex/qspin_2014.c - the queued spinlock as the 2014 series had it,
- * with the pending-bit policy argued over in the seed thread as a switch
- * (SPEC.md 3.5-3.6): the kernel locks qspinlock-v10, -v11, -v12 and
- * -peterz of workload=spin.
+ * with the pending-bit policy argued over in the LKML thread "[PATCH v11
+ * 06/16] qspinlock: prolong the stay in the pending bit path" (Waiman
+ * Long, Peter Zijlstra, May-June 2014) as a switch: the kernel locks
+ * qspinlock-v10, -v11, -v12 and -peterz of workload=spin
+ * (docs/studies/qspinlock-2014.md).
  *
  * Stage: workload -> kernel (project-side kernel code, compiled like the
  * kernel files against the arch shim).  Called by workloads/spin.c and
@@ -15,7 +17,7 @@
  * This is not kernel/locking/qspinlock.c (compiled unmodified as
  * qspinlock-generic and qspinlock-x86, which waits a bounded time on
  * (0,1,0) and sets pending with a fetch_or and an undo): it is written
- * here from SPEC.md 3.4-3.5, on the same word (struct qspinlock: locked
+ * here from the 2014 thread and series, on the same word (struct qspinlock: locked
  * byte, 8-bit pending byte, 16-bit tail of CPU + 1 and node index) and
  * with the 2014 series' smaller-NR_CPUS forms (halfword store for
  * 0,1,0 -> 0,0,1, 16-bit xchg of the tail, byte store of locked by the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * futex/qspin_2014.h - the queued spinlock of the 2014 qspinlock series
- * with its pending-bit policies as a switch (SPEC.md 3.5-3.6): the locks
+ * with its pending-bit policies as a switch (docs/studies/qspinlock-2014.md): the locks
  * qspinlock-v10, qspinlock-v11, qspinlock-v12 and qspinlock-peterz of
  * workload=spin (futex/qspin_2014.c).
  *

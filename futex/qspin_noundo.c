@@ -12,12 +12,12 @@
  * This is not the kernel's qspinlock.c (which is compiled unmodified as
  * qspinlock-generic and qspinlock-x86): it is a small queued spinlock
  * written here with the same word (locked byte, pending bit, tail) and the
- * same state machine as SPEC.md 3.4, all in 32-bit atomics, and with one
+ * same state machine as the mainline slow path, all in 32-bit atomics, and with one
  * step left out.  A locker that saw the word free except for the owner
  * sets PENDING with a fetch_or; if the old value shows that meanwhile a
  * waiter queued (tail set, pending clear), the PENDING just set is a stray
- * and the correct lock clears it again before queueing (SPEC.md 3.4 step
- * 5).  Here it stays set: the queue head waits for "no owner and no
+ * and the correct lock clears it again before queueing (the undo of
+ * commit 59fb586b4a07, Linux 4.18).  Here it stays set: the queue head waits for "no owner and no
  * pending" for ever, and every later locker queues behind it.  The race
  * needs a locker delayed between its first read and its fetch_or while
  * another takes the pending path, a third queues and the owner hands over

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * futex/ticket.c - the ticket spinlock (SPEC.md section 2).
+ * futex/ticket.c - the ticket spinlock (x86 before qspinlock).
  *
  * Stage: kernel (locking).  Called by the spin-workload glue
  * (futex/kspin.c) with preemption already disabled; calls the arch shim's

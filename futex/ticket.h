@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * futex/ticket.h - the ticket spinlock, the lock x86 used before
- * qspinlock (SPEC.md section 2), in the project's own kernel-style code.
+ * qspinlock (Linux 4.1 and earlier), in the project's own kernel-style code.
  *
  * Stage: kernel (locking).  Implemented in futex/ticket.c; used by the
  * spin-workload glue (futex/kspin.c), which the host drives through

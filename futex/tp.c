@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * futex/tp.c - throughput-optimized (TP) futexes: FUTEX_LOCK and
- * FUTEX_UNLOCK of Waiman Long's 2016-2017 patches (SPEC.md section 9),
+ * FUTEX_UNLOCK of Waiman Long's 2016-2017 patches (LKML, "[RFC PATCH v2
+ * 3/5] futex: Throughput-optimized (TO) futexes", September 2016, to v6,
+ * March 2017; docs/studies/to-futex-2016.md),
  * written as a patch on top of the real kernel/futex/ would add them.
  *
  * Stage: futex(2) -> kernel.  ksim_sys_futex() (futex/tp_unlock.c, the
@@ -45,7 +47,9 @@
  * and the kernel's steal attempt also refuses while handoff_pid is set;
  * a word 0|FUTEX_WAITERS is not 0 for user space either.
  *
- * Reconstructions [R] (SPEC.md 9.5, 9.6, 15.5), each marked below too:
+ * Reconstructions [R] (the patches were never merged; these are choices
+ * where the series' design statements leave the details open), each
+ * marked below too:
  *  - the unlock writes 0 or the handoff TID, never FUTEX_WAITERS; the
  *    one word 0|FUTEX_WAITERS is a handoff request that found the word
  *    free (FUTEX_WAITERS is set with one locked OR, not a cmpxchg: see
@@ -70,22 +74,22 @@
  *    outlive the run here; a late wakeup is a spurious one, which every
  *    sleeper of the kernel tolerates).
  *
- * Owner death (v3+, SPEC.md 9.8): the top waiter takes the word over
+ * Owner death (v3+): the top waiter takes the word over
  * (tp_take_over(), FUTEX_OWNER_DIED added [R]) when no task has its TID
  * or the owner is exiting (PF_EXITING, seen when it is off CPU); before
  * it sleeps it hangs the futex_state on the owner's list
  * (futex/tp_state.c), whose exit wakes it (ksim_futex_tp_exit()).
  *
- * Timeouts [R] (SPEC.md 9.5 has mutex_lock[_timeout] and "handle signal /
- * timeout"; the clock and the argument checks: futex/tp_unlock.c): the
+ * Timeouts [R] (the series names a timed mutex_lock and a signal or
+ * timeout exit of the spin loop; the clock and the argument checks:
+ * futex/tp_unlock.c): the
  * timer is armed after the steal attempt; a task queued on the
  * serialization mutex leaves it through mutex_lock_interruptible(), the
  * timer standing in for a signal (tp_mutex_lock()); the top waiter looks
  * at the timer after each look at the word and, timed out, withdraws its
  * handoff request and FUTEX_WAITERS (futex_tp_withdraw()) before it gives
- * up the mutex.  The series' own timeout patch, as recalled and not in
- * SPEC.md, noticed the expiry only in the top waiter; here a task queued
- * on the mutex leaves at its deadline too.  A top waiter waiting on a
+ * up the mutex.  Not only the top waiter: a task queued on the mutex
+ * leaves at its deadline too.  A top waiter waiting on a
  * reader-owned word (futex/tp_shared.c) notices the timeout once the
  * readers are gone.  FUTEX_LOCK_SHARED takes the same timeout, through
  * the same futex_tp_acquire() (futex/tp_shared.c).
@@ -265,7 +269,7 @@ static void tp_follow_owner(struct task_struct **owner, u32 *owner_tid,
 }
 
 /*
- * The owner died holding the word (v3+, SPEC.md 9.8: no task has its TID,
+ * The owner died holding the word (v3+: no task has its TID,
  * or it is exiting): take the word over directly.  The new word carries
  * FUTEX_OWNER_DIED, as a robust futex's next owner finds it, so that user
  * space can tell [R]; the bit alone, beside a live TID, is no death sign:

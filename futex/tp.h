@@ -70,8 +70,8 @@ struct ksim_futex_tp_census {
 void ksim_futex_tp_census(struct ksim_futex_tp_census *c);
 
 /**
- * ksim_futex_tp_assert_state() - check the TP invariants of SPEC.md 14.2
- * on every attached futex_state (plain reads: no scheduling point); a
+ * ksim_futex_tp_assert_state() - check the TP invariants (listed in
+ * docs/studies/to-futex-2016.md, "The state checker") on every attached futex_state (plain reads: no scheduling point); a
  * violation is a simulated failure (exit 3).  The machine calls it at
  * every dispatch when FUTEXSIM_CHECK_STATE=1, like sched_assert_state().
  */

@@ -8,7 +8,7 @@
  * (futex/tp.c, compiled against the kernel headers) and user space
  * (workloads/ulock/tp.c, compiled against libc) include it.
  *
- * Op numbers (SPEC.md 9.2): the 2016 patch used 13/14, which mainline
+ * Op numbers: the 2016 patch used 13/14, which mainline
  * later gave to FUTEX_LOCK_PI2; the simulator uses a private range that
  * no Linux op will reach soon.  The op is OR-ed with FUTEX_PRIVATE_FLAG
  * (128) as usual; FUTEX_CMD_MASK keeps bit 6, so 64..67 pass through the
@@ -30,7 +30,7 @@
 #define FUTEX_TP_UNLOCK_PRIVATE	(FUTEX_TP_UNLOCK | 128)
 
 /*
- * The futex word (SPEC.md 9.2).  Exclusive lock: 0 unlocked, TID locked,
+ * The futex word (the v2-v6 patches).  Exclusive lock: 0 unlocked, TID locked,
  * TID | FUTEX_WAITERS locked and the unlock must enter the kernel (the
  * top waiter sleeps, or it asked for a handoff).  FUTEX_WAITERS and
  * FUTEX_OWNER_DIED are the usual bits 31 and 30 of linux/futex.h.  The
@@ -57,7 +57,7 @@
 /* Handoff policies (scenario key tp-policy) and the switch tp-handoff. */
 #define TP_POLICY_V2		0	/* 2016: 1<<13 spins, -1/32 per sleep */
 #define TP_POLICY_V6		1	/* 2017: 5 ms as the top waiter	      */
-/* The serialization mutex (scenario key tp-mutex, SPEC.md 15.16). */
+/* The serialization mutex (scenario key tp-mutex; docs/studies/to-futex-2016.md). */
 #define TP_MUTEX_61		0	/* the real 6.1 mutex.c: handoff, spinning waiters */
 #define TP_MUTEX_48		1	/* futex/mutex48.c: neither		      */
 #define TP_SPIN_THRESHOLD	(1 << 13)

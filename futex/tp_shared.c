@@ -2,8 +2,9 @@
 /*
  * futex/tp_shared.c - shared (reader) locking of TP futexes:
  * FUTEX_LOCK_SHARED and FUTEX_UNLOCK_SHARED of the v4-v6 patches
- * (SPEC.md 9.9), and the wait of an exclusive top waiter on a
- * reader-owned word (the fixed 50 us window of SPEC.md 9.5).
+ * (LKML, Waiman Long, December 2016 - March 2017), and the wait of an
+ * exclusive top waiter on a reader-owned word (the fixed 50 us window of
+ * v4; docs/studies/glibc-2017.md, "TP shared locking and the TP rwlock").
  *
  * Stage: futex(2) -> kernel.  ksim_sys_futex() (futex/tp.c) routes
  * FUTEX_TP_LOCK_SHARED/FUTEX_TP_UNLOCK_SHARED here, and futex/tp.c's spin
@@ -45,7 +46,7 @@
  *    top waiter (TP_HANDOFF_TIMEOUT) under both tp-policy values, so the
  *    last reader hands it the word; a reader top waiter does the same
  *    on a writer-owned word; never with tp-handoff=off.  Shared locking
- *    came with v4, whose only trigger is the 5 ms (SPEC.md 9.1, 9.12):
+ *    came with v4, whose only trigger is the 5 ms (TP_HANDOFF_TIMEOUT):
  *    the v2 budget counts spins on a running exclusive owner, which
  *    readers are not (counted per look it would also run out inside
  *    one 50 us window on a machine whose PAUSE is 4 ns).  tp-policy=v2

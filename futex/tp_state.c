@@ -2,7 +2,7 @@
 /*
  * futex/tp_state.c - the futex_state objects of TP futexes: per-bucket
  * lists, reference counts, the one-object cache of each task, and the
- * checker of the TP invariants (SPEC.md 9.4 and 14.2).
+ * checker of the TP invariants (docs/studies/to-futex-2016.md).
  *
  * Stage: kernel.  Called by futex/tp.c (futex_state_get/put()) and, for
  * the census and the checker, by the tests and the machine through
@@ -17,7 +17,7 @@
  * entries are claimed once with a cmpxchg and never released; each list
  * is then protected by its bucket's lock, exactly as hb->fs_list was [R].
  *
- * Life cycle (SPEC.md 9.4): the object is allocated outside any lock
+ * Life cycle (the v2 patch's futex_state): the object is allocated outside any lock
  * into the calling task's cache (the patch's refill_futex_state_cache()),
  * attached under the bucket lock by the first task that needs one,
  * referenced by every task inside FUTEX_LOCK (and FUTEX_UNLOCK) on the
@@ -233,7 +233,7 @@ void futex_state_put(struct futex_state *state)
 	tp_census.allocated--;
 }
 
-/* ---- owner death (SPEC.md 9.8) ---- */
+/* ---- owner death (v3+) ---- */
 
 int futex_state_link_owner(struct futex_state *state,
 			   struct task_struct *owner)
@@ -326,7 +326,7 @@ void ksim_futex_tp_census(struct ksim_futex_tp_census *c)
 	*c = tp_census;
 }
 
-/* ---- the invariants of SPEC.md 14.2, checked with plain reads ---- */
+/* ---- the TP invariants, checked with plain reads ---- */
 
 static void tp_check(bool ok, const char *what)
 {

@@ -54,7 +54,7 @@ struct task_struct;
  * @owner_task:	the task @owner_link hangs on, or NULL; both under that
  *		task's pi_lock
  *
- * The patch generalised futex_pi_state into futex_state (SPEC.md 9.4);
+ * The patch generalised futex_pi_state into futex_state;
  * here the TP object is a type of its own, as the PI one cannot be
  * changed.
  */
@@ -100,7 +100,7 @@ int futex_state_get(u32 __user *uaddr, unsigned int flags, bool create,
 void futex_state_put(struct futex_state *state);
 
 /*
- * Owner death (SPEC.md 9.8), futex/tp_state.c.  futex_state_link_owner():
+ * Owner death (v3+), futex/tp_state.c.  futex_state_link_owner():
  * before the top waiter of @state sleeps on the futex owner @owner, hang
  * @state on @owner's list (a no-op if it hangs there already); Return: 0,
  * or -ESRCH if @owner is exiting (its exit will wake nobody: take the

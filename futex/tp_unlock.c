@@ -2,7 +2,7 @@
 /*
  * futex/tp_unlock.c - FUTEX_UNLOCK of the TP futex, and the futex(2)
  * router of the patched kernel: which ops and flags the TP ops take, the
- * timeout argument of FUTEX_LOCK (SPEC.md 9.2, 9.6).
+ * timeout argument of FUTEX_LOCK (docs/studies/to-futex-2016.md).
  *
  * Stage: futex(2) -> kernel.  sim/syscall/syscall.c calls ksim_sys_futex(); the
  * TP ops go to futex_tp_lock() (futex/tp.c), futex_tp_unlock() here, and
@@ -11,7 +11,7 @@
  * (the bucket lock, futex_atomic_cmpxchg_inatomic()), wake_up_process()
  * and futex_state_get/put() of futex/tp_state.c.
  *
- * Arguments [R] (SPEC.md 9.2 says only that FUTEX_LOCK takes an optional
+ * Arguments [R] (the series says only that FUTEX_LOCK takes an optional
  * timeout and, from v6, flags in val):
  *  - FUTEX_LOCK's timeout is absolute, like FUTEX_LOCK_PI's, whose code
  *    the series' timeout followed (sys_futex() turns only FUTEX_WAIT's

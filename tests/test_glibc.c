@@ -3,7 +3,7 @@
  * tests/test_glibc.c - the glibc locks (workloads/ulock/adaptive.c,
  * rwlock.c) and workload=rwlock: exclusion over many seeds, each rwlock
  * kind's preference in small crafted scenarios, the adaptive mutex's spin
- * budget and __spins average against SPEC.md section 10, the TP rwlock's
+ * budget and __spins average against docs/studies/adaptive-2018.md, the TP rwlock's
  * handoff trigger (futex/tp_shared.c: tp-handoff=off, 5 ms whatever
  * tp-policy) and its two groups' progress in the 2017 RFC's run (3), and
  * the negative controls (a broken rwlock, the recursive-read deadlock)
@@ -259,7 +259,7 @@ START_TEST(test_rw_tp_reader_handoff_follows_tp_handoff_and_waits_5ms)
 }
 END_TEST
 
-/* ---- the adaptive mutex's counters (SPEC.md 10) ------------------------- */
+/* ---- the adaptive mutex's counters --------------------------------------- */
 
 #define ROUNDS	4
 static struct ulock_stats cst[ROUNDS];	/* the contender's, per round	*/
@@ -474,17 +474,17 @@ static void json_arg(char *json, char *arg, size_t len)
  * rw-tp with N readers + N writers and nothing between operations (the
  * 2017 RFC's run (3)), N = 2 and 4, in a timing where a top waiter loses
  * the race for the free word at every look (gold6148-2s with issue-time
- * line handover, free ticks, 10% cost jitter): both groups progress.  The reader top
- * waiter once went back to a fresh load after each lost race, never
- * reached its handoff check and kept the readers out (2 and 4 reads in
- * 20 ms); a writer waiting on a relocking reader did the same the other
- * way.
+ * line handover, free ticks, 10% cost jitter): both groups progress.  A
+ * reader top waiter that went back to a fresh load after each lost race
+ * would never reach its handoff check and keep the readers out (a few
+ * reads in 20 ms); a writer waiting on a relocking reader would do the
+ * same the other way.
  */
 START_TEST(test_rw_tp_top_waiter_losing_races_still_gets_a_handoff)
 {
 	char json[] = "/tmp/futexsim-rwtp-XXXXXX", arg[64];
-	/* the machine in which the race was found: issue-time hand-over,
-	 * free ticks (arrival and the tick's cost came later) */
+	/* a machine in which the race happens at every look: issue-time
+	 * hand-over, free ticks */
 	const char *argv[] = { "futexsim", "run", "--machine=gold6148-2s",
 		"--machine-set=line-handover=issue,tick-cost=0ns",
 		"--workload=rwlock", "--lock=rw-tp",

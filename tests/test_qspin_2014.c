@@ -18,7 +18,7 @@
  * most acquisitions (it finds (0,1,0) and queues) while v11, v12 and
  * peterz take the pending path and never queue; and one CPU whose
  * cmpxchg fails on (0,1,0) waits under v11 but queues under peterz (the
- * narrow difference of SPEC.md 3.5), found by sliding a scripted hand-over
+ * narrow difference argued in the 2014 thread), found by sliding a scripted hand-over
  * across its slow path; and one that finds (0,1,1) just before the owner
  * leaves queues under v11 but, under v12, looks again, finds (0,1,0) and
  * takes the pending path.
@@ -199,7 +199,7 @@ static void turns_task(void *arg)
 }
 
 /*
- * SPEC.md 3.5: with two CPUs, the one that unlocks comes back while the
+ * The 2014 thread's case: with two CPUs, the one that unlocks comes back while the
  * other holds the pending bit and has not yet taken over, and finds
  * (0,1,0).  v10 queues behind it; the others wait for the hand-over.
  */

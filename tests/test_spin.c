@@ -17,7 +17,7 @@
  * the fast/pending/queue counts cover every acquisition, and one task
  * takes the fast path only; bad input for the new keys exits 2 with one
  * line; the report's spin rows, published cell and JSON fields; with
- * the cache model on, the issue's 2-task and 8-task shapes of the 2014
+ * the cache model on, the expected 2-task and 8-task shapes of the 2014
  * table at 20,000 pairs per task; the tick's cost breaking the embedded
  * 2-task cycle; a write-only section; the spin-exit overlap helping a
  * wait that ends at the first change only.
@@ -504,7 +504,7 @@ START_TEST(test_2014_directions_with_the_cache_model)
 	sim_preset_load(&p, "westmere-ex");
 	if (!p.cache_model)
 		return;		/* flat costs: no direction to expect */
-	/* 2 tasks (the issue's shapes): the generic build's single extra
+	/* 2 tasks (the expected shapes): the generic build's single extra
 	 * read of (0,1,0) queues, at least 1.5 x the ticket lock; x86's
 	 * 512-round wait for the hand-over keeps the second task on the
 	 * pending bit, within 1.3 x */
@@ -532,8 +532,8 @@ END_TEST
  * free ticks their loops line up so that each finds the lock free, and
  * they stay so for the whole run (every acquisition on the fast path);
  * the tick's cost (machines/README.md) knocks the cycle apart for good
- * at the first tick, and most acquisitions then queue, as in the seed's
- * table (+155% over the ticket lock).
+ * at the first tick, and most acquisitions then queue, as in the
+ * published 2014 table (+155% over the ticket lock).
  */
 START_TEST(test_the_tick_breaks_the_embedded_two_task_cycle)
 {
@@ -559,10 +559,9 @@ END_TEST
  * holder wait for the line the last holder wrote, one transfer (45 ns
  * here) more per hand-over when the data has a line of its own;
  * storing only puts that transfer in the store buffer, under the unlock
- * store's own, so the data's line hardly matters any more (the seed's
+ * store's own, so the data's line hardly matters any more (the published
  * standalone and embedded columns differ by 11 ns per op at 2 tasks).
- * The run sets xfer-socket = 45 ns, westmere-ex's figure before the
- * sixth session: at the preset's 39 ns the embedded write-only cell
+ * The run sets xfer-socket = 45 ns: at the preset's 39 ns the embedded write-only cell
  * falls into a cycle of hand-overs of its own (47 ns per op, where the
  * store buffer's effect cannot be read).
  */

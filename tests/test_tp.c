@@ -11,7 +11,7 @@
  * futex(2) (sim/syscall/syscall.h); the report and bad-input tests run the
  * futexsim binary.  FUTEXSIM_CHECK_STATE=1 makes the machine check the TP
  * invariants (ksim_futex_tp_assert_state()) at every dispatch, so every
- * in-process run here also asserts SPEC.md 14.2 continuously.
+ * in-process run here also asserts the TP invariants continuously.
  *
  * The tp lock is driven through a checking wrapper: after every lock it
  * reads the word with a plain load (no scheduling point since the lock's
@@ -303,13 +303,13 @@ END_TEST
 /*
  * Fragile by nature, kept because it is what the handoff is for: the
  * handoff bounds the top waiter's wait, not a wait on the serialization
- * mutex.  With 16 bytes of padding in struct futex_state (seventh
- * session, traced with --trace-events=tp,contention_begin,...) five of
+ * mutex.  With 16 bytes of padding in struct futex_state (traced with
+ * --trace-events=tp,contention_begin,...) five of
  * the eight threads spin on that mutex for the whole 5 ms run while two
  * pass the word between them: each, displaced by the handoff it granted,
  * re-enters FUTEX_LOCK and takes the mutex the top waiter just released
- * before the OSQ's head does (README, "TP shared locking", the same race
- * for rw-tp).  A change of the kernel objects' layout that fails this
+ * before the OSQ's head does (docs/studies/glibc-2017.md, "Why the
+ * readers starve with nothing between": the same race for rw-tp).  A change of the kernel objects' layout that fails this
  * test may be that race, not a broken handoff.
  */
 START_TEST(test_tp_with_handoff_no_thread_starves)

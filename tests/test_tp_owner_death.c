@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tests/test_tp_owner_death.c - a task that exits while it owns a TP
- * futex (SPEC.md 9.8): the top waiter takes the word over, whether it
+ * futex (v3+ of the series): the top waiter takes the word over, whether it
  * was spinning on the owner or sleeping (the exit wakes it:
  * ksim_futex_tp_exit(), futex/tp_state.c), and the word then carries
  * FUTEX_OWNER_DIED.

@@ -6,7 +6,7 @@
  * trace events.
  *
  * Stage: tests.  Boots a small machine per test (Check forks per test)
- * with FUTEXSIM_CHECK_STATE=1, so the TP invariants of SPEC.md 14.2
+ * with FUTEXSIM_CHECK_STATE=1, so the TP invariants
  * (FUTEX_WAITERS justified, refcounts exact, grants) are checked at every
  * dispatch; its own tasks call futex(2) (sim/syscall/syscall.h) directly, or the
  * workload driver runs tp-timed in process; the broken lock and the trace

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * workloads/mutex.c - the mutex micro-benchmark (perf bench futex mutex,
- * SPEC.md sections 9.11 and 13): N threads lock one lock, run the
+ * workloads/mutex.c - the mutex micro-benchmark (Waiman Long's perf bench
+ * futex mutex, 2016-2017): N threads lock one lock, run the
  * critical section, unlock, run the work between operations, repeat.
  *
  * Stage: workload, first in the flow.  Called by the CLI (one process per

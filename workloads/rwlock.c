@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * workloads/rwlock.c - the reader-writer lock benchmark of the 2017 glibc
- * TP RFC (SPEC.md 11.3 and 13, B-GL-TP-rw1/rw2): threads take one rwlock
+ * TP RFC (runs 2 and 3, docs/studies/glibc-2017.md): threads take one rwlock
  * for reading or for writing, run the critical section, release it, run
  * the work between operations, and repeat.
  *

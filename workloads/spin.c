@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * workloads/spin.c - the kernel spinlock micro-benchmark of the 2014
- * qspinlock thread (SPEC.md 3.7): one kernel-mode task per CPU used, each
+ * qspinlock thread (docs/studies/qspinlock-2014.md): one kernel-mode task per CPU used, each
  * doing lock / write the data / unlock on ONE kernel spinlock, back to
  * back, for its share of the operations.
  *
@@ -69,8 +69,8 @@ static const struct wl_klock klock_qx86 = {
 	.paths		= true,
 };
 
-/* The 2014 series' pending-bit policies (SPEC.md 3.6), written afresh in
- * futex/qspin_2014.c: the seed thread's argument, replayable.  Listed,
+/* The 2014 series' pending-bit policies, written afresh in
+ * futex/qspin_2014.c: the 2014 thread's argument, replayable.  Listed,
  * but run only when named (workloads/scenarios/spin-2014.sh does). */
 static const struct wl_klock klock_qv10 = {
 	.name		= "qspinlock-v10",
@@ -306,7 +306,7 @@ static void spin_run(const struct sim_scenario *s, const struct ulock_ops *unuse
 
 const struct wl_workload wl_spin = {
 	.name		= "spin",
-	.description	= "one kernel task per CPU: spin_lock, write the data, spin_unlock (SPEC 3.7)",
+	.description	= "one kernel task per CPU: spin_lock, write the data, spin_unlock (2014 qspinlock benchmark)",
 	.run		= spin_run,
 	.klocks		= spin_klocks,
 };

@@ -7,11 +7,11 @@
  * Stage: trace/report, last in the flow.  Called by sim/report/report.c
  * (sim_report_text(), the JSON writer); uses its number formats.
  *
- * The published run (SPEC.md 9.10a, seed S2: the v2 "TO" patch, Sept
- * 2016): 10,000,000 lock/unlock operations split over 256 threads on a
+ * The published run (LKML, "[RFC PATCH v2 3/5] futex: Throughput-optimized
+ * (TO) futexes", Waiman Long, September 2016): 10,000,000 lock/unlock operations split over 256 threads on a
  * 4-socket, 72-core, 144-thread Haswell-EX, 5 PAUSEs in the critical
  * section.  Its "lock count" is the futex lock syscalls (FUTEX_WAIT calls
- * for wait-wake, EAGAIN returns included: SPEC.md 15.2), its "unlock
+ * for wait-wake, EAGAIN returns included), its "unlock
  * count" the unlock syscalls (FUTEX_WAKE for wait-wake).  The simulated
  * rows are the same figures of this run: thread times from each thread's
  * first lock to its last unlock, sys time summed over the threads.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sim/report/report_tp.h - private to sim/report/report.c and sim/report/report_tp.c: the part
- * of the report that belongs to the TO/TP-futex study (SPEC.md 9.10a).
+ * of the report that belongs to the TO/TP-futex study (docs/studies/to-futex-2016.md).
  *
  * Stage: trace/report, last in the flow.  sim/report/report.c prints the main
  * table and calls these for the rows of lock=tp, the published 2016 table
@@ -35,8 +35,8 @@ void sim__report_tp_rows(FILE *out, const struct sim_result *r, int nr,
 			 int label_w, int col_w);
 
 /*
- * sim__report_to_published - when @s is the published 2016 run (SPEC.md
- * 9.10a: haswell-ex-4s, 256 threads, 10,000,000 ops, cs pause:5): the
+ * sim__report_to_published - when @s is the published 2016 run
+ * (docs/studies/to-futex-2016.md: haswell-ex-4s, 256 threads, 10,000,000 ops, cs pause:5): the
  * published figures of each of ww, pi and tp in @r beside the simulated
  * ones, in the published layout.  Nothing otherwise.
  */

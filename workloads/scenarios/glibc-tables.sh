@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # workloads/scenarios/glibc-tables.sh - regenerate the glibc studies with
-# futexsim, in the layout of the published tables (SPEC.md 11.3, 10.3):
+# futexsim, in the layout of the published tables (docs/studies/glibc-2017.md,
+# docs/studies/adaptive-2018.md):
 #   mutex-2017        2017 TP RFC run (1): threads 10/20/40/80 x load
 #                     10/50, glibc mutex vs TP mutex (tp), total ops; the
 #                     RFC's "pthread mutex" is the normal kind (ww) or the
-#                     adaptive one (SPEC.md 15 item 12): both are run
+#                     adaptive one (the RFC does not say): both are run
 #                     (glibc-2017-mutex.scn)
 #   rw-mixed-2017     run (2): threads 10/20/40/80, each half reads, half
 #                     writes, load 10: prefer-R, prefer-W(nonrecursive),
@@ -17,7 +18,8 @@
 #                     2, 7, 14, 28, 56, 112 (adaptive-2018-x86.scn)
 #   adaptive-aarch64  the same on aarch64-64, threads 1 to 56
 #                     (adaptive-2018-aarch64.scn)
-# The published numbers are not given (SPEC.md withholds them); the tables
+# The published numbers are kept out of this project (an independent
+# check of the model); the tables
 # show simulated ops in the simulated duration, and the changes the
 # published text describes in words.  A lock that does not exist in this
 # futexsim (`futexsim list locks`: tp, rw-tp) is left out of its table.
@@ -43,7 +45,7 @@
 #   -m  machine keys changed in every cell (the scenario key machine-set,
 #       machines/README.md), e.g. -m tick-cost=0ns for free ticks
 #   -k  a scenario key given to every cell, e.g. -k roles=split -k
-#       tp-mutex=4.8 (README); repeatable.  Not the keys the tables set
+#       tp-mutex=4.8 (docs/studies/to-futex-2016.md); repeatable.  Not the keys the tables set
 #       per cell or the options above set (usage error); a key a table's
 #       workload does not take fails its cells (roles: rw-groups-2017 only)
 #   TABLE  among the names above (default: all of them)
@@ -196,7 +198,8 @@ minority() { awk -v a="$1" -v b="$2" 'BEGIN { m = a < b ? a : b; printf "%.2f", 
 # Is $1 < $2 (both numbers)?
 lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 
-# The directions the issue and SPEC.md 11.3 / 10.3 give in words, for
+# The directions the published texts give in words (the RFC and the 2018
+# series: docs/studies/glibc-2017.md, adaptive-2018.md), for
 # each table run, with the measured figure: met or MISSED.  Criteria:
 # "ahead" is more ops; "starves a group more and more as N grows" is
 # that group getting under 1% of the ops at N = 40 and a smaller share
@@ -254,7 +257,7 @@ directions() {
 				ok=0
 				lt 9.999 "$m20" && lt 9.999 "$m40" && ok=1
 				verdict "$bw: rw-tp, both groups at 20, 40" "smaller group %: $m20 $m40" $ok
-				# SPEC.md 11.3: "it favours writers at small N"
+				# the RFC: "it favours writers at small N"
 				w5=$(ops g-5-$b rw-tp 4) w10=$(ops g-10-$b rw-tp 4)
 				r5=$(ops g-5-$b rw-tp 3) r10=$(ops g-10-$b rw-tp 3)
 				ok=0

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # workloads/scenarios/spin-2014.sh - regenerate the whole 2014
-# qspinlock-vs-ticket table (SPEC.md 3.7) with futexsim: same node, 1..8
+# qspinlock-vs-ticket table (docs/studies/qspinlock-2014.md) with futexsim: same node, 1..8
 # tasks, standalone and embedded (spin-2014-node.scn); different nodes,
 # 1..4 sockets, standalone (spin-2014-nodes.scn); each cell for the three
 # kernel locks (ticket, qspinlock-generic, qspinlock-x86).  A second block
-# replays the seed thread's pending-bit policies (SPEC.md 3.6,
-# futex/qspin_2014.c: qspinlock-v10, -v11, -peterz) in the same cells.
+# replays the 2014 thread's pending-bit policies (futex/qspin_2014.c:
+# qspinlock-v10, -v11, -peterz) in the same cells.
 #
 # Stage: a driver above the CLI: runs `futexsim run` once per cell (cells
 # in parallel, each writes its report and JSON to a temporary directory),
@@ -15,7 +15,7 @@
 # ms for 5,000,000 lock/unlock pairs per task (simulated: ns per op x
 # 5,000,000), with the share of acquisitions that went through the
 # pending bit and the MCS queue, and then the expected shapes of the
-# issue (SPEC.md 3.7), each with its figure and met or MISSED (shapes()
+# published table, each with its figure and met or MISSED (shapes()
 # says how each is measured).  Used by `make bench` (spin_table_s) and
 # tests/test_scripts.c.
 #
@@ -215,10 +215,10 @@ table() {
 	done
 }
 
-# The expected shapes of the 2014 table (SPEC.md 3.7, COST_MODEL.md 1),
+# The expected shapes of the 2014 table (docs/studies/qspinlock-2014.md),
 # each with its measured figure and met / MISSED: ratios are simulated
 # time of a qspinlock over the ticket lock's in the same cell; ns/op is
-# the elapsed time over every task's operations (COST_MODEL.md 1).
+# the elapsed time over every task's operations.
 shapes() {
 	cells | while read -r name rest; do
 		results "$name" | sed "s/^/$name /"

@@ -2,8 +2,8 @@
 /*
  * workloads/ulock/adaptive.c - glibc's adaptive mutex (lock=adaptive,
  * PTHREAD_MUTEX_ADAPTIVE_NP): spin a while in user space, then fall back
- * to the 3-state futex lock of SPEC.md section 7; four versions of the
- * spin loop (SPEC.md section 10), chosen with adaptive=.
+ * to the 3-state futex lock of workloads/ulock/ww.c; four versions of the
+ * spin loop (docs/studies/adaptive-2018.md), chosen with adaptive=.
  *
  * Stage: user-space lock.  Called by the workload driver through
  * ulock_adaptive_ops; calls futex(2) through workloads/ulock/futex.h and
@@ -84,7 +84,7 @@ static int trylock(struct ulock_adaptive_mutex *m)
 	return uatomic_cmpxchg(&m->lock, 0, 1) == 0;
 }
 
-/* lll_lock(): the 3-state lock of SPEC.md 7, which may sleep. */
+/* lll_lock(): the 3-state lock of workloads/ulock/ww.c, which may sleep. */
 static void lll_lock(struct ulock_adaptive_mutex *m, struct ulock_stats *st)
 {
 	st->spin_giveups++;
@@ -195,7 +195,7 @@ static int adaptive_unlock(void *l, struct ulock_stats *st)
 
 const struct ulock_ops ulock_adaptive_ops = {
 	.name		= "adaptive",
-	.description	= "glibc adaptive mutex: spin (adaptive=, spin-count=), then the 3-state lock (SPEC 10)",
+	.description	= "glibc adaptive mutex: spin (adaptive=, spin-count=), then the 3-state lock",
 	.size		= sizeof(struct ulock_adaptive_mutex),
 	.init		= adaptive_init,
 	.lock		= adaptive_lock,

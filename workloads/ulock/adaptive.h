@@ -6,7 +6,7 @@
  *
  * Stage: user-space lock.  The lock itself is driven through
  * ulock_adaptive_ops (workloads/ulock/ulock.h) like every other lock;
- * which of the four loops of SPEC.md section 10 it runs, and its spin
+ * which of the four loops of docs/studies/adaptive-2018.md it runs, and its spin
  * budget, come from ulock_tunables.
  */
 #ifndef ULOCK_ADAPTIVE_H
@@ -17,7 +17,7 @@
 /*
  * struct ulock_adaptive_mutex - the two words of pthread_mutex_t that the
  * adaptive kind uses; both in one cache line, as in glibc.
- * @lock:  __lock, the 3-state word of SPEC.md section 7 (0 free, 1 held,
+ * @lock:  __lock, the 3-state word of workloads/ulock/ww.c (0 free, 1 held,
  *         2 held with possible sleepers).
  * @spins: __spins, the moving average of how long acquisitions had to
  *         spin; a signed value (a short in glibc), read and written with
@@ -35,7 +35,8 @@ const char *ulock_adaptive_name(int v);
 /*
  * ulock_adaptive_max_cnt - the spin budget of one contended lock call:
  * MIN(spin_count, spins * 2 + 10), with + 100 for seed2018 (the context
- * lines of Kemi Wang's v1 patch, SPEC.md 10.3 and 15 item 8).
+ * lines of Kemi Wang's v1 patch, libc-alpha, March 2018; glibc itself
+ * has always had + 10).
  * Return: the budget (never negative).
  */
 int ulock_adaptive_max_cnt(int variant, unsigned int spin_count, int spins);

@@ -8,7 +8,7 @@
  * ulock_pi_ops; calls futex(2) (sim/syscall/syscall.h), which runs the real
  * kernel/futex/pi.c over the real rtmutex.
  *
- * The word (SPEC.md section 8.1):  0                 unlocked
+ * The word (FUTEX_LOCK_PI):        0                 unlocked
  *                                  TID               locked by TID
  *                                  TID|FUTEX_WAITERS locked, the kernel
  *                                                    holds a pi_state
@@ -23,7 +23,7 @@
  *            the word when no waiter is left.
  *
  * While a pi_state exists the word keeps FUTEX_WAITERS, so every lock and
- * unlock goes through the kernel (SPEC.md section 8.4): with contention,
+ * unlock goes through the kernel: with contention,
  * nearly every operation costs two system calls.
  *
  * Errors: FUTEX_LOCK_PI is retried on EAGAIN and EINTR (the owner was
@@ -85,7 +85,7 @@ static int pi_unlock(void *l, struct ulock_stats *st)
 
 const struct ulock_ops ulock_pi_ops = {
 	.name		= "pi",
-	.description	= "PI mutex: cmpxchg 0->TID, FUTEX_LOCK_PI/FUTEX_UNLOCK_PI (SPEC 8.1)",
+	.description	= "PI mutex: cmpxchg 0->TID, FUTEX_LOCK_PI/FUTEX_UNLOCK_PI (PTHREAD_PRIO_INHERIT)",
 	.size		= sizeof(uint32_t),
 	.init		= pi_init,
 	.lock		= pi_lock,

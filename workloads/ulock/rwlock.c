@@ -8,7 +8,8 @@
  * Stage: user-space lock.  Called by workloads/rwlock.c (read and write
  * side) and by workloads/mutex.c (write side) through the ops tables at
  * the end; calls futex(2) through workloads/ulock/futex.h.  Written from
- * SPEC.md section 12 and the published algorithm; timed waits (timedlock)
+ * the published algorithm (glibc 2.25's "New pthread rwlock that is more
+ * scalable" and its fixes for bugs 21298 and 23861); timed waits (timedlock)
  * and trylock are not modelled.
  *
  * STATE.  Tuples (WP, WL, R, RW) of the __readers word (rwlock.h):
@@ -77,7 +78,7 @@
  *   prefer-reader     no writer ever registers: __writers is 0
  *   both futex words  0 or 1, with or without FUTEX_USED
  *
- * Why the kinds starve (SPEC.md 12.5): prefer-reader readers register in
+ * Why the kinds starve (docs/studies/glibc-2017.md): prefer-reader readers register in
  * #4 with one fetch_add, so a steady stream of readers never lets R reach
  * 0 and the writer waits; the prefer-writer kinds hand WL from writer to
  * writer (WRHANDOVER), so readers in #8 wait while writers keep coming;
@@ -430,7 +431,7 @@ static const struct ulock_rw_ops rw_read_side = {
 
 const struct ulock_ops ulock_rw_prefer_reader_ops = {
 	.name		= "rw-prefer-reader",
-	.description	= "glibc 2.25+ rwlock, PTHREAD_RWLOCK_PREFER_READER_NP (the default; SPEC 12)",
+	.description	= "glibc 2.25+ rwlock, PTHREAD_RWLOCK_PREFER_READER_NP (the default)",
 	.size		= sizeof(struct ulock_rwlock),
 	.init		= init_reader,
 	.lock		= rw_wrlock,
@@ -440,7 +441,7 @@ const struct ulock_ops ulock_rw_prefer_reader_ops = {
 
 const struct ulock_ops ulock_rw_prefer_writer_ops = {
 	.name		= "rw-prefer-writer",
-	.description	= "glibc rwlock, PREFER_WRITER_NP: writer hand-over, readers never blocked (SPEC 12)",
+	.description	= "glibc rwlock, PREFER_WRITER_NP: writer hand-over, readers never blocked",
 	.size		= sizeof(struct ulock_rwlock),
 	.init		= init_writer,
 	.lock		= rw_wrlock,
@@ -450,7 +451,7 @@ const struct ulock_ops ulock_rw_prefer_writer_ops = {
 
 const struct ulock_ops ulock_rw_prefer_writer_nr_ops = {
 	.name		= "rw-prefer-writer-nr",
-	.description	= "glibc rwlock, PREFER_WRITER_NONRECURSIVE_NP: new readers wait for writers (SPEC 12)",
+	.description	= "glibc rwlock, PREFER_WRITER_NONRECURSIVE_NP: new readers wait for writers",
 	.size		= sizeof(struct ulock_rwlock),
 	.init		= init_writer_nr,
 	.lock		= rw_wrlock,

@@ -26,7 +26,7 @@ struct ulock_rw_ops {
 	int (*rdunlock)(void *l, struct ulock_stats *st);
 };
 
-/* The glibc rwlock's words (SPEC.md 12.1), all in one cache line. */
+/* The glibc rwlock's words (nptl/pthread_rwlock_common.c), all in one cache line. */
 #define ULOCK_RW_WRPHASE	1u	/* __readers: WP, a write phase	*/
 #define ULOCK_RW_WRLOCKED	2u	/* __readers: WL, a primary writer */
 #define ULOCK_RW_RWAITING	4u	/* __readers: RW, readers wait	*/

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * workloads/ulock/rwlock_tp.c - the TP rwlock of the 2017 glibc RFC
- * (PTHREAD_RWLOCK_USE_TP_FUTEX_NP, nptl/pthread_rwlock_tp.c; SPEC.md 9.9,
- * 11.2): lock=rw-tp.  One futex word; readers use the shared protocol
+ * (PTHREAD_RWLOCK_USE_TP_FUTEX_NP, nptl/pthread_rwlock_tp.c;
+ * docs/studies/glibc-2017.md): lock=rw-tp.  One futex word; readers use the shared protocol
  * over FUTEX_LOCK_SHARED/FUTEX_UNLOCK_SHARED, writers are the TP mutex
  * (workloads/ulock/tp.c) on the same word.
  *
@@ -22,7 +22,7 @@
  *                              the last reader is in FUTEX_UNLOCK_SHARED
  *
  *   rdlock:   0 -> FUTEX_SHARED|1 by cmpxchg; or n -> n+1 while the word
- *             is FUTEX_SHARED and nothing else [R: SPEC.md 9.9 names only
+ *             is FUTEX_SHARED and nothing else [R: the series names only
  *             FUTEX_SHARED_UNLOCK; a reader that joined past FUTEX_WAITERS
  *             would keep a sleeping writer waiting for a count that need
  *             never reach 0]; else FUTEX_LOCK_SHARED (retried on EINTR
@@ -161,7 +161,7 @@ static const struct ulock_rw_ops rw_tp_read_side = {
 
 const struct ulock_ops ulock_rw_tp_ops = {
 	.name		= "rw-tp",
-	.description	= "TP rwlock (2017 RFC): readers FUTEX_LOCK_SHARED/UNLOCK_SHARED, writers the TP mutex (SPEC 9.9, 11.2)",
+	.description	= "TP rwlock (2017 RFC): readers FUTEX_LOCK_SHARED/UNLOCK_SHARED, writers the TP mutex",
 	.size		= sizeof(uint32_t),
 	.init		= rw_tp_init,
 	.lock		= rw_tp_wrlock,
@@ -176,7 +176,7 @@ static const struct ulock_rw_ops rw_tp_preader_read_side = {
 
 const struct ulock_ops ulock_rw_tp_preader_ops = {
 	.name		= "rw-tp-preader",
-	.description	= "rw-tp whose readers pass FLAGS_TP_PREADER: kernel readers join a reader-owned word (SPEC 9.9, v6)",
+	.description	= "rw-tp whose readers pass FLAGS_TP_PREADER: kernel readers join a reader-owned word (v6)",
 	.size		= sizeof(uint32_t),
 	.init		= rw_tp_init,
 	.lock		= rw_tp_wrlock,

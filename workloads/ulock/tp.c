@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * workloads/ulock/tp.c - the mutex over the throughput-optimized futex
- * (FUTEX_LOCK/FUTEX_UNLOCK of the 2016-2017 patches; SPEC.md 9.3), called
+ * (FUTEX_LOCK/FUTEX_UNLOCK of the 2016-2017 patches; docs/studies/to-futex-2016.md), called
  * "tp" as in the published tables (the 2016 patch said "TO").
  *
  * Stage: user-space lock.  Called by the workload driver through
@@ -160,7 +160,7 @@ static int tp_unlock(void *l, struct ulock_stats *st)
 
 const struct ulock_ops ulock_tp_ops = {
 	.name		= "tp",
-	.description	= "TP mutex: cmpxchg 0->TID, FUTEX_LOCK/FUTEX_UNLOCK of the TP futex (SPEC 9.3)",
+	.description	= "TP mutex: cmpxchg 0->TID, FUTEX_LOCK/FUTEX_UNLOCK of the TP futex (LKML 2016)",
 	.size		= sizeof(uint32_t),
 	.init		= tp_init,
 	.lock		= tp_lock,

@@ -6,7 +6,7 @@
  * Stage: user-space lock.  Called by the workload driver through
  * ulock_ww_ops; calls futex(2) through workloads/ulock/futex.h.
  *
- * The word (SPEC.md section 7):   0 unlocked
+ * The word (glibc lowlevellock): 0 unlocked
  *                                 1 locked, no waiters
  *                                 2 locked, maybe waiters
  *
@@ -78,7 +78,7 @@ static int ww_timed_lock(void *l, struct ulock_stats *st)
 
 const struct ulock_ops ulock_ww_ops = {
 	.name		= "ww",
-	.description	= "glibc 3-state mutex over FUTEX_WAIT/FUTEX_WAKE (SPEC 7)",
+	.description	= "glibc 3-state mutex over FUTEX_WAIT/FUTEX_WAKE (lowlevellock)",
 	.size		= sizeof(uint32_t),
 	.init		= ww_init,
 	.lock		= ww_lock,
