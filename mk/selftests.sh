@@ -23,6 +23,13 @@ sd=$b/linux/tools/testing/selftests
 out=$b/selftests
 seeds="1 2 3"
 mkdir -p "$out"
+# the runs start here: a run that stops (SKIP) saves its failure replay
+# file in the current directory, which must not be the source tree
+mkdir -p "$out/run"
+fs=$(cd "$(dirname "$fs")" && pwd)/futexsim
+out=$(cd "$out" && pwd)
+sd=$(cd "$sd" && pwd)
+cd "$out/run"
 
 # test   expected (PASS, or SKIP:N = N "ok" lines, then the unsupported call)
 expect="futex_wait_timeout PASS

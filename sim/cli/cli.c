@@ -561,7 +561,7 @@ static int cmd_replay(const char *self, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	static const char commands[] = "a command: run, replay, explore, shrink, merge, list, help or --version";
+	static const char commands[] = "a command: run, replay, explore, shrink, merge, build, list, help or --version";
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
 	if (!cmd)

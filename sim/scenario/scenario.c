@@ -532,7 +532,7 @@ void sim_scenario_pick_lock(struct sim_scenario *one,
 void sim_scenario_set(struct sim_scenario *s, const char *key,
 		      const char *value, const struct sim_origin *at)
 {
-	char expected[256] = "a known key:";
+	char expected[1024] = "a known key:";
 	int i;
 
 	for (i = 0; i < nr_keys; i++) {

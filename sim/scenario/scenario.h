@@ -11,13 +11,14 @@
  * (resolution) and sim/scenario/scenario_echo.c (the echo as key = value lines and
  * as JSON).
  *
- * Keys (README "Scenario keys" documents the same list):
+ * Keys (docs/usage.md "Scenario keys" documents the same list, and
+ * tests/test_docs.c checks that it does):
  *   machine   preset name or path			default tiny4
  *   machine-set  KEY=VALUE[,...] | none: machine keys changed for this
  *             run (sim/scenario/preset.h)			default none
  *   cpus      CPUs used, <= the preset's		default all
  *   threads   worker tasks				default = cpus
- *   workload  mutex | spin				default mutex
+ *   workload  mutex | spin | rwlock | program		default mutex
  *   lock      comma-separated list of locks of the workload's namespace:
  *             user locks (ulock) for mutex		default ww
  *             kernel locks (wl_klock) for spin		default all of them
