@@ -13,8 +13,8 @@
 #         passed, the rest did not run
 #   FAIL  anything else
 # and each test must have the outcome the table below expects
-# (docs/programs.md, "The kernel's futex selftests", explains the skips).  Last, one run is
-# repeated and must give the same bytes.
+# (docs/programs.md, "The kernel's futex selftests", explains the
+# skips).  Last, one run is repeated and must give the same bytes.
 set -eu
 
 b=$1
