@@ -148,7 +148,7 @@ void sim__report_to_published(FILE *out, const struct sim_scenario *s,
 		any |= pub_of(&r[i]) != NULL;
 	if (!any)
 		return;
-	fputs("\nThe 2016 TO-futex table (SPEC.md 9.10a): 10M ops, 256 threads,\n"
+	fputs("\nThe 2016 TO-futex table (docs/studies/to-futex-2016.md): 10M ops, 256 threads,\n"
 	      "4-socket Haswell-EX, 5 PAUSEs; published beside simulated\n", out);
 	fprintf(out, "%-22s", "");
 	for (int i = 0; i < nr; i++) {

@@ -211,7 +211,7 @@ lt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }'; }
 directions() {
 	missed=0 nr=0
 	echo
-	echo "Expected directions (the issue, SPEC.md 11.3 and 10.3), criteria in glibc-tables.sh:"
+	echo "Expected directions (docs/studies/glibc-2017.md, adaptive-2018.md), criteria in glibc-tables.sh:"
 	for t in $tables; do
 		case $t in
 		mutex-2017)
@@ -328,7 +328,7 @@ for t in $tables; do
 		else
 			p=arm m=aarch64-64 ths=$ARM_THREADS cfgs=$ARM_CFGS
 		fi
-		echo "2018 adaptive mutex (SPEC.md 10.3), $m: total ops in $(dur_of 20ms) simulated;"
+		echo "2018 adaptive mutex (docs/studies/adaptive-2018.md), $m: total ops in $(dur_of 20ms) simulated;"
 		echo "first column the base (pre2018, spin-count 100), then each variant's change"
 		printf "%7s |" threads
 		for c in $cfgs; do printf " %14s" "$c"; done

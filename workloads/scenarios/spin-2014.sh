@@ -277,19 +277,19 @@ shapes() {
 }
 
 per_task=${ops:-200000}
-echo "2014 qspinlock vs ticket (SPEC.md 3.7): ms for 5,000,000 lock/unlock per task;"
+echo "2014 qspinlock vs ticket (docs/studies/qspinlock-2014.md): ms for 5,000,000 lock/unlock per task;"
 echo "simulated with $per_task per task, ns per op x 5,000,000.  queue = the published"
 echo "pre-patch qspinlock (v10); v11 = with the v11 06/16 pending-bit patch;"
 echo "pnd/que = % of acquisitions through the pending bit / the MCS queue."
 [ -z "$access" ] || echo "The critical section's data-access: $access."
 table header row
 echo
-echo "Expected shapes (SPEC.md 3.7, simulated qspinlock over ticket ns per op):"
+echo "Expected shapes (docs/studies/qspinlock-2014.md, simulated qspinlock over ticket ns per op):"
 shapes
 [ "$pol_ops" = 0 ] && exit 0
 
 echo
-echo "The pending-bit policies of 2014 (SPEC.md 3.5-3.6; futex/qspin_2014.c),"
+echo "The pending-bit policies of 2014 (futex/qspin_2014.c),"
 echo "simulated with $pol_ops per task: v10 queues on (0,1,0), v11 (Waiman) waits"
 echo "for the pending waiter to take over, peterz waits while the word is (0,1,0)"
 echo "and then runs the v10 loop.  Changes are against the published ticket"
