@@ -6,7 +6,7 @@
  * exclusive top waiter on a reader-owned word (the fixed 50 us window of
  * v4; docs/studies/glibc-2017.md, "TP shared locking and the TP rwlock").
  *
- * Stage: futex(2) -> kernel.  ksim_sys_futex() (futex/tp.c) routes
+ * Stage: futex(2) -> kernel.  ksim_sys_futex() (futex/tp_unlock.c) routes
  * FUTEX_TP_LOCK_SHARED/FUTEX_TP_UNLOCK_SHARED here, and futex/tp.c's spin
  * loop calls futex_tp_wait_readers() when the word it spins on is
  * reader-owned.  Calls the futex_state API of futex/tp_state.c, the real

@@ -12,7 +12,7 @@
  *	sp[0] r15   sp[1] r14   sp[2] r13   sp[3] r12
  *	sp[4] rbx   sp[5] rbp   sp[6] return address
  *
- * sim/coro_asm.c builds this frame for a fresh coroutine (r12 = entry,
+ * sim/host/coro.c builds this frame for a fresh coroutine (r12 = entry,
  * r13 = arg, return address = sim__coro_start) and reads it back for the
  * failure report; keep the three in step.
  *

@@ -8,9 +8,9 @@
  * Missing keys keep the defaults documented in machines/README.md; an
  * unknown key or a bad value fails like a bad scenario (exit 2).
  *
- * The flat cost model of this version charges one cost per access kind;
- * the cache-line model (a later issue) will use the topology fields and
- * the transfer costs, which presets may already carry.
+ * With cache-model = off a preset charges one flat cost per access kind;
+ * otherwise (the default) the cache-line model (sim/cache/cache.h) prices
+ * each access from the topology fields and the transfer costs.
  */
 #ifndef SIM_PRESET_H
 #define SIM_PRESET_H

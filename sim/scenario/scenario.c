@@ -498,6 +498,8 @@ static const int nr_keys = sizeof(keys) / sizeof(keys[0]);
 
 void sim_scenario_defaults(struct sim_scenario *s)
 {
+	char err[200];
+
 	memset(s, 0, sizeof(*s));
 	strcpy(s->machine, "tiny4");
 	strcpy(s->workload, "mutex");
@@ -516,7 +518,7 @@ void sim_scenario_defaults(struct sim_scenario *s)
 	s->tp_policy = TP_POLICY_V2;
 	s->tp_handoff = 1;
 	s->strategy_st = (struct sim_strategy){ SIM_STRAT_TIMED, 0 };
-	if (sim_oracle_parse(SIM_ORACLE_DEFAULT, &s->oracles, NULL, 0))
+	if (sim_oracle_parse(SIM_ORACLE_DEFAULT, &s->oracles, err, sizeof(err)))
 		abort();	/* the default list is a valid one */
 }
 

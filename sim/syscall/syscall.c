@@ -3,7 +3,7 @@
  * sim/syscall/syscall.c - the system-call boundary of simulated user tasks.
  *
  * Stage: futex(2) boundary.  Called by workloads/ulock (and the
- * workloads' sleeps); calls ksim_sys_futex() of futex/tp.c (the TP
+ * workloads' sleeps); calls ksim_sys_futex() of futex/tp_unlock.c (the TP
  * futex's ops; every other op goes on to the real sys_futex() of
  * kernel/futex/syscalls.c) and the shim's ksim_nanosleep().  Half of the preset's
  * syscall cost (with the machine's seeded jitter) is charged on entry and
