@@ -531,7 +531,7 @@ END_TEST
  * Two tasks, the data in the lock's line (the embedded 2014 cell): with
  * free ticks their loops line up so that each finds the lock free, and
  * they stay so for the whole run (every acquisition on the fast path);
- * the tick's cost (machines/README.md) knocks the cycle apart for good
+ * the tick's cost (docs/model.md, "Tick cost") knocks the cycle apart for good
  * at the first tick, and most acquisitions then queue, as in the
  * published 2014 table (+155% over the ticket lock).
  */
@@ -554,8 +554,8 @@ START_TEST(test_the_tick_breaks_the_embedded_two_task_cycle)
 END_TEST
 
 /*
- * data-access=write (machines/README.md, "What the critical section
- * reads"): two tasks on the ticket lock.  Reading the data makes the new
+ * data-access=write (docs/studies/qspinlock-2014.md, "What does not
+ * match, and why"): two tasks on the ticket lock.  Reading the data makes the new
  * holder wait for the line the last holder wrote, one transfer (45 ns
  * here) more per hand-over when the data has a line of its own;
  * storing only puts that transfer in the store buffer, under the unlock

@@ -23,9 +23,9 @@
  * With data-access=write it runs cs and stores the count of sections so
  * far + 1, kept by the driver (a value in a register): one store, which
  * retires into the store buffer, so no data miss is waited for inside
- * the section (machines/README.md, "What the critical section reads").
- * Each lock and unlock call first costs the machine's lock-call (the
- * call's own instructions, machines/README.md).
+ * the section (docs/studies/qspinlock-2014.md, "What does not match, and
+ * why").  Each lock and unlock call first costs the machine's lock-call
+ * (the call's own instructions, docs/model.md).
  * The driver checks mutual exclusion itself, as workloads/mutex.c does:
  * the holder is recorded on entry and checked on exit, and no update of
  * the data may be lost; a broken lock is a simulated failure (exit 3).

@@ -34,8 +34,8 @@
 #   -m  machine keys changed in every cell (the scenario key machine-set,
 #       machines/README.md), e.g. -m tick-cost=0ns for free ticks
 #   -a  the critical section's data-access (default read-write: load the
-#       data, store it + 1; write: one store, machines/README.md "What the
-#       critical section reads")
+#       data, store it + 1; write: one store,
+#       docs/studies/qspinlock-2014.md "What does not match, and why")
 #   -j  cells run at once (default: the host's CPUs)
 # Exit status: 0; 1 if a cell failed (its stderr is shown); 2 bad usage.
 set -eu
