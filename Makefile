@@ -200,6 +200,8 @@ $(B)/check: $(TEST_OBJS) $(SIM_OBJS)
 
 check: $(B)/futexsim $(B)/check kernel-audit $(B)/libfutexsim.a
 	@sh mk/deps.sh clang-14
+	@sh mk/docs-check.sh --self-test >/dev/null || { sh mk/docs-check.sh --self-test; exit 1; }
+	@sh mk/docs-check.sh || exit 1
 	+@sh mk/determinism.sh $(B) || exit 1
 	+@sh mk/test-ucontext.sh $(B) || exit 1
 	@sh mk/selftests.sh $(B) || exit 1

@@ -346,7 +346,7 @@ static void tick_fire(struct sim_event *ev)
 	 * taken at the task's next instruction, wherever it is: no
 	 * IRQs-off region is modelled.  It is also what stirs lock
 	 * hand-over cycles that an exactly timed machine would otherwise
-	 * repeat for ever (machines/README.md, "The tick's cost").  The
+	 * repeat for ever (docs/model.md, "Tick cost").  The
 	 * run heap is ordered by the clocks: out and back in.
 	 */
 	if (sim.preset->tick_cost_ps) {
