@@ -3,10 +3,10 @@
 #
 # Fails, with one line per finding, when
 #   1. a tracked file refers to a document that is not in the repository
-#      (the design notes the project was planned from: their names are
-#      spelled below only in pieces, so that this script passes itself);
-#   2. a tracked file tells the story of the project's making in
-#      numbered working sessions (history is git log's);
+#      (the names are spelled below only in pieces, so that this script
+#      passes itself);
+#   2. a tracked file narrates its own past by numbered episodes instead
+#      of describing what is (the past is git log's);
 #   3. a relative link of a tracked Markdown file does not resolve: the
 #      file (relative to the page) must exist, and a #fragment must be
 #      the GitHub slug of a heading of the target page.
@@ -18,10 +18,10 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 
-# the outside documents, and the history words
-S=SPEC; D=DESIGN; C=COST_MODEL; T=STYLE; F=FEASIBILITY
+# the outside documents, and the episode words (in pieces, as above)
+S=SPEC; D=DESIGN; C=COST_MODEL; T=STYLE; F=FEASIBILITY; E=sess; E=${E}ion
 OUTSIDE="$S\\.md|$D\\.md|$C|$T\\.md|$F|\\b$S [0-9]|\\b$S section|spec item [0-9]|/work/shared|\\.\\./shared/"
-HISTORY='\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|earlier|previous|last|this|next) sessions?\b|\bsessions?['"'"'’]s\b|\bsession [0-9]'
+EPISODES="\\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|earlier|previous|last|this|next) ${E}s?\\b|\\b${E}s?['’]s\\b|\\b${E} [0-9]"
 
 # links_check FILE...: every relative link of each Markdown FILE
 links_check() {
@@ -122,8 +122,8 @@ run_checks() {
 		bad=1
 	fi
 	# shellcheck disable=SC2086
-	if out=$(printf '%s\n' $files | xargs grep -n -I -i -E "$HISTORY" 2>/dev/null); then
-		printf '%s\n' "$out" | sed 's/^/docs-check: tells the history of the project'"'"'s making: /'
+	if out=$(printf '%s\n' $files | xargs grep -n -I -i -E "$EPISODES" 2>/dev/null); then
+		printf '%s\n' "$out" | sed 's/^/docs-check: narrates the past by episodes: /'
 		bad=1
 	fi
 	md=$(printf '%s\n' $files | grep '\.md$')
@@ -147,11 +147,11 @@ if [ "${1:-}" = --self-test ]; then
 		exit 1
 	fi
 	fails=0
-	for case in outside history file anchor; do
+	for case in outside episode file anchor; do
 		rm -rf "$tmp/case" && mkdir "$tmp/case" && cp -r "$tmp/mk" "$tmp/docs" "$tmp/README.md" "$tmp/case/"
 		case $case in
 		outside) printf 'See %s.md 3.\n' "$S" >> "$tmp/case/docs/a.md" ;;
-		history) printf 'Measured in the %s session.\n' fifth >> "$tmp/case/docs/a.md" ;;
+		episode) printf 'Measured in the fifth %s.\n' "$E" >> "$tmp/case/docs/a.md" ;;
 		file)    printf '[x](nope.md)\n' >> "$tmp/case/docs/a.md" ;;
 		anchor)  printf '[x](../README.md#no-such)\n' >> "$tmp/case/docs/a.md" ;;
 		esac
@@ -167,7 +167,7 @@ fi
 
 if run_checks; then
 	n=$( { git ls-files 2>/dev/null || find . -name '*.md'; } | grep -c '\.md$')
-	echo "  DOCS    no outside reference, no history, every link of $n pages resolves"
+	echo "  DOCS    no outside reference, no episodes, every link of $n pages resolves"
 	exit 0
 fi
 exit 1
