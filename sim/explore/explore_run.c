@@ -80,9 +80,7 @@ void sim_xctx_init(struct sim_xctx *x, struct sim_scenario *s)
 	sim_preset_load_at(&x->preset, s->machine, &s->machine_at);
 	sim_preset_apply_set(&x->preset, s->machine_set, &s->machine_set_at);
 	sim_scenario_resolve(s, sim_preset_nr_cpus(&x->preset));
-	need_one_lock(s);
-	if (!s->wl->klocks && !s->ulock[0])
-		sim_config_fail(&s->lock_at, "lock", "a user lock", s->locks[0]);
+	need_one_lock(s);	/* its entry: resolved, or the resolve failed */
 	x->st = s->strategy_st;
 	x->oracles = s->oracles;
 	if (x->st.kind == SIM_STRAT_TIMED && !s->cost_jitter_pct)
