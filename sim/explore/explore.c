@@ -268,6 +268,19 @@ static int choose(struct sim_cpu **cand, int n)
 	}
 }
 
+static void log_choice(int n, int k, bool cur);
+
+void sim_explore_log_set(const struct sim_choice *c, int len, int preemptions)
+{
+	struct sim_explore_log *l = &ex.log;
+
+	l->len = 0;
+	l->preemptions = 0;
+	for (int i = 0; i < len; i++)
+		log_choice(c[i].n, c[i].k, c[i].cur);
+	l->preemptions = preemptions;
+}
+
 static void log_choice(int n, int k, bool cur)
 {
 	struct sim_explore_log *l = &ex.log;

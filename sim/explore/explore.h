@@ -115,6 +115,12 @@ void sim_explore_start(const struct sim_strategy *st, uint64_t seed,
 void sim_explore_stop(void);
 /* sim_explore_log - the choices of the current or last run. */
 const struct sim_explore_log *sim_explore_log(void);
+/*
+ * sim_explore_log_set - make @c[0..@len) (with @preemptions of them) the
+ * last run's choices: the choices of a run made in another process (a
+ * program's run in its own fresh world, sim/explore/explore_fork.c).
+ */
+void sim_explore_log_set(const struct sim_choice *c, int len, int preemptions);
 
 /*
  * sim_explore_dfs_next - dfs:@bound, from the choices @c[0..*@len) of the

@@ -50,6 +50,7 @@
 
 #include "sim/scenario/config.h"
 #include "sim/explore/explore_run.h"
+#include "sim/program/program.h"
 #include "sim/replay/replay.h"
 
 #define SUMMARY_FORMAT	"futexsim-explore-summary 1"
@@ -167,6 +168,7 @@ static void parse(int argc, char **argv, struct sim_scenario *s, struct opts *o)
 		if (!explore_opt(o, key, v))
 			sim_scenario_set(s, key, v, &cmdline);
 	}
+	sim_program_select(s);	/* --program, or this binary's program */
 }
 
 static void summary_write(const struct summary *m, FILE *f)

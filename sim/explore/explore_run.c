@@ -106,9 +106,9 @@ static uint64_t fingerprint(const struct sim_explore_log *l,
 	return h;
 }
 
-void sim_xrun(struct sim_xctx *x, uint64_t seed,
-	      const struct sim_choice *forced, int nr_forced,
-	      const char *record, struct sim_xres *res)
+static void xrun_here(struct sim_xctx *x, uint64_t seed,
+		      const struct sim_choice *forced, int nr_forced,
+		      const char *record, struct sim_xres *res)
 {
 	struct sim_scenario one = x->s;
 	const struct wl_workload *wl = one.wl;
@@ -143,6 +143,17 @@ void sim_xrun(struct sim_xctx *x, uint64_t seed,
 	for (int i = 0; i < l->len; i++)
 		res->nonzero += l->c[i].k != 0;
 	res->fingerprint = fingerprint(l, res);
+}
+
+void sim_xrun(struct sim_xctx *x, uint64_t seed,
+	      const struct sim_choice *forced, int nr_forced,
+	      const char *record, struct sim_xres *res)
+{
+	if (x->s.wl == &wl_program)	/* a fresh world for each run */
+		sim__xrun_forked(xrun_here, x, seed, forced, nr_forced, record,
+				 res);
+	else
+		xrun_here(x, seed, forced, nr_forced, record, res);
 }
 
 /* ---- the CLI's child ------------------------------------------------------- */

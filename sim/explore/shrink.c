@@ -12,7 +12,12 @@
  *
  * Size of a schedule, compared in this order (the first field that
  * differs decides): threads, operations, preemptions, choices other than
- * index 0, branching points up to the failure.  A candidate is kept only
+ * index 0, branching points up to the failure.  A user program
+ * (workload program) has no threads or operations keys: its size starts
+ * at the sum of the words of its arguments the user marked with
+ * --shrink-args=POS,... (numbers the shrink may lower, to 1 at least),
+ * 0 if none is marked; its runs are made in fresh worlds
+ * (sim/explore/explore_fork.c).  A candidate is kept only
  * if it fails with the same oracle and is smaller, so shrinking never
  * grows a schedule (a schedule with fewer preemptions may have more
  * branching points).
@@ -21,7 +26,8 @@
  * halve the operations, then take off ops/4, ops/8 ... 1 of them while
  * that works; drop a thread; set chunks of the non-zero choices to 0
  * (delta debugging: halves, then quarters... then single choices, then
- * pairs).  A kept candidate's own choices (its run's log, cut at the
+ * pairs); a program's marked arguments instead of the operations and
+ * threads.  A kept candidate's own choices (its run's log, cut at the
  * failure) replace the schedule: a shorter prefix.  Last, a depth-first
  * search of the shrunk scenario's schedules with fewer preemptions than
  * the best one (bounded by the budget too).
@@ -32,7 +38,9 @@
 #include <string.h>
 
 #include "sim/explore/explore_run.h"
+#include "sim/program/program.h"
 #include "sim/replay/replay.h"
+#include "workloads/workload.h"
 
 static const struct sim_origin cmdline = { .file = "command line" };
 
@@ -47,12 +55,18 @@ struct cand {
 	struct size sz;
 };
 
+#define SHRINK_ARGS_MAX	16		/* --shrink-args positions	*/
+#define SHRINK_WORD	128		/* one word of --args		*/
+
 static struct {
 	struct sim_xctx *x;
 	const char *oracle;		/* the one that must fire	*/
 	long budget;
 	long runs;
 	struct sim_xres *res;
+	int prog;			/* workload program		*/
+	int marked[SHRINK_ARGS_MAX];	/* --shrink-args, 1-based	*/
+	int nr_marked;
 } sh;
 
 /* The X decisions of @src's file, in order. */
@@ -97,6 +111,95 @@ static int smaller(const struct size *a, const struct size *b)
 	return 0;
 }
 
+/* ---- a program's marked arguments (--shrink-args) ---------------------- */
+
+/* The words of --args as sim/program splits them (blanks; '...' and
+ * "..." group), each kept with its quotes.  Return: how many (at most
+ * @max; the rest are lost, which --shrink-args refuses up front). */
+static int arg_words(const char *a, char w[][SHRINK_WORD], int max)
+{
+	int n = 0;
+
+	while (*a && n < max) {
+		char q = 0;
+		size_t len = 0;
+
+		while (*a == ' ' || *a == '\t')
+			a++;
+		if (!*a)
+			break;
+		for (; *a && (q || (*a != ' ' && *a != '\t')); a++) {
+			if (q ? *a == q : (*a == '\'' || *a == '"'))
+				q = q ? 0 : *a;
+			if (len < SHRINK_WORD - 1)
+				w[n][len++] = *a;
+		}
+		w[n++][len] = '\0';
+	}
+	return n;
+}
+
+/* The integer value of marked word @pos (1-based) of --args. */
+static uint64_t arg_value(int pos)
+{
+	char w[SHRINK_ARGS_MAX * 4][SHRINK_WORD];
+	int n = arg_words(sh.x->s.args, w, SHRINK_ARGS_MAX * 4);
+
+	return pos <= n ? strtoull(w[pos - 1], NULL, 10) : 0;
+}
+
+static uint64_t marked_sum(void)
+{
+	uint64_t sum = 0;
+
+	for (int i = 0; i < sh.nr_marked; i++)
+		sum += arg_value(sh.marked[i]);
+	return sum;
+}
+
+/* Word @pos (1-based) of --args becomes @v. */
+static void arg_set(int pos, uint64_t v)
+{
+	char w[SHRINK_ARGS_MAX * 4][SHRINK_WORD], *a = sh.x->s.args;
+	size_t cap = sizeof(sh.x->s.args), len = 0;
+	int n = arg_words(a, w, SHRINK_ARGS_MAX * 4);
+
+	snprintf(w[pos - 1], SHRINK_WORD, "%" PRIu64, v);
+	a[0] = '\0';
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(a + len, len < cap ? cap - len : 0,
+					"%s%s", i ? " " : "", w[i]);
+}
+
+/* --shrink-args=LIST: positions of numeric words of --args that shrink
+ * may lower (to 1 at least); checked against the file's --args. */
+static void parse_marked(const char *list)
+{
+	char w[SHRINK_ARGS_MAX * 4][SHRINK_WORD], *end;
+	int n = arg_words(sh.x->s.args, w, SHRINK_ARGS_MAX * 4);
+	const char *p = list;
+
+	while (*p) {
+		long pos = strtol(p, &end, 10);
+
+		if (end == p || pos < 1 || pos > n || sh.nr_marked == SHRINK_ARGS_MAX ||
+		    strspn(w[pos - 1], "0123456789") != strlen(w[pos - 1]) ||
+		    !w[pos - 1][0])
+			sim_config_fail(&cmdline, "shrink-args",
+					"positions of numeric words of the replay file's args (1 = the first word), comma-separated",
+					list);
+		sh.marked[sh.nr_marked++] = (int)pos;
+		p = *end == ',' ? end + 1 : end;
+		if (*end && *end != ',')
+			sim_config_fail(&cmdline, "shrink-args",
+					"positions separated by commas", list);
+	}
+}
+
+/* Lower each marked argument: halve it, then take off v/4, v/8 ... 1
+ * while the oracle still fires.  Return: 1 if one got smaller. */
+static int pass_args(struct cand *best);
+
 /* Run @c under the context's scenario; if the oracle fires, fill @out
  * (its own choices and size).  Return: 1 if it fired. */
 static int attempt(const struct sim_choice *c, int len, struct cand *out)
@@ -114,8 +217,12 @@ static int attempt(const struct sim_choice *c, int len, struct cand *out)
 	if (l->len)
 		memcpy(out->c, l->c, (size_t)l->len * sizeof(*out->c));
 	out->len = l->len;
-	out->sz = (struct size){ (uint64_t)sh.x->s.threads, sh.x->s.ops,
-				 l->preemptions, sh.res->nonzero, l->len };
+	if (sh.prog)	/* threads and ops are the program's own */
+		out->sz = (struct size){ 0, marked_sum(), l->preemptions,
+					 sh.res->nonzero, l->len };
+	else
+		out->sz = (struct size){ (uint64_t)sh.x->s.threads, sh.x->s.ops,
+					 l->preemptions, sh.res->nonzero, l->len };
 	return 1;
 }
 
@@ -164,11 +271,50 @@ static int drop_thread(struct cand *best, int *group)
 	return 0;
 }
 
+static int try_arg(struct cand *best, int pos, uint64_t v)
+{
+	char keep_args[sizeof(sh.x->s.args)];
+	struct cand t;
+
+	memcpy(keep_args, sh.x->s.args, sizeof(keep_args));
+	arg_set(pos, v);
+	/* the old schedule, then none: other arguments shift the choices */
+	if (attempt(best->c, best->len, &t) && keep(best, &t))
+		return 1;
+	if (attempt(NULL, 0, &t) && keep(best, &t))
+		return 1;
+	memcpy(sh.x->s.args, keep_args, sizeof(keep_args));
+	return 0;
+}
+
+static int pass_args(struct cand *best)
+{
+	int got = 0;
+
+	for (int i = 0; i < sh.nr_marked; i++) {
+		int pos = sh.marked[i];
+		uint64_t v;
+
+		while ((v = arg_value(pos)) > 1 &&
+		       try_arg(best, pos, v / 2 > 1 ? v / 2 : 1))
+			got = 1;
+		for (uint64_t step = arg_value(pos) / 4 ? arg_value(pos) / 4 : 1;
+		     step; step /= 2)
+			while ((v = arg_value(pos)) > step &&
+			       try_arg(best, pos, v - step))
+				got = 1;
+	}
+	return got;
+}
+
 static int pass_scenario(struct cand *best)
 {
 	struct sim_scenario *s = &sh.x->s;
 	uint64_t threads = (uint64_t)s->threads;
 	int got = 0;
+
+	if (sh.prog)
+		return pass_args(best);
 
 	while (s->ops > threads && try_scenario(best, &s->ops, s->ops / 2 > threads ? s->ops / 2 : threads))
 		got = 1;
@@ -276,8 +422,15 @@ out:
 
 static void print_size(const char *what, const struct size *z)
 {
-	printf("shrink: %s: %" PRIu64 " threads, %" PRIu64 " ops, %d preemptions, %d non-zero choices, %d branching points\n",
-	       what, z->threads, z->ops, z->preempt, z->nonzero, z->len);
+	if (!sh.prog)
+		printf("shrink: %s: %" PRIu64 " threads, %" PRIu64 " ops, ",
+		       what, z->threads, z->ops);
+	else if (sh.nr_marked)
+		printf("shrink: %s: args \"%s\", ", what, sh.x->s.args);
+	else
+		printf("shrink: %s: ", what);
+	printf("%d preemptions, %d non-zero choices, %d branching points\n",
+	       z->preempt, z->nonzero, z->len);
 }
 
 static const char *out_path(const char *file, const char *out, char *buf,
@@ -299,7 +452,7 @@ int sim_cmd_shrink(const char *self, int argc, char **argv)
 	struct sim_replay_src src;
 	struct sim_scenario s;
 	struct cand best, start;
-	const char *file = NULL, *out = NULL;
+	const char *file = NULL, *out = NULL, *marked = NULL;
 	char buf[400];
 	int nf, round = 0;
 	struct sim_choice *forced;
@@ -308,10 +461,12 @@ int sim_cmd_shrink(const char *self, int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "--out=", 6))
 			out = argv[i] + 6;
+		else if (!strncmp(argv[i], "--shrink-args=", 14))
+			marked = argv[i] + 14;
 		else if (!strncmp(argv[i], "--budget=", 9))
 			sh.budget = atol(argv[i] + 9) > 0 ? atol(argv[i] + 9) : 1;
 		else if (argv[i][0] == '-' || file)
-			sim_config_fail(&cmdline, NULL, "futexsim shrink FILE [--out=PATH] [--budget=N]", argv[i]);
+			sim_config_fail(&cmdline, NULL, "futexsim shrink FILE [--out=PATH] [--budget=N] [--shrink-args=POS,...]", argv[i]);
 		else
 			file = argv[i];
 	}
@@ -319,11 +474,19 @@ int sim_cmd_shrink(const char *self, int argc, char **argv)
 		sim_config_fail(&cmdline, NULL, "a replay file: futexsim shrink FILE", NULL);
 	sim_scenario_defaults(&s);
 	sim_replay_load(file, &s, &src);
+	sim_program_select(&s);	/* the file's program, or this binary's */
 	forced = read_choices(&src, &nf);
 	sh.x = sim__explore_alloc(sizeof(*sh.x));
 	sh.res = sim__explore_alloc(sizeof(*sh.res));
 	sim_xctx_init(sh.x, &s);
 	sh.x->s.ops_per_thread = 0;	/* ops and threads vary apart */
+	sh.prog = sh.x->s.wl == &wl_program;
+	sh.nr_marked = 0;
+	if (marked && !sh.prog)
+		sim_config_fail(&cmdline, "shrink-args",
+				"a replay file of a program (workload program)", file);
+	if (marked)
+		parse_marked(marked);
 	/* past the forced choices: index 0, whatever the file's strategy */
 	if (sh.x->st.kind != SIM_STRAT_TIMED)
 		sh.x->st = (struct sim_strategy){ SIM_STRAT_DFS, 0 };

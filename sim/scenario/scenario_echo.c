@@ -124,7 +124,7 @@ void sim_scenario_each(const struct sim_scenario *s,
 		       void *ctx)
 {
 	char v[SIM_MAX_LOCKS * 33 + 1];
-	int i;
+	int prog = s->wl == &wl_program, i;
 
 	fn(ctx, "machine", s->machine);
 	if (s->machine_set[0])
@@ -132,14 +132,16 @@ void sim_scenario_each(const struct sim_scenario *s,
 	snprintf(v, sizeof(v), "%d", s->cpus);
 	fn(ctx, "cpus", s->cpus ? v : "all");
 	snprintf(v, sizeof(v), "%d", s->threads);
-	if (s->threads)
+	if (s->threads && !prog)
 		fn(ctx, "threads", v);
 	fn(ctx, "workload", s->workload);
 	for (v[0] = '\0', i = 0; i < s->nr_locks; i++)
 		snprintf(v + strlen(v), sizeof(v) - strlen(v), "%s%s",
 			 i ? "," : "", s->locks[i]);
 	fn(ctx, "lock", v);
-	if (s->duration_ps) {
+	if (prog) {
+		/* threads, ops, cs, between: the program's own business */
+	} else if (s->duration_ps) {
 		fn(ctx, "duration",
 		   sim_format_duration_ps(s->duration_ps, v, sizeof(v)));
 	} else if (s->ops_per_thread) {
@@ -156,8 +158,10 @@ void sim_scenario_each(const struct sim_scenario *s,
 			fn(ctx, "data-access", sim_access_name(s->access));
 	}
 	each_glibc(s, fn, ctx);
-	fn(ctx, "cs", sim_work_format(&s->cs, v, sizeof(v)));
-	fn(ctx, "between", sim_work_format(&s->between, v, sizeof(v)));
+	if (!prog) {
+		fn(ctx, "cs", sim_work_format(&s->cs, v, sizeof(v)));
+		fn(ctx, "between", sim_work_format(&s->between, v, sizeof(v)));
+	}
 	snprintf(v, sizeof(v), "%" PRIu64, s->seed);
 	fn(ctx, "seed", v);
 	fn(ctx, "livelock", sim_format_duration_ps(s->livelock_ps, v, sizeof(v)));
@@ -233,7 +237,8 @@ static void json_str(FILE *out, const char *v)
  * list for lock, strings in file syntax for durations and work, null for
  * what is unset (machine-set and threads when not given, ops in
  * fixed-time mode, json, ops-per-thread when not given, data, placement
- * and data-access outside workload spin, trace and trace-to when not
+ * and data-access outside workload spin; threads, ops, duration, cs and
+ * between for workload program, which does not use them; trace and trace-to when not
  * given).
  */
 void sim_scenario_json(const struct sim_scenario *s, FILE *out)
@@ -252,7 +257,7 @@ void sim_scenario_json(const struct sim_scenario *s, FILE *out)
 		fprintf(out, ",\"cpus\":%d", s->cpus);
 	else
 		fputs(",\"cpus\":\"all\"", out);
-	if (s->threads)
+	if (s->threads && s->wl != &wl_program)
 		fprintf(out, ",\"threads\":%d", s->threads);
 	else
 		fputs(",\"threads\":null", out);
@@ -265,12 +270,14 @@ void sim_scenario_json(const struct sim_scenario *s, FILE *out)
 		json_str(out, s->locks[i]);
 	}
 	fputc(']', out);
-	if (s->duration_ps)
+	if (s->wl == &wl_program)
+		fputs(",\"ops\":null,\"duration\":null", out);
+	else if (s->duration_ps)
 		fprintf(out, ",\"ops\":null,\"duration\":\"%s\"",
 			sim_format_duration_ps(s->duration_ps, v, sizeof(v)));
 	else
 		fprintf(out, ",\"ops\":%" PRIu64 ",\"duration\":null", s->ops);
-	if (s->ops_per_thread)
+	if (s->ops_per_thread && s->wl != &wl_program)
 		fprintf(out, ",\"ops-per-thread\":%" PRIu64, s->ops_per_thread);
 	else
 		fputs(",\"ops-per-thread\":null", out);
@@ -281,9 +288,14 @@ void sim_scenario_json(const struct sim_scenario *s, FILE *out)
 	else
 		fputs(",\"data\":null,\"placement\":null,\"data-access\":null", out);
 	json_glibc(s, out);
-	fprintf(out, ",\"cs\":\"%s\"", sim_work_format(&s->cs, v, sizeof(v)));
-	fprintf(out, ",\"between\":\"%s\"",
-		sim_work_format(&s->between, v, sizeof(v)));
+	if (s->wl == &wl_program) {
+		fputs(",\"cs\":null,\"between\":null", out);
+	} else {
+		fprintf(out, ",\"cs\":\"%s\"",
+			sim_work_format(&s->cs, v, sizeof(v)));
+		fprintf(out, ",\"between\":\"%s\"",
+			sim_work_format(&s->between, v, sizeof(v)));
+	}
 	fprintf(out, ",\"seed\":%" PRIu64, s->seed);
 	fprintf(out, ",\"livelock\":\"%s\"",
 		sim_format_duration_ps(s->livelock_ps, v, sizeof(v)));

@@ -34,6 +34,7 @@
 #include "sim/machine/machine.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/trace_writer.h"
+#include "workloads/workload.h"
 #include "version.h"
 
 unsigned int sim_trace_mask;
@@ -357,11 +358,17 @@ int sim_trace_open(const char *path, const struct sim_scenario *s)
 	tr.c.to_ps = s->trace_to_ps ? s->trace_to_ps : UINT64_MAX;
 	tr.c.mask = s->trace_events;
 	tr.c.nr_cpus = sim.nr_cpus;
-	snprintf(tr.c.title, sizeof(tr.c.title),
-		 "futexsim %s (kernel %s): machine=%s cpus=%d threads=%d workload=%s lock=%s seed=%llu",
-		 FUTEXSIM_VERSION, FUTEXSIM_KERNEL, s->machine, s->cpus,
-		 s->threads, s->workload, s->locks[0],
-		 (unsigned long long)s->seed);
+	if (s->wl == &wl_program)	/* threads= is the program's business */
+		snprintf(tr.c.title, sizeof(tr.c.title),
+			 "futexsim %s (kernel %s): machine=%s cpus=%d workload=program program=%.160s lock=%.31s seed=%llu",
+			 FUTEXSIM_VERSION, FUTEXSIM_KERNEL, s->machine, s->cpus,
+			 s->program, s->locks[0], (unsigned long long)s->seed);
+	else
+		snprintf(tr.c.title, sizeof(tr.c.title),
+			 "futexsim %s (kernel %s): machine=%s cpus=%d threads=%d workload=%s lock=%s seed=%llu",
+			 FUTEXSIM_VERSION, FUTEXSIM_KERNEL, s->machine, s->cpus,
+			 s->threads, s->workload, s->locks[0],
+			 (unsigned long long)s->seed);
 	tr.open = 1;
 	if (!registered && !atexit(close_at_exit))
 		registered = 1;
