@@ -90,6 +90,11 @@ void wl_prog_finish(struct sim_result *r)
 	free(all);
 }
 
+void wl_program_mute(int on)
+{
+	wl_prog_mute = on;
+}
+
 void wl_program_run(const struct sim_scenario *s, const struct ulock_ops *lock,
 		    int (*main)(int, char **, char **), struct sim_result *r)
 {

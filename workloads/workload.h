@@ -62,6 +62,9 @@ extern const struct wl_workload wl_mutex;	/* mutex.c */
 extern const struct wl_workload wl_spin;	/* spin.c  */
 extern const struct wl_workload wl_rwlock;	/* rwlock.c */
 extern const struct wl_workload wl_program;	/* program.c */
+/* wl_program_mute - @on: the program's stdout and stderr lines are
+ * dropped (the runs of a search, sim/explore/explore_fork.c). */
+void wl_program_mute(int on);
 
 /*
  * wl_spin_run_lock - workload=spin with kernel lock @k, which need not be

@@ -20,8 +20,9 @@
  * Every run, the failing one and its re-run for the replay file included,
  * starts from the same bytes.
  *
- * The child's stdout (the program's output) goes to /dev/null: a search
- * prints its own lines only; the replay of a hit shows the program's
+ * The child's stdout goes to /dev/null and the program's stdout and
+ * stderr lines are dropped (wl_program_mute()): a search prints its own
+ * lines only; the replay of a hit shows the program's
  * output.  A child that exits with bad input or a host error (its message
  * already on stderr) ends the search with the same status; a child that
  * dies otherwise is a failed run whose detail says how it died.
@@ -36,6 +37,7 @@
 #include <unistd.h>
 
 #include "sim/explore/explore_run.h"
+#include "workloads/workload.h"
 
 static int write_all(int fd, const void *p, size_t n)
 {
@@ -87,6 +89,7 @@ static void __attribute__((noreturn)) child(int fd, sim_xrun_body_fn body,
 		dup2(null, STDOUT_FILENO);
 		close(null);
 	}
+	wl_program_mute(1);
 	body(x, seed, forced, nr_forced, record, res);
 	fflush(stdout);
 	if (write_all(fd, res, sizeof(*res)) ||

@@ -73,6 +73,15 @@ static void need_one_lock(const struct sim_scenario *s)
 			got);
 }
 
+/* FUTEXSIM_EXPLORE_SAME_PROCESS=1: a program's runs share one world (a
+ * negative control for tests/test_explore_program.c). */
+static int same_process(void)
+{
+	const char *e = getenv("FUTEXSIM_EXPLORE_SAME_PROCESS");
+
+	return e && !strcmp(e, "1");
+}
+
 void sim_xctx_init(struct sim_xctx *x, struct sim_scenario *s)
 {
 
@@ -86,6 +95,8 @@ void sim_xctx_init(struct sim_xctx *x, struct sim_scenario *s)
 	if (x->st.kind == SIM_STRAT_TIMED && !s->cost_jitter_pct)
 		s->cost_jitter_pct = TIMED_JITTER_PCT;
 	x->s = *s;
+	x->fresh_world = s->wl == &wl_program &&
+		!same_process();
 	if (x->st.kind == SIM_STRAT_PCT)
 		calibrate(x);
 }
@@ -149,7 +160,7 @@ void sim_xrun(struct sim_xctx *x, uint64_t seed,
 	      const struct sim_choice *forced, int nr_forced,
 	      const char *record, struct sim_xres *res)
 {
-	if (x->s.wl == &wl_program)	/* a fresh world for each run */
+	if (x->fresh_world)
 		sim__xrun_forked(xrun_here, x, seed, forced, nr_forced, record,
 				 res);
 	else

@@ -34,6 +34,10 @@ struct sim_xctx {
 	struct sim_strategy st;
 	struct sim_oracles oracles;
 	uint64_t pct_steps;		/* calibration, for pct		*/
+	/* each run in a child process (workload program), unless the
+	 * environment has FUTEXSIM_EXPLORE_SAME_PROCESS=1: the tests'
+	 * negative control, runs that share one world */
+	int fresh_world;
 };
 
 /* The outcome of one run. */

@@ -455,6 +455,7 @@ int sim_cmd_shrink(const char *self, int argc, char **argv)
 	const char *file = NULL, *out = NULL, *marked = NULL;
 	char buf[400];
 	int nf, round = 0;
+	unsigned int jitter;
 	struct sim_choice *forced;
 
 	sh.budget = 2000;
@@ -478,7 +479,10 @@ int sim_cmd_shrink(const char *self, int argc, char **argv)
 	forced = read_choices(&src, &nf);
 	sh.x = sim__explore_alloc(sizeof(*sh.x));
 	sh.res = sim__explore_alloc(sizeof(*sh.res));
+	jitter = s.cost_jitter_pct;
 	sim_xctx_init(sh.x, &s);
+	/* the file's runs as recorded: no default jitter of strategy timed */
+	sh.x->s.cost_jitter_pct = jitter;
 	sh.x->s.ops_per_thread = 0;	/* ops and threads vary apart */
 	sh.prog = sh.x->s.wl == &wl_program;
 	sh.nr_marked = 0;

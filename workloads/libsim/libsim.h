@@ -116,6 +116,8 @@ long wl_prog_futex(uint32_t *uaddr, int op, uint32_t val,
 /* wl_prog_out - @n bytes to stream @fd (1 stdout, 2 stderr) of the calling
  * task: whole lines go out at once, in the order they end. */
 void wl_prog_out(int fd, const char *p, size_t n);
+/* wl_prog_mute - set by wl_program_mute(): wl_prog_out() drops it all. */
+extern int wl_prog_mute;
 /* wl_prog_out_flush - write out @t's unterminated lines. */
 void wl_prog_out_flush(struct wl_prog_thread *t);
 

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tests/test_explore_program.c - explore, shrink and replay of user
+ * programs (workload program) through the futexsim binary of $FUTEXSIM:
+ * every run starts from a fresh world, hits replay with the same
+ * failure, correct programs pass many runs while their buggy twins are
+ * found, shrink works on a program's schedule and its marked arguments,
+ * and a program's report lists the keys that apply to it.
+ *
+ * Stage: tests.  The programs: workloads/examples/ (lostwake.c,
+ * condvar_if.c, abba.c) and tests/programs/counter.c.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tests/run_child.h"
+#include "version.h"
+
+/* Build @src (relative to the source tree) into ./xp-@name; 0: skipped. */
+static int build(const char *src, const char *name)
+{
+	char path[512], out[128];
+	const char *argv[] = { "futexsim", "build", path, "-o", out, NULL };
+	struct child_out *o = malloc(sizeof(*o));
+	int ok;
+
+	ck_assert_ptr_nonnull(o);
+	snprintf(path, sizeof(path), "%s/%s", FUTEXSIM_SOURCE_DIR, src);
+	snprintf(out, sizeof(out), "xp-%s", name);
+	ok = run_futexsim(o, argv);
+	if (ok)
+		ck_assert_msg(o->status == 0, "build of %s failed: %s", src, o->err);
+	free(o);
+	return ok;
+}
+
+/* Run ./xp-@name with @argv (NULL-terminated, argv[0] ignored). */
+static void run_prog(struct child_out *o, const char *name, const char **argv)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "./xp-%s", name);
+	argv[0] = path;
+	run_program(path, (char *const *)argv, o);
+}
+
+/* The file named after "explore: replay file " in @out, into @file. */
+static void replay_file_of(const char *out, char *file, size_t len)
+{
+	const char *p = strstr(out, "explore: replay file ");
+
+	ck_assert_msg(p != NULL, "no replay file in: %s", out);
+	p += strlen("explore: replay file ");
+	snprintf(file, len, "%.*s", (int)strcspn(p, "\n"), p);
+}
+
+/* The failure's headline: the first line of @err starting "futexsim: ". */
+static void headline(const char *err, char *line, size_t len)
+{
+	const char *p = strstr(err, "futexsim: ");
+
+	ck_assert_msg(p != NULL, "no failure headline in: %.2000s", err);
+	snprintf(line, len, "%.*s", (int)strcspn(p, "\n"), p);
+}
+
+/* futexsim replay @file: exit 3 with the headline @want. */
+static void assert_replays(const char *file, const char *want)
+{
+	const char *argv[] = { "futexsim", "replay", file, NULL };
+	struct child_out *o = malloc(sizeof(*o));
+	char got[512];
+
+	ck_assert_ptr_nonnull(o);
+	run_futexsim(o, argv);
+	ck_assert_msg(o->status == 3, "replay of %s: status %d: %.2000s", file,
+		      o->status, o->err);
+	headline(o->err, got, sizeof(got));
+	ck_assert_str_eq(got, want);
+	free(o);
+}
+
+/* Explore @name's program with @args, @strategy, @runs (strings); the
+ * hit (exit 3), its headline and its replay file; then the replay. */
+static void assert_found(const char *name, const char *args,
+			 const char *strategy, const char *runs,
+			 const char *oracle)
+{
+	char a[128], st[64], r[64], file[256], line[512], fired[128];
+	const char *argv[] = { NULL, "explore", a, st, r, NULL };
+	struct child_out *o = malloc(sizeof(*o));
+
+	ck_assert_ptr_nonnull(o);
+	snprintf(a, sizeof(a), "--args=%s", args);
+	snprintf(st, sizeof(st), "--strategy=%s", strategy);
+	snprintf(r, sizeof(r), "--runs=%s", runs);
+	run_prog(o, name, argv);
+	ck_assert_msg(o->status == 3, "%s %s: status %d: %.2000s", name, args,
+		      o->status, o->out);
+	snprintf(fired, sizeof(fired), "explore: %s fired in run ", oracle);
+	ck_assert_msg(strstr(o->out, fired) != NULL, "%s: %.1000s", name, o->out);
+	ck_assert_ptr_null(strstr(o->err, "did not fail again"));
+	ck_assert_ptr_null(strstr(o->err, "diverged"));
+	replay_file_of(o->out, file, sizeof(file));
+	headline(o->err, line, sizeof(line));
+	assert_replays(file, line);
+	free(o);
+}
+
+/* Explore @name with @args for @runs runs: no hit, exit 0. */
+static void assert_passes(const char *name, const char *args,
+			  const char *strategy, const char *runs)
+{
+	char a[128], st[64], r[64], want[128];
+	const char *argv[] = { NULL, "explore", a, st, r, NULL };
+	struct child_out *o = malloc(sizeof(*o));
+
+	ck_assert_ptr_nonnull(o);
+	snprintf(a, sizeof(a), "--args=%s", args);
+	snprintf(st, sizeof(st), "--strategy=%s", strategy);
+	snprintf(r, sizeof(r), "--runs=%s", runs);
+	run_prog(o, name, argv);
+	ck_assert_msg(o->status == 0, "%s %s: status %d: %.2000s %.2000s", name,
+		      args, o->status, o->out, o->err);
+	snprintf(want, sizeof(want), "explore: no oracle fired in %s runs", runs);
+	ck_assert_ptr_nonnull(strstr(o->out, want));
+	free(o);
+}
+
+START_TEST(test_every_explore_run_of_a_program_starts_from_a_fresh_world)
+{
+	struct child_out *o = malloc(sizeof(*o));
+	const char *argv[] = { NULL, "explore", "--args=atomic 2 5",
+			       "--strategy=random", "--runs=200", NULL };
+
+	ck_assert_ptr_nonnull(o);
+	if (!build("tests/programs/counter.c", "counter"))
+		return;
+	/* its globals are checked at the start of main(): 10,000 fresh worlds */
+	assert_passes("counter", "atomic 2 5", "random", "10000");
+	/* negative control: runs that share one process see the leftovers */
+	setenv("FUTEXSIM_EXPLORE_SAME_PROCESS", "1", 1);
+	run_prog(o, "counter", argv);
+	unsetenv("FUTEXSIM_EXPLORE_SAME_PROCESS");
+	ck_assert_int_eq(o->status, 3);
+	ck_assert_ptr_nonnull(strstr(o->out, "fired in run 1 "));
+	ck_assert_ptr_nonnull(strstr(o->err, "leftover world: started 2"));
+	free(o);
+}
+END_TEST
+
+START_TEST(test_explore_finds_the_buggy_twins_and_every_hit_replays)
+{
+	if (!build("tests/programs/counter.c", "counter") ||
+	    !build("workloads/examples/lostwake.c", "lostwake") ||
+	    !build("workloads/examples/condvar_if.c", "condvar") ||
+	    !build("workloads/examples/abba.c", "abba"))
+		return;
+	assert_found("counter", "racy 2 5", "random", "10000", "state");
+	assert_found("lostwake", "buggy 3 20 50", "random", "2000", "deadlock");
+	assert_found("lostwake", "buggy 3 20 50", "pct:3", "2000", "deadlock");
+	assert_found("condvar", "if 2 20", "random", "2000", "state");
+	assert_found("abba", "abba 10", "random", "2000", "deadlock");
+	assert_found("abba", "abba 10", "timed", "2000", "deadlock");
+	/* their correct twins pass */
+	assert_passes("lostwake", "fixed 3 20 50", "random", "2000");
+	assert_passes("condvar", "while 2 20", "random", "2000");
+	assert_passes("abba", "ordered 10", "random", "2000");
+}
+END_TEST
+
+START_TEST(test_futexsim_explore_with_program_runs_the_program_not_a_builtin)
+{
+	static struct child_out a, b, c;
+	const char *pa[] = { NULL, "explore", "--args=buggy 3 20 50",
+			     "--strategy=pct:3", "--runs=500", NULL };
+	const char *fa[] = { "futexsim", "explore", "--program=./xp-lostwake",
+			     "--args=buggy 3 20 50", "--strategy=pct:3",
+			     "--runs=500", NULL };
+	const char *plain[] = { "futexsim", "explore", "--strategy=pct:3",
+				"--runs=500", NULL };
+
+	if (!build("workloads/examples/lostwake.c", "lostwake"))
+		return;
+	run_prog(&a, "lostwake", pa);
+	run_futexsim(&b, fa);
+	ck_assert_int_eq(a.status, 3);
+	ck_assert_int_eq(b.status, 3);
+	ck_assert_str_eq(a.out, b.out);		/* the same search */
+	/* the hit's narration (stderr) names the program */
+	ck_assert_ptr_nonnull(strstr(a.err, "workload=program program=./xp-lostwake"));
+	/* negative control: without a program, the built-in workload */
+	run_futexsim(&c, plain);
+	ck_assert_ptr_null(strstr(c.err, "workload=program"));
+	ck_assert_str_ne(a.out, c.out);
+}
+END_TEST
+
+START_TEST(test_shrink_minimises_a_programs_schedule_and_marked_arguments)
+{
+	static struct child_out o;
+	const char *ex[] = { NULL, "explore", "--args=buggy 3 20 50",
+			     "--strategy=random", "--runs=2000",
+			     "--out=xp-lw.replay", NULL };
+	const char *sh[] = { "futexsim", "shrink", "xp-lw.replay",
+			     "--shrink-args=2,3,4", NULL };
+	const char *bad[] = { "futexsim", "shrink", "xp-lw.replay",
+			      "--shrink-args=1", NULL };
+	const char *rec[] = { NULL, "run", "--args=buggy 3 20 50",
+			      "--seed=2", "--record=xp-run.replay", NULL };
+	const char *sh2[] = { "futexsim", "shrink", "xp-run.replay", NULL };
+	int before, after;
+	const char *p;
+	char line[512];
+
+	if (!build("workloads/examples/lostwake.c", "lostwake"))
+		return;
+	run_prog(&o, "lostwake", ex);
+	ck_assert_int_eq(o.status, 3);
+	headline(o.err, line, sizeof(line));
+	run_futexsim(&o, sh);
+	ck_assert_msg(o.status == 0, "shrink: %d %.2000s", o.status, o.err);
+	ck_assert_ptr_null(strstr(o.out, " threads, "));	/* no such keys */
+	p = strstr(o.out, "shrink: before: args \"buggy 3 20 50\", ");
+	ck_assert_ptr_nonnull(p);
+	before = atoi(p + strlen("shrink: before: args \"buggy 3 20 50\", "));
+	p = strstr(o.out, "shrink: after: args \"");
+	ck_assert_ptr_nonnull(p);
+	p = strstr(p, "\", ");
+	after = atoi(p + 3);
+	ck_assert_int_le(after, before);
+	ck_assert_int_lt(after, 10);
+	assert_replays("xp-lw.min.replay", line);
+	/* a word that is not a number cannot be marked: bad input */
+	run_futexsim(&o, bad);
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_ptr_nonnull(strstr(o.err, "shrink-args"));
+	/* a failure recorded by `run` (strategy timed) shrinks too */
+	run_prog(&o, "lostwake", rec);
+	ck_assert_int_eq(o.status, 3);
+	run_futexsim(&o, sh2);
+	ck_assert_msg(o.status == 0, "shrink of a run's file: %d %.2000s",
+		      o.status, o.err);
+	ck_assert_ptr_nonnull(strstr(o.out, "shrink: xp-run.replay: oracle deadlock"));
+}
+END_TEST
+
+START_TEST(test_a_programs_report_lists_only_the_keys_that_apply)
+{
+	static struct child_out o;
+	const char *run[] = { NULL, "run", "--args=pthread 3 20",
+			      "--json=xp-report.json", NULL };
+	char *json;
+
+	if (!build("workloads/examples/lostwake.c", "lostwake"))
+		return;
+	run_prog(&o, "lostwake", run);
+	ck_assert_int_eq(o.status, 0);
+	ck_assert_ptr_nonnull(strstr(o.out, "\nworkload = program\n"));
+	ck_assert_ptr_nonnull(strstr(o.out, "\nargs = pthread 3 20\n"));
+	ck_assert_ptr_null(strstr(o.out, "\nthreads = "));
+	ck_assert_ptr_null(strstr(o.out, "\nops = "));
+	ck_assert_ptr_null(strstr(o.out, "\ncs = "));
+	ck_assert_ptr_null(strstr(o.out, "\nbetween = "));
+	json = slurp("xp-report.json", NULL);
+	ck_assert_ptr_nonnull(strstr(json, "\"cs\":null,\"between\":null"));
+	free(json);
+}
+END_TEST
+
+Suite *explore_program_suite(void)
+{
+	Suite *s = suite_create("explore_program");
+	TCase *tc = tcase_create("core");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_every_explore_run_of_a_program_starts_from_a_fresh_world);
+	tcase_add_test(tc, test_explore_finds_the_buggy_twins_and_every_hit_replays);
+	tcase_add_test(tc, test_futexsim_explore_with_program_runs_the_program_not_a_builtin);
+	tcase_add_test(tc, test_shrink_minimises_a_programs_schedule_and_marked_arguments);
+	tcase_add_test(tc, test_a_programs_report_lists_only_the_keys_that_apply);
+	suite_add_tcase(s, tc);
+	return s;
+}
