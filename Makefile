@@ -199,7 +199,7 @@ $(B)/check: $(TEST_OBJS) $(SIM_OBJS)
 	@$(CC) $(LDFLAGS) $^ $(CHECKLIBS) $(LDLIBS) -o $@
 
 check: $(B)/futexsim $(B)/check kernel-audit $(B)/libfutexsim.a
-	@sh mk/deps.sh clang-14
+	@sh mk/deps.sh clang-14 parallel
 	@sh mk/docs-check.sh --self-test >/dev/null || { sh mk/docs-check.sh --self-test; exit 1; }
 	@sh mk/docs-check.sh || exit 1
 	+@sh mk/determinism.sh $(B) || exit 1

@@ -4,7 +4,8 @@
 # Called by the Makefile before anything is compiled.  As root it installs
 # what is missing; otherwise it prints the exact apt-get line and fails.
 # Extra package names may be given as arguments (make check adds the
-# clang-14 its cross-compiler determinism test needs).
+# clang-14 its cross-compiler determinism test needs, and GNU parallel,
+# which runs the sharded search of tests/test_scripts.c).
 # Exit status: 0 all present (or installed), 1 something is missing.
 set -eu
 

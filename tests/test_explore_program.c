@@ -5,7 +5,8 @@
  * every run starts from a fresh world, hits replay with the same
  * failure, correct programs pass many runs while their buggy twins are
  * found, shrink works on a program's schedule and its marked arguments,
- * and a program's report lists the keys that apply to it.
+ * a program's report lists the keys that apply to it, and a search
+ * sharded by GNU parallel merges to the unsharded one.
  *
  * Stage: tests.  The programs: workloads/examples/ (lostwake.c,
  * condvar_if.c, abba.c) and tests/programs/counter.c.
@@ -270,6 +271,69 @@ START_TEST(test_a_programs_report_lists_only_the_keys_that_apply)
 }
 END_TEST
 
+/* @text without its "shard ..." line. */
+static void drop_shard_line(char *text)
+{
+	char *p = strstr(text, "\nshard "), *eol;
+
+	ck_assert_ptr_nonnull(p);
+	eol = strchr(p + 1, '\n');
+	memmove(p, eol, strlen(eol) + 1);
+}
+
+/* The search @args over 4 shards run by GNU parallel, merged, against
+ * the unsharded search: the same summary but for the shard line. */
+static void assert_sharded_is_unsharded(const char *args, const char *runs)
+{
+	static struct child_out o, m;
+	char a[128], r[64], sh[1024];
+	const char *one[] = { NULL, "explore", a, "--strategy=random", r,
+			      "--summary=xp-all.sum", NULL };
+	const char *par[] = { "/bin/sh", "-c", sh, NULL };
+	const char *merge[] = { "futexsim", "merge", "xp-s0.sum", "xp-s1.sum",
+				"xp-s2.sum", "xp-s3.sum", NULL };
+	char *all;
+
+	snprintf(a, sizeof(a), "--args=%s", args);
+	snprintf(r, sizeof(r), "--runs=%s", runs);
+	run_prog(&o, "counter", one);
+	snprintf(sh, sizeof(sh),
+		 "parallel -q -j 2 ./xp-counter explore '--args=%s' --strategy=random --runs=%s --shard={}/4 --summary=xp-s{}.sum ::: 0 1 2 3 >/dev/null 2>&1",
+		 args, runs);
+	run_program("/bin/sh", (char *const *)par, &m);
+	/* its status: how many shards exited non-zero (a hit exits 3) */
+	ck_assert_msg(m.status >= 0 && m.status <= 4, "parallel: %d %s",
+		      m.status, m.err);
+	run_futexsim(&m, merge);
+	ck_assert_msg(m.status == 0, "merge: %s", m.err);
+	all = slurp("xp-all.sum", NULL);
+	drop_shard_line(all);
+	drop_shard_line(m.out);
+	if (strstr(all, "hit none")) {	/* no hit: every total agrees */
+		ck_assert_str_eq(m.out, all);
+	} else {			/* a hit: the same first hit */
+		const char *h1 = strstr(all, "\nhit "), *h2 = strstr(m.out, "\nhit ");
+
+		ck_assert_ptr_nonnull(h2);
+		ck_assert_int_eq((int)strcspn(h1 + 1, "\n"), (int)strcspn(h2 + 1, "\n"));
+		ck_assert_int_eq(strncmp(h1, h2, strcspn(h1 + 1, "\n") + 1), 0);
+	}
+	free(all);
+}
+
+START_TEST(test_a_search_sharded_by_gnu_parallel_merges_to_the_unsharded_one)
+{
+	if (access("/usr/bin/parallel", X_OK)) {
+		/* make check installs it (mk/deps.sh): a missing one is a failure */
+		ck_abort_msg("GNU parallel is not installed: apt-get install -y parallel");
+	}
+	if (!build("tests/programs/counter.c", "counter"))
+		return;
+	assert_sharded_is_unsharded("atomic 2 5", "400");	/* totals */
+	assert_sharded_is_unsharded("racy 2 1", "400");		/* first hit, run 117 */
+}
+END_TEST
+
 Suite *explore_program_suite(void)
 {
 	Suite *s = suite_create("explore_program");
@@ -281,6 +345,7 @@ Suite *explore_program_suite(void)
 	tcase_add_test(tc, test_futexsim_explore_with_program_runs_the_program_not_a_builtin);
 	tcase_add_test(tc, test_shrink_minimises_a_programs_schedule_and_marked_arguments);
 	tcase_add_test(tc, test_a_programs_report_lists_only_the_keys_that_apply);
+	tcase_add_test(tc, test_a_search_sharded_by_gnu_parallel_merges_to_the_unsharded_one);
 	suite_add_tcase(s, tc);
 	return s;
 }
