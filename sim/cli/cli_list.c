@@ -52,7 +52,7 @@ void sim_cli_usage(FILE *out)
 	      "       futexsim list machine NAME|PATH [--machine-set=KEY=VALUE,...]\n"
 	      "       futexsim explore [SCENARIO] [--strategy=S] [--runs=N] [--oracle=LIST]\n"
 	      "                [--shard=I/N] [--summary=PATH] [--out=PATH] [--key=value ...]\n"
-	      "       futexsim shrink FILE [--out=PATH] [--budget=N]\n"
+	      "       futexsim shrink FILE [--out=PATH] [--budget=N] [--shrink-args=POS,...]\n"
 	      "       futexsim merge SUMMARY...\n"
 	      "       futexsim build PROGRAM.c... [-o OUT] [CC-OPTION...]\n"
 	      "       futexsim --version\n"

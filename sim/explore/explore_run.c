@@ -181,7 +181,8 @@ void sim_explore_child_setup(const struct sim_scenario *s,
 		return;
 	child.s = *s;
 	child.preset = *preset;
-	calibrate(&child);
+	child.fresh_world = s->wl == &wl_program && !same_process();
+	calibrate(&child);	/* a program's: in a world of its own */
 }
 
 void sim_explore_child_start(const struct sim_scenario *s)
