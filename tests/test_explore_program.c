@@ -279,6 +279,18 @@ START_TEST(test_a_programs_report_lists_only_the_keys_that_apply)
 	json = slurp("xp-report.json", NULL);
 	ck_assert_ptr_nonnull(strstr(json, "\"cs\":null,\"between\":null"));
 	free(json);
+	/* a built-in workload's key, or another workload: bad input */
+	{
+		const char *th[] = { NULL, "run", "--threads=4", NULL };
+		const char *wl[] = { NULL, "explore", "--workload=mutex", NULL };
+
+		run_prog(&o, "lostwake", th);
+		ck_assert_int_eq(o.status, 2);
+		ck_assert_ptr_nonnull(strstr(o.err, "--threads: expected a key that applies to a program"));
+		run_prog(&o, "lostwake", wl);
+		ck_assert_int_eq(o.status, 2);
+		ck_assert_ptr_nonnull(strstr(o.err, "--workload: expected program"));
+	}
 }
 END_TEST
 

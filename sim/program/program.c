@@ -358,12 +358,37 @@ static int other_program(const char *path)
 	return strcmp(self, other) != 0;
 }
 
+/*
+ * A program's binary runs its program: a built-in workload, or a key
+ * that only a built-in workload has, given on the command line or in a
+ * scenario file, is bad input rather than silently ignored.
+ */
+static void refuse_builtin_keys(const struct sim_scenario *s)
+{
+	static const char why[] = "a key that applies to a program (its threads and work are its own: pass them in --args)";
+	const struct { const char *key; const struct sim_origin *at; } k[] = {
+		{ "threads", &s->threads_at }, { "ops", &s->ops_at },
+		{ "ops-per-thread", &s->ops_per_thread_at },
+		{ "duration", &s->duration_at }, { "cs", &s->cs_at },
+		{ "between", &s->between_at },
+	};
+
+	if (s->workload_at.file && strcmp(s->workload, "program") != 0)
+		sim_config_fail(&s->workload_at, "workload",
+				"program (this binary runs its own program; the futexsim binary runs the built-in workloads)",
+				s->workload);
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		if (k[i].at->file)
+			sim_config_fail(k[i].at, k[i].key, why, NULL);
+}
+
 void sim_program_select(struct sim_scenario *s)
 {
 	static const struct sim_origin key = { .file = "command line or scenario" };
 	char **av;
 
 	if (futexsim_user_main && !other_program(s->program)) {
+		refuse_builtin_keys(s);
 		unsetenv("FUTEXSIM_PROGRAM_EXEC");
 		strcpy(s->workload, "program");
 		s->wl = &wl_program;

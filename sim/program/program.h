@@ -45,7 +45,11 @@ void sim_program_args(int argc, char **argv);
  * with no program linked, a scenario with a program exec()s that program
  * with this process's arguments (bad input, exit 2, if it is not a
  * futexsim program); in a program's binary, the workload is "program"
- * and the program key defaults to the binary's path.
+ * and the program key defaults to the binary's path.  There, a workload
+ * key other than program, or a key only the built-in workloads have
+ * (threads, ops, ops-per-thread, duration, cs, between), given on the
+ * command line or in a scenario file, is bad input (exit 2).  Called by
+ * run and replay (sim/cli/cli.c), explore and shrink (sim/explore/).
  */
 void sim_program_select(struct sim_scenario *s);
 
