@@ -21,7 +21,9 @@
  * of each error, sleeps (in which call) and preemptions, wakeups and
  * where the woken task was placed, the qspinlock slow path (what word the
  * CPU found, in (tail,pending,locked), and what it does about it), the
- * acquisitions that took it and the releases that had waiters.  Not told:
+ * acquisitions that took it and the releases that had waiters, the
+ * program's atomics on futex words (the value before and after; "takes
+ * it", "frees it" by the rule of sim/trace/uword.h).  Not told:
  * uncontended lock and unlock, scheduling of a woken task (its wakeup
  * says where it goes).  The state kept (the futex call each task is in,
  * each CPU's running task and slow-path entry) has a fixed size.
@@ -37,6 +39,9 @@
 #include "sim/trace/lockstat.h"
 #include "sim/machine/machine.h"
 #include "sim/trace/trace_writer.h"
+#include "sim/trace/uword.h"
+#define FUTEXSIM_NO_RENAME	/* the op codes only */
+#include "workloads/libsim/futexsim_atomic.h"
 
 #define MAX_TASKS	4096
 #define MAX_CPUS	1024
@@ -346,6 +351,27 @@ static void tp_step(const struct sim_trace_rec *r)
 	}
 }
 
+/* A program's atomic on a futex word, with the rule of sim/trace/uword.h:
+ * 0 -> non-zero takes the word, non-zero -> 0 frees it. */
+static void uatomic(const struct sim_trace_rec *r)
+{
+	uint64_t before = (uint64_t)r->arg, after = r->a | (uint64_t)r->b << 32;
+	const char *what = "";
+	char name[160];
+
+	if (!before && after)
+		what = " (takes it)";
+	else if (before && !after)
+		what = " (frees it)";
+	sim__trace_addr_name(r->addr, name, sizeof(name));
+	if (r->op == FUTEXSIM_OP_LOAD)
+		say(r, r->tid, "load of %s: %" PRIu64, name, after);
+	else
+		say(r, r->tid, "%s on %s: %" PRIu64 " -> %" PRIu64 "%s",
+		    sim_uword_op_name(r->op, !!(r->tid2 & SIM_TRACE_UATOMIC_OK)),
+		    name, before, after, what);
+}
+
 void sim__narrate_rec(const struct sim_trace_rec *r)
 {
 	int t = task_idx(r->tid);
@@ -374,6 +400,9 @@ void sim__narrate_rec(const struct sim_trace_rec *r)
 		break;
 	case SIM_TEV_TP:
 		tp_step(r);
+		break;
+	case SIM_TEV_UATOMIC:
+		uatomic(r);
 		break;
 	}
 }

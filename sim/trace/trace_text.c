@@ -50,6 +50,7 @@
 #include "sim/cache/cache.h"
 #include "sim/scenario/config.h"
 #include "sim/trace/trace_writer.h"
+#include "sim/trace/uword.h"
 
 /* Lines are formatted straight into this buffer, written when full. */
 #define OUT_SIZE	(256 * 1024)
@@ -305,6 +306,21 @@ static void put_tp(struct line *l, const struct sim_trace_rec *r)
 	put_i64(l, r->arg);
 }
 
+/* atomic: "uaddr=0x... op=cmpxchg-ok size=4 old=0x0 new=0x1" */
+static void put_uatomic(struct line *l, const struct sim_trace_rec *r)
+{
+	PUT(l, "uaddr=");
+	put_hex(l, r->addr);
+	PUT(l, " op=");
+	put(l, sim_uword_op_name(r->op, !!(r->tid2 & SIM_TRACE_UATOMIC_OK)));
+	PUT(l, " size=");
+	put_u64(l, (uint64_t)(r->tid2 & 0xff));
+	PUT(l, " old=");
+	put_hex(l, (uint64_t)r->arg);
+	PUT(l, " new=");
+	put_hex(l, r->a | (uint64_t)r->b << 32);
+}
+
 static void put_contention(struct line *l, const struct sim_trace_rec *r)
 {
 	static const char *const flags[] = {
@@ -397,6 +413,10 @@ void sim__trace_text_rec(const struct sim_trace_ctx *c,
 		break;
 	case SIM_TEV_CACHE:
 		put_cache(&l, r);
+		break;
+	case SIM_TEV_UATOMIC:
+	case SIM_TEV_UATOMIC_OTHER:
+		put_uatomic(&l, r);
 		break;
 	}
 	*l.p++ = '\n';

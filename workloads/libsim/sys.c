@@ -43,21 +43,6 @@
 
 #define WL_PROG_VDSO_PS	20000ULL	/* clock_gettime() through the vDSO */
 
-_Static_assert(FUTEXSIM_LOAD == SIM_LOAD && FUTEXSIM_STORE == SIM_STORE &&
-	       FUTEXSIM_RMW == SIM_RMW && FUTEXSIM_RELAX == SIM_RELAX &&
-	       FUTEXSIM_FENCE == SIM_FENCE, "futexsim_atomic.h kinds");
-
-void futexsim_atomic(const volatile void *p, unsigned int size, int kind)
-{
-	int e;
-
-	if (!sim_current())
-		return;
-	e = wl_prog_errno_save();
-	sim_hook((enum sim_access)kind, p, size);
-	wl_prog_errno_restore(e);
-}
-
 /* A raw result to the libc convention, in the calling task's errno. */
 static long to_errno(long r)
 {
