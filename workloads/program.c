@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/report/symbols.h"
+#include "sim/trace/uword.h"
 #include "workloads/driver.h"
 #include "workloads/libsim/libsim.h"
 #include "workloads/workload.h"
@@ -94,6 +96,8 @@ void wl_program_run(const struct sim_scenario *s, const struct ulock_ops *lock,
 		    int (*main)(int, char **, char **), struct sim_result *r)
 {
 	memset(r, 0, sizeof(*r));
+	sim_uword_reset();
+	sim_sym_reset();
 	wl_prog_start(s, lock, main);
 	wl_run_sim(r);
 	wl_prog_finish(r);

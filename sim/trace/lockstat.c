@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/report/symbols.h"
 #include "sim/trace/lockstat.h"
 #include "sim/machine/machine.h"
 
@@ -99,6 +100,8 @@ const char *sim_lockstat_name(uint64_t addr, char *buf, size_t len)
 		snprintf(buf, len, "futex_hash_bucket[%ld].lock", b);
 	else if (addr && addr == ls.user_addr)
 		snprintf(buf, len, "%s (user lock)", ls.user_name);
+	else if (sim_sym_known(addr))
+		sim_sym_name(addr, buf, len);
 	else
 		snprintf(buf, len, "lock@0x%" PRIx64, addr);
 	return buf;

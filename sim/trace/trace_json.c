@@ -53,6 +53,7 @@
 
 #include "sim/machine/machine.h"
 #include "sim/report/report.h"
+#include "sim/report/symbols.h"
 #include "sim/trace/trace_writer.h"
 #include "sim/trace/uword.h"
 
@@ -186,11 +187,21 @@ static struct jlock *lock_get(uint64_t addr, int futex)
 static void counter(const struct sim_trace_ctx *c, const struct jlock *l,
 		    uint64_t ts_ps)
 {
+	char name[160];
+
 	if (!l || ts_ps < c->from_ps || ts_ps > c->to_ps)
 		return;
 	ev_start();
-	fprintf(out, "\"ph\":\"C\",\"pid\":%d,\"name\":\"%s 0x%llx\"", PID_LOCKS,
+	fprintf(out, "\"ph\":\"C\",\"pid\":%d,\"name\":\"%s 0x%llx", PID_LOCKS,
 		l->futex ? "futex" : "qspinlock", (unsigned long long)l->addr);
+	if (l->futex && sim_sym_known(l->addr)) {	/* inside the string */
+		sim_sym_name(l->addr, name, sizeof(name));
+		fputc(' ', out);
+		for (const char *p = name; *p; p++)
+			if (*p != '"' && *p != '\\' && (unsigned char)*p >= ' ')
+				fputc(*p, out);
+	}
+	fputs("\"", out);
 	put_ts("ts", ts_ps);
 	if (l->futex)
 		fprintf(out, ",\"args\":{\"waiters\":%d,\"word\":%u}}",

@@ -21,6 +21,7 @@
 
 #include "futex/tp_abi.h"
 #include "sim/machine/machine.h"
+#include "sim/report/symbols.h"
 #include "sim/trace/trace_writer.h"
 
 static const char *const event_names[SIM_TEV_NR] = {
@@ -141,8 +142,7 @@ const char *sim_trace_format_events(unsigned int mask, char *buf, size_t len)
 
 const char *sim__trace_addr_name(uint64_t addr, char *buf, size_t len)
 {
-	snprintf(buf, len, "0x%llx", (unsigned long long)addr);
-	return buf;
+	return sim_sym_name(addr, buf, len);
 }
 
 const char *sim__trace_comm(int tid)

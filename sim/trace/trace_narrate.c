@@ -131,22 +131,23 @@ static void futex_enter(const struct sim_trace_rec *r)
 {
 	unsigned int cmd = r->a & FUTEX_CMD_MASK;
 	int t = task_idx(r->tid);
-	char op[48];
+	char op[48], name[160];
 
 	if (t >= 0) {
 		nr.in_futex[t] = (int)cmd + 1;
 		nr.val[t] = r->b;
 	}
 	cmd_name(r->a, op, sizeof(op));
+	sim__trace_addr_name(r->addr, name, sizeof(name));
 	if (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET)
-		say(r, r->tid, "calls %s on 0x%" PRIx64 ", to sleep if the word is still %u (it is %u now)",
-		    op, r->addr, r->b, r->word);
+		say(r, r->tid, "calls %s on %s, to sleep if the word is still %u (it is %u now)",
+		    op, name, r->b, r->word);
 	else if (cmd == FUTEX_WAKE || cmd == FUTEX_WAKE_BITSET)
-		say(r, r->tid, "calls %s on 0x%" PRIx64 " to wake up to %u waiter%s",
-		    op, r->addr, r->b, r->b == 1 ? "" : "s");
+		say(r, r->tid, "calls %s on %s to wake up to %u waiter%s",
+		    op, name, r->b, r->b == 1 ? "" : "s");
 	else
-		say(r, r->tid, "calls %s on 0x%" PRIx64 " (the word is %u)",
-		    op, r->addr, r->word);
+		say(r, r->tid, "calls %s on %s (the word is %u)",
+		    op, name, r->word);
 }
 
 static const char *wait_error(long ret)

@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "sim/cache/cache.h"
+#include "sim/report/symbols.h"
 #include "sim/scenario/config.h"
 #include "sim/trace/trace_writer.h"
 #include "sim/trace/uword.h"
@@ -192,6 +193,18 @@ static void put_wake(struct line *l, const struct sim_trace_rec *r)
 	put_u64_w(l, r->a, 3, '0');
 }
 
+/* " (mtx.word (prog.c:14))" after an address the program names. */
+static void put_name(struct line *l, uint64_t addr)
+{
+	char name[160];
+
+	if (!addr || !sim_sym_known(addr))
+		return;
+	PUT(l, " (");
+	put(l, sim_sym_name(addr, name, sizeof(name)));
+	PUT(l, ")");
+}
+
 static void put_futex(struct line *l, const struct sim_trace_rec *r)
 {
 	char op[48];
@@ -199,6 +212,7 @@ static void put_futex(struct line *l, const struct sim_trace_rec *r)
 
 	PUT(l, "uaddr=");
 	put_hex(l, r->addr);
+	put_name(l, r->addr);
 	PUT(l, " op=");
 	put(l, sim__trace_futex_op(r->a, op, sizeof(op)));
 	if (r->type == SIM_TEV_FUTEX_ENTER) {
@@ -311,6 +325,7 @@ static void put_uatomic(struct line *l, const struct sim_trace_rec *r)
 {
 	PUT(l, "uaddr=");
 	put_hex(l, r->addr);
+	put_name(l, r->addr);
 	PUT(l, " op=");
 	put(l, sim_uword_op_name(r->op, !!(r->tid2 & SIM_TRACE_UATOMIC_OK)));
 	PUT(l, " size=");

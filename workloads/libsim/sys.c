@@ -36,6 +36,7 @@
 
 #include "sim/host/arena.h"
 #include "sim/report/failure.h"
+#include "sim/report/symbols.h"
 #include "sim/syscall/syscall.h"
 #define FUTEXSIM_NO_RENAME
 #include "workloads/libsim/futexsim.h"
@@ -300,11 +301,20 @@ static void *arena_block(size_t n, size_t align)
 	return p;
 }
 
+/* A block named by its caller's site (sim/report/symbols.h). */
+#define NAMED(p, n)	named_block((p), (n), __builtin_return_address(0))
+static void *named_block(void *p, size_t n, void *site)
+{
+	if (p)
+		sim_sym_heap_block((uintptr_t)p, n, (uintptr_t)site);
+	return p;
+}
+
 void *futexsim_malloc(size_t n)
 {
 	if (!sim_current())
 		return malloc(n);
-	return arena_block(n, 16);
+	return NAMED(arena_block(n, 16), n);
 }
 
 void *futexsim_calloc(size_t n, size_t size)
@@ -313,7 +323,7 @@ void *futexsim_calloc(size_t n, size_t size)
 		return calloc(n, size);
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-	return arena_block(n * size, 16);	/* the arena zeroes */
+	return NAMED(arena_block(n * size, 16), n * size); /* arena zeroes */
 }
 
 void futexsim_free(void *p)
