@@ -427,38 +427,44 @@ static int heap_name(uint64_t a, char *buf, size_t len)
 /* ---- names ---------------------------------------------------------- */
 
 #define CACHE_SLOTS	256
-static struct { uint64_t addr; int known; char name[120]; } cache[CACHE_SLOTS];
+static struct { uint64_t addr; char name[120]; } cache[CACHE_SLOTS];
+static int (*resolver)(uint64_t addr, char *buf, size_t len);
 
-static int lookup(uint64_t a, char *buf, size_t len)
+void sim_sym_set_resolver(int (*fn)(uint64_t addr, char *buf, size_t len))
+{
+	resolver = fn;
+}
+
+static void load(void)
 {
 	if (!sy.loaded) {
 		sy.loaded = 1;
 		load_dwarf();
 		load_symtab();
 	}
-	if (a && (dwarf_name(a, buf, len) || symtab_name(a, buf, len) ||
-		  heap_name(a, buf, len)))
-		return 1;
-	snprintf(buf, len, "0x%llx", (unsigned long long)a);
-	return 0;
 }
 
+/* Only the executable's names are cached: heap blocks and the
+ * resolver's objects come and go. */
 const char *sim_sym_name(uint64_t addr, char *buf, size_t len)
 {
 	unsigned int i = (unsigned int)((addr >> 2) * 2654435761U) % CACHE_SLOTS;
 
-	/* heap blocks come and go: only the executable's names are kept */
-	if (cache[i].addr != addr || !addr) {
-		cache[i].known = lookup(addr, cache[i].name,
-					sizeof(cache[i].name));
-		cache[i].addr = addr;
-		if (cache[i].known && !strncmp(cache[i].name, "malloc'd", 8)) {
-			snprintf(buf, len, "%s", cache[i].name);
-			cache[i].addr = 0;
-			return buf;
-		}
+	if (addr && cache[i].addr == addr) {
+		snprintf(buf, len, "%s", cache[i].name);
+		return buf;
 	}
-	snprintf(buf, len, "%s", cache[i].name);
+	load();
+	if (addr && (dwarf_name(addr, cache[i].name, sizeof(cache[i].name)) ||
+		     symtab_name(addr, cache[i].name, sizeof(cache[i].name)))) {
+		cache[i].addr = addr;
+		snprintf(buf, len, "%s", cache[i].name);
+		return buf;
+	}
+	if (addr && (heap_name(addr, buf, len) ||
+		     (resolver && resolver(addr, buf, len))))
+		return buf;
+	snprintf(buf, len, "0x%llx", (unsigned long long)addr);
 	return buf;
 }
 

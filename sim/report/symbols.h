@@ -38,6 +38,10 @@ int sim_sym_known(uint64_t addr);
 /* sim_sym_heap_block - the program allocated [@addr, @addr + @size) at
  * return address @site (its caller's PC); remembered for names. */
 void sim_sym_heap_block(uint64_t addr, uint64_t size, uint64_t site);
+/* sim_sym_set_resolver - names for what neither the executable nor the
+ * heap blocks name (the layer's own objects: workloads/program.c); @fn
+ * returns 1 with the name in @buf, else 0.  NULL: none. */
+void sim_sym_set_resolver(int (*fn)(uint64_t addr, char *buf, size_t len));
 /* sim_sym_reset - forget the heap blocks (a program's run begins). */
 void sim_sym_reset(void);
 

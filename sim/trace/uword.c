@@ -117,15 +117,15 @@ static void acquired(struct sim_uword *w, int tid, uint64_t start_ps)
 }
 
 /* The rule of sim/trace/uword.h for one atomic of the current task. */
-static void account(struct sim_uword *w, int tid, uint64_t before,
-		    uint64_t after)
+static void account(struct sim_uword *w, int tid, uint64_t start_ps,
+		    uint64_t before, uint64_t after)
 {
 	int t = task_of(tid);
 	uint64_t start = 0;
 
 	if (t >= 0) {
 		if (!w->start_ps[t])
-			w->start_ps[t] = sim_now_ps() + 1;
+			w->start_ps[t] = start_ps + 1;
 		start = w->start_ps[t];
 	}
 	if (!before && after) {
@@ -141,7 +141,8 @@ static void account(struct sim_uword *w, int tid, uint64_t before,
 }
 
 void sim_uword_atomic(const void *p, unsigned int size, unsigned int op,
-		      int ok, uint64_t before, uint64_t after)
+		      int ok, uint64_t start_ps, uint64_t before,
+		      uint64_t after)
 {
 	struct sim_uword *w = find((uintptr_t)p, 0);
 	const struct sim_task *cur = sim_current();
@@ -150,7 +151,7 @@ void sim_uword_atomic(const void *p, unsigned int size, unsigned int op,
 	if (!w || !cur || size > 8)
 		return;
 	w->raw = 1;
-	account(w, cur->tid, before, after);
+	account(w, cur->tid, start_ps, before, after);
 }
 
 void sim_uword_futex(const uint32_t *uaddr, int op, long ret)

@@ -24,7 +24,8 @@
  *    an acquisition by the task that did it; one that changes it from
  *    non-zero to 0 is a release.  The acquire latency runs from the
  *    task's first atomic on the word since its last acquisition or
- *    release of it to the acquisition.  The holder of a raw word is the
+ *    release of it (the moment it was announced, before its scheduling
+ *    point) to the acquisition.  The holder of a raw word is the
  *    task of its last acquisition, until a release.  A pthread mutex's
  *    word is acquired when sim_uword_owner() names a holder.
  *  - Nothing here changes the simulation: plain reads, no hook, no
@@ -75,11 +76,13 @@ int sim_uword_is(const void *p);
 /*
  * sim_uword_atomic - the current task's atomic @op (FUTEXSIM_OP_* of
  * workloads/libsim/futexsim_atomic.h; cmpxchg swapped iff @ok) of @size
- * bytes at @p changed it from @before to @after; traced (on a futex word
- * or not, the trace's two events) and counted by the rule above.
+ * bytes at @p, announced at @start_ps (before its scheduling point),
+ * changed it from @before to @after; traced (on a futex word or not, the
+ * trace's two events) and counted by the rule above.
  */
 void sim_uword_atomic(const void *p, unsigned int size, unsigned int op,
-		      int ok, uint64_t before, uint64_t after);
+		      int ok, uint64_t start_ps, uint64_t before,
+		      uint64_t after);
 /* sim_uword_futex - the current task's futex(2) call @op on @uaddr
  * returned @ret. */
 void sim_uword_futex(const uint32_t *uaddr, int op, long ret);

@@ -32,6 +32,7 @@ _Static_assert(FUTEXSIM_LOAD == SIM_LOAD && FUTEXSIM_STORE == SIM_STORE &&
 static struct {
 	const volatile void *p;
 	uint64_t before;
+	uint64_t start_ps;	/* when it was announced		*/
 } pending[PENDING_MAX];
 static int nr_pending;
 
@@ -53,10 +54,12 @@ static uint64_t word_at(const volatile void *p, unsigned int size)
 
 void futexsim_atomic(const volatile void *p, unsigned int size, int kind)
 {
+	uint64_t t0;
 	int e;
 
 	if (!sim_current())
 		return;
+	t0 = sim_now_ps();
 	e = wl_prog_errno_save();
 	sim_hook((enum sim_access)kind, p, size);
 	wl_prog_errno_restore(e);
@@ -68,13 +71,14 @@ void futexsim_atomic(const volatile void *p, unsigned int size, int kind)
 		nr_pending--;
 	}
 	pending[nr_pending].p = p;
+	pending[nr_pending].start_ps = t0;
 	pending[nr_pending++].before = word_at(p, size);
 }
 
 void futexsim_atomic_done(const volatile void *p, unsigned int size, int op,
 			  int ok)
 {
-	uint64_t before = 0;
+	uint64_t before = 0, start_ps = sim_now_ps();
 	int i;
 
 	if (!sim_current())
@@ -83,8 +87,9 @@ void futexsim_atomic_done(const volatile void *p, unsigned int size, int op,
 		;
 	if (i >= 0) {
 		before = pending[i].before;
+		start_ps = pending[i].start_ps;
 		nr_pending = i;
 	}
-	sim_uword_atomic((const void *)p, size, (unsigned int)op, ok, before,
-			 word_at(p, size));
+	sim_uword_atomic((const void *)p, size, (unsigned int)op, ok, start_ps,
+			 before, word_at(p, size));
 }
