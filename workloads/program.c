@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "sim/report/symbols.h"
+#include "sim/report/waitfor.h"
 #include "sim/trace/uword.h"
 #include "workloads/driver.h"
 #include "workloads/libsim/libsim.h"
@@ -51,6 +52,20 @@ static int layer_name(uint64_t addr, char *buf, size_t len)
 				 t->task ? t->task->name : "a thread");
 			return 1;
 		}
+	}
+	return 0;
+}
+
+/* The owner of a layer word for a deadlock's wait-for cycle
+ * (sim/report/waitfor.h): the thread whose TID word pthread_join()
+ * waits on. */
+static int layer_owner(const void *word)
+{
+	for (int i = 0; i < wl_prog.nr_threads; i++) {
+		const struct wl_prog_thread *t = wl_prog.threads[i];
+
+		if (word == &t->tid_word && t->task)
+			return t->task->tid;
 	}
 	return 0;
 }
@@ -183,6 +198,7 @@ void wl_program_run(const struct sim_scenario *s, const struct ulock_ops *lock,
 	sim_uword_reset();
 	sim_sym_reset();
 	sim_sym_set_resolver(layer_name);
+	sim_waitfor_set_owner(layer_owner);
 	wl_prog_start(s, lock, main);
 	wl_run_sim(r);
 	wl_prog_finish(r);
