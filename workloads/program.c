@@ -202,6 +202,8 @@ void wl_program_run(const struct sim_scenario *s, const struct ulock_ops *lock,
 	wl_prog_start(s, lock, main);
 	wl_run_sim(r);
 	wl_prog_finish(r);
+	sim_sym_set_resolver(NULL);	/* the threads are gone */
+	sim_waitfor_set_owner(NULL);
 	snprintf(r->lock, sizeof(r->lock), "%s", lock->name);
 }
 

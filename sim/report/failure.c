@@ -411,13 +411,13 @@ static void failure_report(enum sim_failure kind, const char *what,
 		failure_printf("    (none)\n");
 	for (i = 0; i < failure_ev.nr; i++)
 		failure_printf("    %s\n", failure_ev.line[i]);
-	if (kind == SIM_FAIL_DEADLOCK)	/* sim/report/waitfor.h */
-		failure_printf("%s", sim_waitfor_text(failure_waitfor,
-						       sizeof(failure_waitfor)));
 	failure_collect(here, here_flags, here_task);
 	for (i = 0; i < sim.nr_tasks && i < SIM_MAX_TASKS; i++)
 		if (sim.tasks[i])
 			failure_task(sim.tasks[i], here, here_flags, here_task);
+	if (kind == SIM_FAIL_DEADLOCK)	/* sim/report/waitfor.h */
+		failure_printf("%s", sim_waitfor_text(failure_waitfor,
+						       sizeof(failure_waitfor)));
 	failure_printf("replay: %s\n",
 		       failure_replay ? failure_replay : "(not recorded)");
 	failure_flush();

@@ -118,6 +118,8 @@ const char *sim_waitfor_text(char *buf, size_t len)
 	int any = 0;
 
 	buf[0] = '\0';
+	if (!owner_fn)
+		return buf;	/* not a program's run: its words have no names */
 	for (int t = 0; t < n; t++) {
 		next[t] = waits_for(t);
 		mark[t] = 0;

@@ -28,7 +28,9 @@ void sim_waitfor_set_owner(int (*fn)(const void *word));
  * thread2", then the first cycle found, "wait-for cycle: thread1 ->
  * lockB (prog.c:10) (held by thread2) -> thread2 -> lockA (prog.c:9)
  * (held by thread1) -> thread1" (starting at its task created first),
- * or "wait-for cycle: none found".  Return: @buf ("" if no task waits).
+ * or "wait-for cycle: none found".  Only in a program's run (an owner
+ * function is set: the words have names).  Return: @buf ("" if no task
+ * waits, or not a program's run).
  */
 const char *sim_waitfor_text(char *buf, size_t len);
 

@@ -205,6 +205,20 @@ void sim_lockstat_user_acquired(const void *word, const char *name,
 		 now - call_ps);
 }
 
+void sim_lockstat_word_acquired(const void *word, uint64_t call_ps,
+				int contended)
+{
+	struct ls_lock *l;
+	uint64_t now = sim_now_ps();
+
+	if (!sim_lockstat_on)
+		return;
+	l = find((uint64_t)(uintptr_t)word);
+	l->user = 1;		/* listed, as the user lock is */
+	acquired(l, sim_this_cpu ? sim_this_cpu->cpu : 0, now, contended,
+		 now - call_ps);
+}
+
 void sim_lockstat_user_release(const void *word)
 {
 	if (sim_lockstat_on)

@@ -20,6 +20,7 @@
 
 #include "sim/machine/machine.h"
 #include "sim/report/stats.h"
+#include "sim/trace/lockstat.h"
 #include "sim/trace/trace.h"
 #include "sim/trace/uword.h"
 #define FUTEXSIM_NO_RENAME	/* the op codes only */
@@ -94,8 +95,10 @@ static int task_of(int tid)
 	return i >= 0 && i < SIM_UWORD_TASKS ? i : -1;
 }
 
-/* An acquisition of @w by @tid now; its latency from @start_ps + 1. */
-static void acquired(struct sim_uword *w, int tid, uint64_t start_ps)
+/* An acquisition of @w by @tid now; its latency from @start_ps + 1,
+ * contended if its attempt began before the acquiring atomic. */
+static void acquired(struct sim_uword *w, int tid, uint64_t start_ps,
+		     int contended)
 {
 	int t = task_of(tid);
 	int i = tid - SIM_TID_BASE;
@@ -108,6 +111,9 @@ static void acquired(struct sim_uword *w, int tid, uint64_t start_ps)
 		return;
 	if (i >= 0 && i < TASK_MAX)
 		task_acq[i]++;
+	if (sim_lockstat_on && start_ps)
+		sim_lockstat_word_acquired((const void *)w->addr, start_ps - 1,
+					   contended);
 	if (!w->lat_ns && nr_hists < SIM_UWORD_HISTS) {
 		w->lat_ns = calloc(1, sizeof(*w->lat_ns));
 		nr_hists += !!w->lat_ns;
@@ -129,10 +135,12 @@ static void account(struct sim_uword *w, int tid, uint64_t start_ps,
 		start = w->start_ps[t];
 	}
 	if (!before && after) {
-		acquired(w, tid, start);
+		acquired(w, tid, start, start != start_ps + 1);
 	} else if (before && !after) {
 		w->releases++;
 		w->owner = 0;
+		if (sim_lockstat_on)
+			sim_lockstat_user_release((const void *)w->addr);
 	} else {
 		return;
 	}
@@ -186,7 +194,7 @@ void sim_uword_owner(const void *p, int tid)
 		return;
 	w->layer = 1;
 	if (tid) {
-		acquired(w, tid, 0);
+		acquired(w, tid, 0, 0);
 	} else {
 		w->releases++;
 		w->owner = 0;
