@@ -97,7 +97,7 @@ static int simulator_cu(const char *name)
 {
 	return !strncmp(name, "sim/", 4) || !strncmp(name, "sched/", 6) ||
 	       !strncmp(name, "futex/", 6) ||
-	       !strncmp(name, "workloads/libsim/", 17) || strstr(name, "linux/");
+	       !strncmp(name, "workloads/libsim/", 17);
 }
 
 /* One attribute line of the current DIE @e. Return: -1 to stop. */
