@@ -132,6 +132,9 @@ const char *sim_waitfor_text(char *buf, size_t len)
 		    sim.tasks[t]->tid, word_name(t, name, sizeof(name)));
 		if (next[t] >= 0)
 			put(&o, "held by %s\n", sim.tasks[next[t]]->name);
+		else if (sim_uword_is(sim.tasks[t]->futex_uaddr))
+			put(&o, "held by nobody (the word is %u)\n",
+			    *(const volatile uint32_t *)sim.tasks[t]->futex_uaddr);
 		else
 			put(&o, "holder unknown\n");
 	}

@@ -25,7 +25,8 @@ void sim_waitfor_set_owner(int (*fn)(const void *word));
 /*
  * sim_waitfor_text - into @buf: one line per task sleeping in a futex
  * call, "    thread1 (TID 101) waits on lockB (prog.c:10), held by
- * thread2", then the first cycle found, "wait-for cycle: thread1 ->
+ * thread2" ("held by nobody (the word is 0)": a known futex word nobody
+ * holds, as in a lost wakeup), then the first cycle found, "wait-for cycle: thread1 ->
  * lockB (prog.c:10) (held by thread2) -> thread2 -> lockA (prog.c:9)
  * (held by thread1) -> thread1" (starting at its task created first),
  * or "wait-for cycle: none found".  Only in a program's run (an owner
