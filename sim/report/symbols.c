@@ -49,7 +49,10 @@ static struct {
 } sy;
 
 #define MAX_HEAP	256
-static struct { uint64_t addr, size, site; } heap[MAX_HEAP];
+static struct {
+	uint64_t addr, size, site;
+	char where[96];		/* the site's file:line; "": not yet	*/
+} heap[MAX_HEAP];
 static int nr_heap;
 
 /* ---- DWARF, from readelf's text -------------------------------------- */
@@ -373,6 +376,8 @@ void sim_sym_heap_block(uint64_t addr, uint64_t size, uint64_t site)
 			return;
 		nr_heap++;
 	}
+	if (heap[i].site != site)
+		heap[i].where[0] = '\0';
 	heap[i].addr = addr;
 	heap[i].size = size;
 	heap[i].site = site;
@@ -407,13 +412,15 @@ static int site_name(uint64_t pc, char *buf, size_t len)
 
 static int heap_name(uint64_t a, char *buf, size_t len)
 {
-	char site[160];
-
 	for (int i = nr_heap - 1; i >= 0; i--) {
+		const char *site = heap[i].where;
+
 		if (a < heap[i].addr || a >= heap[i].addr + heap[i].size)
 			continue;
-		if (!site_name(heap[i].site, site, sizeof(site)))
-			snprintf(site, sizeof(site), "an unknown site");
+		if (!site[0] && !site_name(heap[i].site, heap[i].where,
+					   sizeof(heap[i].where)))
+			snprintf(heap[i].where, sizeof(heap[i].where),
+				 "an unknown site");
 		if (a == heap[i].addr)
 			snprintf(buf, len, "malloc'd at %.80s", site);
 		else
@@ -427,7 +434,8 @@ static int heap_name(uint64_t a, char *buf, size_t len)
 /* ---- names ---------------------------------------------------------- */
 
 #define CACHE_SLOTS	256
-static struct { uint64_t addr; char name[120]; } cache[CACHE_SLOTS];
+/* the executable's answer per address: named (name), or not (named 0) */
+static struct { uint64_t addr; int named; char name[120]; } cache[CACHE_SLOTS];
 static int (*resolver)(uint64_t addr, char *buf, size_t len);
 
 void sim_sym_set_resolver(int (*fn)(uint64_t addr, char *buf, size_t len))
@@ -444,27 +452,24 @@ static void load(void)
 	}
 }
 
-/* Only the executable's names are cached: heap blocks and the
+/* Only the executable's answers are cached: heap blocks and the
  * resolver's objects come and go. */
 const char *sim_sym_name(uint64_t addr, char *buf, size_t len)
 {
 	unsigned int i = (unsigned int)((addr >> 2) * 2654435761U) % CACHE_SLOTS;
 
-	if (addr && cache[i].addr == addr) {
-		snprintf(buf, len, "%s", cache[i].name);
-		return buf;
-	}
-	load();
-	if (addr && (dwarf_name(addr, cache[i].name, sizeof(cache[i].name)) ||
-		     symtab_name(addr, cache[i].name, sizeof(cache[i].name)))) {
+	if (!addr || cache[i].addr != addr) {
+		load();
 		cache[i].addr = addr;
-		snprintf(buf, len, "%s", cache[i].name);
-		return buf;
+		cache[i].named = addr &&
+			(dwarf_name(addr, cache[i].name, sizeof(cache[i].name)) ||
+			 symtab_name(addr, cache[i].name, sizeof(cache[i].name)));
 	}
-	if (addr && (heap_name(addr, buf, len) ||
-		     (resolver && resolver(addr, buf, len))))
-		return buf;
-	snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+	if (cache[i].named)
+		snprintf(buf, len, "%s", cache[i].name);
+	else if (!addr || !(heap_name(addr, buf, len) ||
+			    (resolver && resolver(addr, buf, len))))
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
 	return buf;
 }
 
