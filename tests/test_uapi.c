@@ -487,6 +487,7 @@ END_TEST
 /* ---- the trace shows the program's own futex words ---- */
 
 static uint32_t global_word = 7;
+enum { global_word_line = __LINE__ - 1 };	/* its name's file:line */
 
 /* Two FUTEX_WAITs that time out: on a global, then on a local. */
 static int main_words(int argc, char **argv, char **envp)
@@ -519,16 +520,17 @@ START_TEST(test_trace_shows_the_programs_globals_and_stack_words)
 	ck_assert_uint_ge(local, SIM_CORO_STACK_BASE);	/* a fixed stack */
 	doc = slurp(path, NULL);
 	unlink(path);
-	snprintf(want, sizeof(want), "futex_enter: uaddr=%p op=FUTEX_WAIT_PRIVATE val=7",
-		 (void *)&global_word);
+	/* the global by its name (sim/report/symbols.h), the stack word not */
+	snprintf(want, sizeof(want), "futex_enter: uaddr=%p (global_word (test_uapi.c:%d)) op=FUTEX_WAIT_PRIVATE val=7",
+		 (void *)&global_word, (int)global_word_line);
 	ck_assert_msg(strstr(doc, want), "no '%s' in:\n%s", want, doc);
 	snprintf(want, sizeof(want), "futex_enter: uaddr=0x%lx op=FUTEX_WAIT_PRIVATE val=9",
 		 local);
 	ck_assert_msg(strstr(doc, want), "no '%s' in:\n%s", want, doc);
 	free(doc);
 	/* the narration reads the words there too */
-	snprintf(want, sizeof(want), "calls FUTEX_WAIT on %p, to sleep if the word is still 7 (it is 7 now)",
-		 (void *)&global_word);
+	snprintf(want, sizeof(want), "calls FUTEX_WAIT on global_word (test_uapi.c:%d), to sleep if the word is still 7 (it is 7 now)",
+		 (int)global_word_line);
 	ck_assert_msg(strstr(o.err, want), "no '%s' in:\n%s", want, o.err);
 	snprintf(want, sizeof(want), "calls FUTEX_WAIT on 0x%lx, to sleep if the word is still 9 (it is 9 now)",
 		 local);

@@ -16,22 +16,121 @@
  * here, so the plain futexsim binary, which has no program linked in,
  * says so instead of running.
  *
- * The figures: ops are the pthread mutex acquisitions, with their
- * latency, the slow paths' syscalls, thread times (each thread's first to
- * last moment), and the per-thread minimum and Jain's index over the
- * threads that took a mutex at all, as for workload=mutex; then the
- * program's exit status and thread count.
+ * The figures: ops are the pthread mutex acquisitions plus the
+ * acquisitions of the program's hand-written locks (its raw futex words,
+ * by the rule of sim/trace/uword.h), with their latency, the slow paths'
+ * syscalls (a raw word's FUTEX_WAIT and FUTEX_WAKE calls count as lock
+ * and unlock syscalls), thread times (each thread's first to last
+ * moment), and the per-thread minimum and Jain's index over the threads
+ * that took a lock at all, as for workload=mutex; then the program's
+ * exit status and thread count, and the "futex words": each word's
+ * figures (acquisitions, waits, wakes, per-task fairness, latency).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/report/symbols.h"
+#include "sim/report/waitfor.h"
+#include "sim/trace/uword.h"
 #include "workloads/driver.h"
 #include "workloads/libsim/libsim.h"
 #include "workloads/workload.h"
 
 int futexsim_user_main(int argc, char **argv, char **envp)
 	__attribute__((weak));
+
+/* Names of the layer's own words (sim/report/symbols.h): a thread's TID
+ * word, which pthread_join() waits on. */
+static int layer_name(uint64_t addr, char *buf, size_t len)
+{
+	for (int i = 0; i < wl_prog.nr_threads; i++) {
+		const struct wl_prog_thread *t = wl_prog.threads[i];
+
+		if (addr == (uintptr_t)&t->tid_word) {
+			snprintf(buf, len, "%s's TID word (pthread_join)",
+				 t->task ? t->task->name : "a thread");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The owner of a layer word for a deadlock's wait-for cycle
+ * (sim/report/waitfor.h): the thread whose TID word pthread_join()
+ * waits on. */
+static int layer_owner(const void *word)
+{
+	for (int i = 0; i < wl_prog.nr_threads; i++) {
+		const struct wl_prog_thread *t = wl_prog.threads[i];
+
+		if (word == &t->tid_word && t->task)
+			return t->task->tid;
+	}
+	return 0;
+}
+
+/* One futex word's figures for the report. */
+static void uword_result(struct sim_result_uword *u, const struct sim_uword *w)
+{
+	uint64_t x[SIM_UWORD_TASKS];
+	int n = 0;
+
+	sim_sym_name(w->addr, u->name, sizeof(u->name));
+	u->raw = w->raw && !w->layer;
+	u->acquires = w->acquires;
+	u->waits = w->waits;
+	u->eagain = w->eagain;
+	u->wake_calls = w->wake_calls;
+	u->woken = w->woken;
+	if (w->lat_ns) {
+		u->acquire_p50_ns = sim_hist_percentile(w->lat_ns, 50);
+		u->acquire_p99_ns = sim_hist_percentile(w->lat_ns, 99);
+		u->acquire_max_ns = w->lat_ns->max;
+	}
+	u->ops_task_min = UINT64_MAX;
+	for (int i = 0; i < SIM_UWORD_TASKS; i++) {
+		if (!w->per_task[i])
+			continue;
+		x[n++] = w->per_task[i];
+		if (w->per_task[i] < u->ops_task_min)
+			u->ops_task_min = w->per_task[i];
+		if (w->per_task[i] > u->ops_task_max)
+			u->ops_task_max = w->per_task[i];
+	}
+	if (!n)
+		u->ops_task_min = 0;
+	u->tasks = n;
+	u->jain = sim_jain(x, n);
+}
+
+/*
+ * The program's futex words (sim/trace/uword.h) into @r: each word with
+ * anything counted, the first SIM_RESULT_UWORDS of them listed; the raw
+ * words' (hand-written locks') futex calls add to the syscall figures
+ * and their latencies to @all.
+ */
+static void uwords_finish(struct sim_result *r, struct sim_hist *all)
+{
+	for (int i = 0; i < sim_uword_nr(); i++) {
+		const struct sim_uword *w = sim_uword_get(i);
+
+		if (!w->acquires && !w->waits && !w->wake_calls)
+			continue;
+		if (w->raw && !w->layer) {
+			r->lock_syscalls += w->waits;
+			r->unlock_syscalls += w->wake_calls;
+			r->eagain += w->eagain;
+			r->wakeups += w->woken;
+			if (w->lat_ns)
+				sim_hist_merge(all, w->lat_ns);
+		}
+		if (r->prog_nr_uwords == SIM_RESULT_UWORDS)
+			r->prog_uwords_more++;
+		else
+			uword_result(&r->prog_uwords[r->prog_nr_uwords++], w);
+	}
+}
 
 void wl_prog_finish(struct sim_result *r)
 {
@@ -55,16 +154,18 @@ void wl_prog_finish(struct sim_result *r)
 	for (int i = 0; i < n; i++) {
 		const struct wl_prog_thread *t = wl_prog.threads[i];
 		uint64_t end = t->end_ps ? t->end_ps : end_ps;
+		uint64_t acq = t->acquires + sim_uword_task_acquires(t->task->tid);
 
-		if (t->acquires)	/* lockers only */
-			ops[nops++] = t->acquires;
-		wl_add_thread(r, t->task, &t->st, t->acquires,
+		if (acq)	/* lockers only */
+			ops[nops++] = acq;
+		wl_add_thread(r, t->task, &t->st, acq,
 			      end > t->start_ps ? (end - t->start_ps) / 1000 : 0,
 			      1, &tsum);
 		sim_hist_merge(all, t->acquire_ns);
 	}
 	if (!nops)
 		r->ops_thread_min = 0;
+	uwords_finish(r, all);
 	r->elapsed_ns = end_ps / 1000;
 	r->thread_avg_ns = n ? tsum / n : 0;
 	r->acquire_p50_ns = sim_hist_percentile(all, 50);
@@ -99,9 +200,15 @@ void wl_program_run(const struct sim_scenario *s, const struct ulock_ops *lock,
 		    int (*main)(int, char **, char **), struct sim_result *r)
 {
 	memset(r, 0, sizeof(*r));
+	sim_uword_reset();
+	sim_sym_reset();
+	sim_sym_set_resolver(layer_name);
+	sim_waitfor_set_owner(layer_owner);
 	wl_prog_start(s, lock, main);
 	wl_run_sim(r);
 	wl_prog_finish(r);
+	sim_sym_set_resolver(NULL);	/* the threads are gone */
+	sim_waitfor_set_owner(NULL);
 	snprintf(r->lock, sizeof(r->lock), "%s", lock->name);
 }
 

@@ -170,6 +170,9 @@ enum sim_trace_event {
 	SIM_TEV_QSPINLOCK,		/* linux/spinlock.h (shim)	*/
 	SIM_TEV_TP,			/* futex/tp.c: TP futex steps	*/
 	SIM_TEV_CACHE,			/* sim/cache/cache.c: a line's miss	*/
+	SIM_TEV_UATOMIC,		/* a user program's atomic on a futex
+					 * word (sim/trace/uword.c)	*/
+	SIM_TEV_UATOMIC_OTHER,		/* ... on any other word		*/
 	SIM_TEV_NR
 };
 #define SIM_TRACE_BIT(ev)	(1U << (ev))

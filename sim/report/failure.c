@@ -69,6 +69,7 @@
 #include <unistd.h>
 
 #include "sim/report/failure.h"
+#include "sim/report/waitfor.h"
 #include "sim/machine/machine.h"
 #include "sim/explore/oracle.h"
 #include "sim/replay/replay.h"
@@ -367,6 +368,8 @@ static void failure_event(const char *line, void *arg)
 			 sizeof(failure_ev.line[0]), "%s", line);
 }
 
+static char failure_waitfor[8192];
+
 static void failure_report(enum sim_failure kind, const char *what,
 			   unw_context_t *here, int here_flags,
 			   const struct sim_task *here_task)
@@ -412,6 +415,9 @@ static void failure_report(enum sim_failure kind, const char *what,
 	for (i = 0; i < sim.nr_tasks && i < SIM_MAX_TASKS; i++)
 		if (sim.tasks[i])
 			failure_task(sim.tasks[i], here, here_flags, here_task);
+	if (kind == SIM_FAIL_DEADLOCK)	/* sim/report/waitfor.h */
+		failure_printf("%s", sim_waitfor_text(failure_waitfor,
+						       sizeof(failure_waitfor)));
 	failure_printf("replay: %s\n",
 		       failure_replay ? failure_replay : "(not recorded)");
 	failure_flush();

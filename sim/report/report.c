@@ -40,6 +40,7 @@
 
 #include "sim/report/report.h"
 #include "sim/report/report_tp.h"
+#include "sim/report/report_uword.h"
 #include "workloads/workload.h"
 
 #define LABEL_W		27	/* width of the row-label column	*/
@@ -471,6 +472,7 @@ void sim_report_text(FILE *out, const struct sim_scenario *s,
 	else
 		sim__report_tp_rows(out, r, nr, LABEL_W, w);
 	sim__report_to_published(out, s, r, nr);
+	sim__report_uwords_text(out, r, nr);	/* workload=program only */
 }
 
 /* A JSON string: quote, backslash and control characters escaped; other
@@ -550,11 +552,14 @@ static void json_result(FILE *f, const struct sim_result *r, int spin)
 	if (!strcmp(r->lock, "adaptive"))
 		fprintf(f, ",\"adaptive\":{\"spins\":%" PRIu64
 			",\"giveups\":%" PRIu64 "}", r->spins, r->spin_giveups);
-	if (r->prog_threads)	/* workload=program (sim/program/program.h) */
+	if (r->prog_threads) {	/* workload=program (sim/program/program.h) */
 		fprintf(f, ",\"program\":{\"exited\":%s,\"exit_status\":%d"
-			",\"threads\":%d,\"rt_requested\":%d}",
+			",\"threads\":%d,\"rt_requested\":%d",
 			r->prog_exited ? "true" : "false", r->prog_status,
 			r->prog_threads, r->prog_rt);
+		sim__report_uwords_json(f, r);
+		fputs("}", f);
+	}
 	fprintf(f, ",\"host\":{\"hooks\":%" PRIu64 ",\"switches\":%" PRIu64
 		",\"seconds\":", r->host_hooks, r->host_switches);
 	json_real(f, r->host_seconds);

@@ -41,6 +41,19 @@ uint64_t sim_hist_percentile(const struct sim_hist *h, double p);
  * 1.0 is perfectly fair, 1/n maximally unfair. 1.0 for n == 0 or all 0. */
 double sim_jain(const uint64_t *x, int n);
 
+/* One futex word of a program's run (workloads/program.c fills them from
+ * sim/trace/uword.h; the report's "futex words" section prints them). */
+#define SIM_RESULT_UWORDS	16
+struct sim_result_uword {
+	char name[96];			/* sim/report/symbols.h		*/
+	int raw;			/* the program's own atomics on it */
+	int tasks;			/* tasks that acquired it	*/
+	uint64_t acquires, waits, eagain, wake_calls, woken;
+	uint64_t acquire_p50_ns, acquire_p99_ns, acquire_max_ns;
+	uint64_t ops_task_min, ops_task_max;
+	double jain;
+};
+
 /* The figures of one lock's run: one row of the report, one element of
  * the JSON "results" array (README documents the schema). */
 struct sim_result {
@@ -85,6 +98,9 @@ struct sim_result {
 	int prog_status;		/* its exit status			*/
 	int prog_threads;		/* threads it ran, main included	*/
 	int prog_rt;			/* threads it asked SCHED_FIFO/RR for	*/
+	int prog_nr_uwords;		/* futex words listed below	*/
+	int prog_uwords_more;		/* ... and how many more there were */
+	struct sim_result_uword prog_uwords[SIM_RESULT_UWORDS];
 	/* host effort: the only figures that may differ between runs */
 	uint64_t host_hooks, host_switches;
 	double host_seconds;

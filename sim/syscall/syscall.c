@@ -20,6 +20,7 @@
 #include "sim/machine/machine.h"
 #include "sim/syscall/syscall.h"
 #include "sim/trace/trace.h"
+#include "sim/trace/uword.h"
 
 /* The real kernel/futex/syscalls.c entry point (a kernel TU; declared
  * here with ABI-compatible types: struct __kernel_timespec is two 64-bit
@@ -70,6 +71,20 @@ static int futex_has_timeout(int op)
 	return 1;
 }
 
+/* The ops whose uaddr2 is a futex word. */
+static int futex_has_uaddr2(int op)
+{
+	switch (op & FUTEX_CMD_MASK) {
+	case FUTEX_REQUEUE:
+	case FUTEX_CMP_REQUEUE:
+	case FUTEX_WAKE_OP:
+	case FUTEX_WAIT_REQUEUE_PI:
+	case FUTEX_CMP_REQUEUE_PI:
+		return 1;
+	}
+	return 0;
+}
+
 long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 		   const struct timespec *timeout, uint32_t *uaddr2,
 		   uint32_t val3)
@@ -79,6 +94,9 @@ long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 
 	sim_trace_futex_enter(uaddr, op, val, timeout && futex_has_timeout(op) ?
 			      timeout->tv_sec * 1000000000LL + timeout->tv_nsec : -1);
+	sim_uword_add(uaddr);		/* the futex words (sim/trace/uword.h) */
+	if (futex_has_uaddr2(op))
+		sim_uword_add(uaddr2);
 	syscall_enter();
 	t->futex_uaddr = uaddr;		/* for a deadlock's report */
 	t->futex_op = (unsigned int)op;
@@ -86,6 +104,7 @@ long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 	ret = ksim_sys_futex(uaddr, op, val, timeout, uaddr2, val3);
 	t->futex_uaddr = NULL;
 	syscall_exit();
+	sim_uword_futex(uaddr, op, ret);
 	sim_trace_futex_exit(uaddr, op, ret);
 	return ret;
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sim/report/symbols.h"
 #include "sim/trace/lockstat.h"
 #include "sim/machine/machine.h"
 
@@ -99,6 +100,8 @@ const char *sim_lockstat_name(uint64_t addr, char *buf, size_t len)
 		snprintf(buf, len, "futex_hash_bucket[%ld].lock", b);
 	else if (addr && addr == ls.user_addr)
 		snprintf(buf, len, "%s (user lock)", ls.user_name);
+	else if (sim_sym_known(addr))
+		sim_sym_name(addr, buf, len);
 	else
 		snprintf(buf, len, "lock@0x%" PRIx64, addr);
 	return buf;
@@ -198,6 +201,20 @@ void sim_lockstat_user_acquired(const void *word, const char *name,
 	ls.user_addr = (uint64_t)(uintptr_t)word;
 	l = find(ls.user_addr);
 	l->user = 1;
+	acquired(l, sim_this_cpu ? sim_this_cpu->cpu : 0, now, contended,
+		 now - call_ps);
+}
+
+void sim_lockstat_word_acquired(const void *word, uint64_t call_ps,
+				int contended)
+{
+	struct ls_lock *l;
+	uint64_t now = sim_now_ps();
+
+	if (!sim_lockstat_on)
+		return;
+	l = find((uint64_t)(uintptr_t)word);
+	l->user = 1;		/* listed, as the user lock is */
 	acquired(l, sim_this_cpu ? sim_this_cpu->cpu : 0, now, contended,
 		 now - call_ps);
 }

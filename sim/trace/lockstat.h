@@ -23,7 +23,11 @@
  *  - the user lock word: contentions = lock calls that did not take the
  *    fast path (the word was not free when lock() was called, or lock()
  *    made a futex(2) call), wait time = the call's acquisition latency,
- *    hold time = lock() returned to unlock() called.
+ *    hold time = lock() returned to unlock() called;
+ *  - a user program's raw futex words (its hand-written locks, by the
+ *    rule of sim/trace/uword.h): contentions = acquisitions that took
+ *    more than the one atomic, wait time = the acquire latency, hold
+ *    time = acquisition to release.
  *  - con-bounces: contentions whose previous acquisition was on another
  *    CPU; acq-bounces: acquisitions whose previous one was on another CPU.
  * Times are simulated; the table prints them in microseconds with two
@@ -63,6 +67,15 @@ void sim__lockstat_rec(const struct sim_trace_rec *r);
  */
 void sim_lockstat_user_acquired(const void *word, const char *name,
 				uint64_t call_ps, int contended);
+/*
+ * sim_lockstat_word_acquired - the current task acquired the program's
+ * raw futex word @word (sim/trace/uword.h's rule), its attempt begun at
+ * @call_ps, @contended if that was not the acquiring atomic itself;
+ * listed like the user lock, by its name (sim/report/symbols.h).  Its
+ * release is sim_lockstat_user_release().
+ */
+void sim_lockstat_word_acquired(const void *word, uint64_t call_ps,
+				int contended);
 /* sim_lockstat_user_release - the holder of @word is calling unlock(). */
 void sim_lockstat_user_release(const void *word);
 

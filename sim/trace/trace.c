@@ -316,6 +316,25 @@ void sim__trace_cache(int cpu, uint64_t ts_ps, const volatile void *addr,
 	emit(&r);
 }
 
+void sim__trace_uatomic(enum sim_trace_event ev, const void *p,
+			unsigned int size, unsigned int op, int ok,
+			uint64_t before, uint64_t after)
+{
+	struct sim_trace_rec r;
+
+	rec_here(&r, ev);
+	r.addr = shown_addr(p);
+	if (!r.addr)
+		before = after = 0;	/* host memory: nothing of it shown */
+	r.op = (uint8_t)op;
+	r.tid2 = (int32_t)(size | (ok ? SIM_TRACE_UATOMIC_OK : 0));
+	r.arg = (int64_t)before;
+	r.a = (uint32_t)after;
+	r.b = (uint32_t)(after >> 32);
+	r.word = (uint32_t)after;
+	emit(&r);
+}
+
 /* ---- open and close ------------------------------------------------------------ */
 
 static void close_at_exit(void)

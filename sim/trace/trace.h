@@ -43,9 +43,11 @@ struct sim_task;
 struct sim_scenario;
 
 #define SIM_TRACE_REORDER	8192	/* records held for ordering	*/
-/* "all": every event but cache, which only names it (a run has millions) */
+/* "all": every event but cache and atomic_other, which only name them
+ * (a run has millions) */
 #define SIM_TRACE_ALL		(((1U << SIM_TEV_NR) - 1) & \
-				 ~SIM_TRACE_BIT(SIM_TEV_CACHE))
+				 ~SIM_TRACE_BIT(SIM_TEV_CACHE) & \
+				 ~SIM_TRACE_BIT(SIM_TEV_UATOMIC_OTHER))
 
 /* What the trace file is, from its name. */
 enum sim_trace_format {
@@ -126,6 +128,9 @@ void sim__trace_cache(int cpu, uint64_t ts_ps, const volatile void *addr,
 		      unsigned int kind, int owner, unsigned int tier,
 		      unsigned int invalidated, uint64_t wait_ps,
 		      uint64_t cost_ps);
+void sim__trace_uatomic(enum sim_trace_event ev, const void *p,
+			unsigned int size, unsigned int op, int ok,
+			uint64_t before, uint64_t after);
 
 #define sim_tracing(ev)	__builtin_expect(!!(sim_trace_mask & SIM_TRACE_BIT(ev)), 0)
 
@@ -210,6 +215,23 @@ static inline void sim_trace_cache(int cpu, uint64_t ts_ps,
 	if (sim_tracing(SIM_TEV_CACHE))
 		sim__trace_cache(cpu, ts_ps, addr, kind, owner, tier,
 				 invalidated, wait_ps, cost_ps);
+}
+
+/*
+ * sim_trace_uatomic - the current task's atomic @op (FUTEXSIM_OP_* of
+ * workloads/libsim/futexsim_atomic.h; a cmpxchg swapped iff @ok) of
+ * @size bytes at @p took it from @before to @after (sim/trace/uword.c);
+ * event atomic if @futex_word, else atomic_other (not in "all").
+ */
+static inline void sim_trace_uatomic(int futex_word, const void *p,
+				     unsigned int size, unsigned int op,
+				     int ok, uint64_t before, uint64_t after)
+{
+	enum sim_trace_event ev = futex_word ? SIM_TEV_UATOMIC :
+					       SIM_TEV_UATOMIC_OTHER;
+
+	if (sim_tracing(ev))
+		sim__trace_uatomic(ev, p, size, op, ok, before, after);
 }
 
 #endif /* SIM_TRACE_H */

@@ -29,14 +29,16 @@
  *                             acquisition), and inside it "contention"
  *                             (the kernel's contention_begin/end);
  *                  and "i" instants "waking" (args: by whom) and
- *                  "tp OP" (TP futex steps: uaddr, word, arg).
+ *                  "tp OP" (TP futex steps: uaddr, word, arg), and
+ *                  "atomic OP" (the program's atomics: uaddr, size,
+ *                  old, new).
  *                  The CPU tracks get "i" instants "load miss", "store
  *                  miss", "rmw miss" when trace-events names cache (args:
  *                  line, from: the owner CPU or -1, dist, inval, wait_us,
  *                  cost_us).
  *   pid 3 "locks"  "C" counters: "futex 0x..." per futex word (waiters:
  *                  tasks inside a waiting futex op on it; word: its value
- *                  at the last futex event), "qspinlock 0x..." per kernel
+ *                  at the last futex event or atomic on it), "qspinlock 0x..." per kernel
  *                  spinlock seen by the qspinlock events (waiters: tasks
  *                  spinning; holder: TID of the owner, 0 when free).
  *
@@ -51,7 +53,9 @@
 
 #include "sim/machine/machine.h"
 #include "sim/report/report.h"
+#include "sim/report/symbols.h"
 #include "sim/trace/trace_writer.h"
+#include "sim/trace/uword.h"
 
 #define PID_CPUS	1
 #define PID_TASKS	2
@@ -183,11 +187,21 @@ static struct jlock *lock_get(uint64_t addr, int futex)
 static void counter(const struct sim_trace_ctx *c, const struct jlock *l,
 		    uint64_t ts_ps)
 {
+	char name[160];
+
 	if (!l || ts_ps < c->from_ps || ts_ps > c->to_ps)
 		return;
 	ev_start();
-	fprintf(out, "\"ph\":\"C\",\"pid\":%d,\"name\":\"%s 0x%llx\"", PID_LOCKS,
+	fprintf(out, "\"ph\":\"C\",\"pid\":%d,\"name\":\"%s 0x%llx", PID_LOCKS,
 		l->futex ? "futex" : "qspinlock", (unsigned long long)l->addr);
+	if (l->futex && sim_sym_known(l->addr)) {	/* inside the string */
+		sim_sym_name(l->addr, name, sizeof(name));
+		fputc(' ', out);
+		for (const char *p = name; *p; p++)
+			if (*p != '"' && *p != '\\' && (unsigned char)*p >= ' ')
+				fputc(*p, out);
+	}
+	fputs("\"", out);
 	put_ts("ts", ts_ps);
 	if (l->futex)
 		fprintf(out, ",\"args\":{\"waiters\":%d,\"word\":%u}}",
@@ -365,6 +379,32 @@ static void on_cache(const struct sim_trace_ctx *c,
 	fputs("}}", out);
 }
 
+/* A program's atomic: an instant on the task's track; on a futex word,
+ * the word's counter takes the value it left. */
+static void on_uatomic(const struct sim_trace_ctx *c,
+		       const struct sim_trace_rec *r)
+{
+	struct jlock *l = r->type == SIM_TEV_UATOMIC ?
+			  lock_get(r->addr, 1) : NULL;
+
+	if (l && l->word != r->word) {
+		l->word = r->word;
+		counter(c, l, r->ts_ps);
+	}
+	if (r->ts_ps < c->from_ps || !task_get(r->tid))
+		return;
+	ev_start();
+	fprintf(out, "\"ph\":\"i\",\"s\":\"t\",\"pid\":%d,\"tid\":%d", PID_TASKS,
+		r->tid);
+	put_ts("ts", r->ts_ps);
+	fprintf(out, ",\"name\":\"atomic %s\",\"args\":{\"uaddr\":\"0x%llx\","
+		"\"size\":%d,\"old\":%llu,\"new\":%llu}}",
+		sim_uword_op_name(r->op, !!(r->tid2 & SIM_TRACE_UATOMIC_OK)),
+		(unsigned long long)r->addr, r->tid2 & 0xff,
+		(unsigned long long)r->arg,
+		(unsigned long long)(r->a | (uint64_t)r->b << 32));
+}
+
 /* Does futex op @op make its caller wait? */
 static int futex_waits(uint32_t op)
 {
@@ -511,6 +551,10 @@ void sim__trace_json_rec(const struct sim_trace_ctx *c,
 		break;
 	case SIM_TEV_CACHE:
 		on_cache(c, r);
+		break;
+	case SIM_TEV_UATOMIC:
+	case SIM_TEV_UATOMIC_OTHER:
+		on_uatomic(c, r);
 		break;
 	}
 }

@@ -21,6 +21,7 @@
 
 #include "futex/tp_abi.h"
 #include "sim/machine/machine.h"
+#include "sim/report/symbols.h"
 #include "sim/trace/trace_writer.h"
 
 static const char *const event_names[SIM_TEV_NR] = {
@@ -37,6 +38,8 @@ static const char *const event_names[SIM_TEV_NR] = {
 	[SIM_TEV_QSPINLOCK]		= "qspinlock",
 	[SIM_TEV_TP]			= "tp",
 	[SIM_TEV_CACHE]			= "cache",
+	[SIM_TEV_UATOMIC]		= "atomic",
+	[SIM_TEV_UATOMIC_OTHER]		= "atomic_other",
 };
 
 #define B(ev)	SIM_TRACE_BIT(SIM_TEV_##ev)
@@ -49,6 +52,7 @@ static const struct {
 	{ "futex", B(FUTEX_ENTER) | B(FUTEX_EXIT) },
 	{ "nanosleep", B(NANOSLEEP_ENTER) | B(NANOSLEEP_EXIT) },
 	{ "lock", B(CONTENTION_BEGIN) | B(CONTENTION_END) },
+	{ "atomic_all", B(UATOMIC) | B(UATOMIC_OTHER) },
 };
 #undef B
 #define NR_GROUPS	(sizeof(groups) / sizeof(groups[0]))
@@ -65,7 +69,8 @@ const char *sim_trace_event_help(void)
 	return "all, sched, futex, nanosleep, lock, qspinlock, sched_switch, "
 	       "sched_waking, sched_wakeup, sched_wakeup_new, futex_enter, "
 	       "futex_exit, nanosleep_enter, nanosleep_exit, contention_begin, "
-	       "contention_end, tp; cache (not in all)";
+	       "contention_end, tp, atomic; cache, atomic_other, atomic_all "
+	       "(not in all)";
 }
 
 static int name_mask(const char *name, size_t len, unsigned int *mask)
@@ -133,6 +138,11 @@ const char *sim_trace_format_events(unsigned int mask, char *buf, size_t len)
 		if (mask & SIM_TRACE_BIT(i))
 			append(buf, len, event_names[i]);
 	return buf;
+}
+
+const char *sim__trace_addr_name(uint64_t addr, char *buf, size_t len)
+{
+	return sim_sym_name(addr, buf, len);
 }
 
 const char *sim__trace_comm(int tid)

@@ -21,7 +21,9 @@
  * of each error, sleeps (in which call) and preemptions, wakeups and
  * where the woken task was placed, the qspinlock slow path (what word the
  * CPU found, in (tail,pending,locked), and what it does about it), the
- * acquisitions that took it and the releases that had waiters.  Not told:
+ * acquisitions that took it and the releases that had waiters, the
+ * program's atomics on futex words (the value before and after; "takes
+ * it", "frees it" by the rule of sim/trace/uword.h).  Not told:
  * uncontended lock and unlock, scheduling of a woken task (its wakeup
  * says where it goes).  The state kept (the futex call each task is in,
  * each CPU's running task and slow-path entry) has a fixed size.
@@ -37,6 +39,9 @@
 #include "sim/trace/lockstat.h"
 #include "sim/machine/machine.h"
 #include "sim/trace/trace_writer.h"
+#include "sim/trace/uword.h"
+#define FUTEXSIM_NO_RENAME	/* the op codes only */
+#include "workloads/libsim/futexsim_atomic.h"
 
 #define MAX_TASKS	4096
 #define MAX_CPUS	1024
@@ -126,22 +131,23 @@ static void futex_enter(const struct sim_trace_rec *r)
 {
 	unsigned int cmd = r->a & FUTEX_CMD_MASK;
 	int t = task_idx(r->tid);
-	char op[48];
+	char op[48], name[160];
 
 	if (t >= 0) {
 		nr.in_futex[t] = (int)cmd + 1;
 		nr.val[t] = r->b;
 	}
 	cmd_name(r->a, op, sizeof(op));
+	sim__trace_addr_name(r->addr, name, sizeof(name));
 	if (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET)
-		say(r, r->tid, "calls %s on 0x%" PRIx64 ", to sleep if the word is still %u (it is %u now)",
-		    op, r->addr, r->b, r->word);
+		say(r, r->tid, "calls %s on %s, to sleep if the word is still %u (it is %u now)",
+		    op, name, r->b, r->word);
 	else if (cmd == FUTEX_WAKE || cmd == FUTEX_WAKE_BITSET)
-		say(r, r->tid, "calls %s on 0x%" PRIx64 " to wake up to %u waiter%s",
-		    op, r->addr, r->b, r->b == 1 ? "" : "s");
+		say(r, r->tid, "calls %s on %s to wake up to %u waiter%s",
+		    op, name, r->b, r->b == 1 ? "" : "s");
 	else
-		say(r, r->tid, "calls %s on 0x%" PRIx64 " (the word is %u)",
-		    op, r->addr, r->word);
+		say(r, r->tid, "calls %s on %s (the word is %u)",
+		    op, name, r->word);
 }
 
 static const char *wait_error(long ret)
@@ -346,6 +352,27 @@ static void tp_step(const struct sim_trace_rec *r)
 	}
 }
 
+/* A program's atomic on a futex word, with the rule of sim/trace/uword.h:
+ * 0 -> non-zero takes the word, non-zero -> 0 frees it. */
+static void uatomic(const struct sim_trace_rec *r)
+{
+	uint64_t before = (uint64_t)r->arg, after = r->a | (uint64_t)r->b << 32;
+	const char *what = "";
+	char name[160];
+
+	if (!before && after)
+		what = " (takes it)";
+	else if (before && !after)
+		what = " (frees it)";
+	sim__trace_addr_name(r->addr, name, sizeof(name));
+	if (r->op == FUTEXSIM_OP_LOAD)
+		say(r, r->tid, "load of %s: %" PRIu64, name, after);
+	else
+		say(r, r->tid, "%s on %s: %" PRIu64 " -> %" PRIu64 "%s",
+		    sim_uword_op_name(r->op, !!(r->tid2 & SIM_TRACE_UATOMIC_OK)),
+		    name, before, after, what);
+}
+
 void sim__narrate_rec(const struct sim_trace_rec *r)
 {
 	int t = task_idx(r->tid);
@@ -374,6 +401,9 @@ void sim__narrate_rec(const struct sim_trace_rec *r)
 		break;
 	case SIM_TEV_TP:
 		tp_step(r);
+		break;
+	case SIM_TEV_UATOMIC:
+		uatomic(r);
 		break;
 	}
 }

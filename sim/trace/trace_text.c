@@ -48,8 +48,10 @@
 #include <string.h>
 
 #include "sim/cache/cache.h"
+#include "sim/report/symbols.h"
 #include "sim/scenario/config.h"
 #include "sim/trace/trace_writer.h"
+#include "sim/trace/uword.h"
 
 /* Lines are formatted straight into this buffer, written when full. */
 #define OUT_SIZE	(256 * 1024)
@@ -191,6 +193,18 @@ static void put_wake(struct line *l, const struct sim_trace_rec *r)
 	put_u64_w(l, r->a, 3, '0');
 }
 
+/* " (mtx.word (prog.c:14))" after an address the program names. */
+static void put_name(struct line *l, uint64_t addr)
+{
+	char name[160];
+
+	if (!addr || !sim_sym_known(addr))
+		return;
+	PUT(l, " (");
+	put(l, sim_sym_name(addr, name, sizeof(name)));
+	PUT(l, ")");
+}
+
 static void put_futex(struct line *l, const struct sim_trace_rec *r)
 {
 	char op[48];
@@ -198,6 +212,7 @@ static void put_futex(struct line *l, const struct sim_trace_rec *r)
 
 	PUT(l, "uaddr=");
 	put_hex(l, r->addr);
+	put_name(l, r->addr);
 	PUT(l, " op=");
 	put(l, sim__trace_futex_op(r->a, op, sizeof(op)));
 	if (r->type == SIM_TEV_FUTEX_ENTER) {
@@ -305,6 +320,22 @@ static void put_tp(struct line *l, const struct sim_trace_rec *r)
 	put_i64(l, r->arg);
 }
 
+/* atomic: "uaddr=0x... op=cmpxchg-ok size=4 old=0x0 new=0x1" */
+static void put_uatomic(struct line *l, const struct sim_trace_rec *r)
+{
+	PUT(l, "uaddr=");
+	put_hex(l, r->addr);
+	put_name(l, r->addr);
+	PUT(l, " op=");
+	put(l, sim_uword_op_name(r->op, !!(r->tid2 & SIM_TRACE_UATOMIC_OK)));
+	PUT(l, " size=");
+	put_u64(l, (uint64_t)(r->tid2 & 0xff));
+	PUT(l, " old=");
+	put_hex(l, (uint64_t)r->arg);
+	PUT(l, " new=");
+	put_hex(l, r->a | (uint64_t)r->b << 32);
+}
+
 static void put_contention(struct line *l, const struct sim_trace_rec *r)
 {
 	static const char *const flags[] = {
@@ -397,6 +428,10 @@ void sim__trace_text_rec(const struct sim_trace_ctx *c,
 		break;
 	case SIM_TEV_CACHE:
 		put_cache(&l, r);
+		break;
+	case SIM_TEV_UATOMIC:
+	case SIM_TEV_UATOMIC_OTHER:
+		put_uatomic(&l, r);
 		break;
 	}
 	*l.p++ = '\n';

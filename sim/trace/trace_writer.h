@@ -32,7 +32,11 @@
  *   qspinlock		-	old word	new	lock	-	qspin op
  *   tp			-	word or TID	-	uaddr	see op	tp op
  *   cache		owner+1	tier		inval.	line	cost	access
+ *   atomic*		size	after		after>>32 word	before	FUTEXSIM_OP_*
  *
+ * atomic, atomic_other: tid2 is the size in bytes, with
+ * SIM_TRACE_UATOMIC_OK set for a compare-and-swap that swapped; word is
+ * the value after (low 32 bits).
  * cache: word is the wait in ps (at most UINT32_MAX); owner+1 is 0 when
  * no CPU owned the line; tier is enum sim_cache_tier (SIM_TIER_NR: L3).
  *
@@ -54,6 +58,8 @@ struct sim_trace_rec {
 	uint8_t type;		/* enum sim_trace_event			*/
 	uint8_t op;
 };
+
+#define SIM_TRACE_UATOMIC_OK	0x100
 
 /* What the writers know of the run. */
 struct sim_trace_ctx {
@@ -93,7 +99,8 @@ void sim__trace_json_end(const struct sim_trace_ctx *c, uint64_t end_ps);
 	 SIM_TRACE_BIT(SIM_TEV_NANOSLEEP_ENTER) |			\
 	 SIM_TRACE_BIT(SIM_TEV_NANOSLEEP_EXIT) |			\
 	 SIM_TRACE_BIT(SIM_TEV_QSPINLOCK) |				\
-	 SIM_TRACE_BIT(SIM_TEV_TP))
+	 SIM_TRACE_BIT(SIM_TEV_TP) |					\
+	 SIM_TRACE_BIT(SIM_TEV_UATOMIC))
 void sim__narrate_begin(const struct sim_trace_ctx *c);
 void sim__narrate_rec(const struct sim_trace_rec *r);
 void sim__narrate_end(void);
@@ -125,5 +132,9 @@ const char *sim__trace_tp_op(unsigned int op);
  * "store", "rmw") and distance ("smt", "socket", "remote", "2hop", "l3"). */
 const char *sim__trace_access(unsigned int kind);
 const char *sim__trace_tier(unsigned int tier);
+/* sim__trace_addr_name - the name of fixed address @addr for the
+ * writers: the program's variable and member, a heap block
+ * (sim/program/symbols.h), else "0x..."; @buf. */
+const char *sim__trace_addr_name(uint64_t addr, char *buf, size_t len);
 
 #endif /* SIM_TRACE_WRITER_H */

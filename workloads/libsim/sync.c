@@ -13,7 +13,9 @@
  * lock of every user lock here.  The type (recursive, errorcheck) lives
  * where glibc keeps it (__kind), so the static initialisers of
  * <pthread.h> work.  Every acquisition is counted for the report like
- * the built-in mutex workload's: latency, syscalls, EAGAIN, wakeups.
+ * the built-in mutex workload's: latency, syscalls, EAGAIN, wakeups; the
+ * holder is told to sim/trace/uword.h (the report's futex words, a
+ * deadlock's wait-for cycle).
  *
  * Condition variables are a sequence word: a waiter reads it, unlocks,
  * and FUTEX_WAITs for it to change; signal and broadcast bump it and
@@ -26,6 +28,7 @@
 #include <string.h>
 
 #include "sim/trace/lockstat.h"
+#include "sim/trace/uword.h"
 #define FUTEXSIM_NO_RENAME
 #include "workloads/libsim/futexsim.h"
 #include "workloads/libsim/libsim.h"
@@ -152,6 +155,7 @@ int futexsim_pthread_mutex_lock(pthread_mutex_t *pm)
 	if (!r) {
 		m->owner = tid;
 		m->count = 1;
+		sim_uword_owner(m->lock, tid);
 	}
 	wl_prog_errno_restore(e);
 	return r;
@@ -180,6 +184,7 @@ int futexsim_pthread_mutex_trylock(pthread_mutex_t *pm)
 	t->acquires++;
 	m->owner = tid;
 	m->count = 1;
+	sim_uword_owner(m->lock, tid);	/* the holder, for a deadlock */
 	wl_prog_errno_restore(e);
 	return 0;
 }
@@ -211,6 +216,7 @@ int futexsim_pthread_mutex_timedlock(pthread_mutex_t *pm,
 	t->acquires++;
 	m->owner = tid;
 	m->count = 1;
+	sim_uword_owner(m->lock, tid);	/* the holder, for a deadlock */
 	wl_prog_errno_restore(e);
 	return 0;
 }
@@ -230,6 +236,7 @@ int futexsim_pthread_mutex_unlock(pthread_mutex_t *pm)
 			return 0;
 	}
 	m->owner = 0;
+	sim_uword_owner(m->lock, 0);
 	if (sim_lockstat_on)
 		sim_lockstat_user_release(m->lock);
 	mutex_ops(m)->unlock(m->lock, &t->st);

@@ -36,27 +36,13 @@
 
 #include "sim/host/arena.h"
 #include "sim/report/failure.h"
+#include "sim/report/symbols.h"
 #include "sim/syscall/syscall.h"
 #define FUTEXSIM_NO_RENAME
 #include "workloads/libsim/futexsim.h"
 #include "workloads/libsim/libsim.h"
 
 #define WL_PROG_VDSO_PS	20000ULL	/* clock_gettime() through the vDSO */
-
-_Static_assert(FUTEXSIM_LOAD == SIM_LOAD && FUTEXSIM_STORE == SIM_STORE &&
-	       FUTEXSIM_RMW == SIM_RMW && FUTEXSIM_RELAX == SIM_RELAX &&
-	       FUTEXSIM_FENCE == SIM_FENCE, "futexsim_atomic.h kinds");
-
-void futexsim_atomic(const volatile void *p, unsigned int size, int kind)
-{
-	int e;
-
-	if (!sim_current())
-		return;
-	e = wl_prog_errno_save();
-	sim_hook((enum sim_access)kind, p, size);
-	wl_prog_errno_restore(e);
-}
 
 /* A raw result to the libc convention, in the calling task's errno. */
 static long to_errno(long r)
@@ -315,11 +301,20 @@ static void *arena_block(size_t n, size_t align)
 	return p;
 }
 
+/* A block named by its caller's site (sim/report/symbols.h). */
+#define NAMED(p, n)	named_block((p), (n), __builtin_return_address(0))
+static void *named_block(void *p, size_t n, void *site)
+{
+	if (p)
+		sim_sym_heap_block((uintptr_t)p, n, (uintptr_t)site);
+	return p;
+}
+
 void *futexsim_malloc(size_t n)
 {
 	if (!sim_current())
 		return malloc(n);
-	return arena_block(n, 16);
+	return NAMED(arena_block(n, 16), n);
 }
 
 void *futexsim_calloc(size_t n, size_t size)
@@ -328,7 +323,7 @@ void *futexsim_calloc(size_t n, size_t size)
 		return calloc(n, size);
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-	return arena_block(n * size, 16);	/* the arena zeroes */
+	return NAMED(arena_block(n * size, 16), n * size); /* arena zeroes */
 }
 
 void futexsim_free(void *p)
