@@ -4,9 +4,9 @@
  * and the --program key of `futexsim run` and `futexsim replay`.
  *
  * Stage: CLI.  Called by sim/cli/cli.c (and sim_program_spawn() by
- * sim/explore/explore_run.c and bench/bench_spawn.c); sim/program/program.c runs the C
- * compiler (build) and exec()s the program's binary (run), and writes the
- * program's lines of the report.
+ * sim/explore/explore_run.c and bench/bench_spawn.c); sim/program/build.c
+ * runs the C compiler (build), sim/program/program.c exec()s the
+ * program's binary (run) and writes the program's lines of the report.
  *
  * A program binary is a whole futexsim: the simulator (libfutexsim.a of
  * the build directory) linked with the user's objects, compiled with
