@@ -127,23 +127,107 @@ struct build {
 	char tmp[64];				/* the objects' directory	*/
 };
 
+/*
+ * The options of `futexsim build` that take an argument, as gcc takes
+ * them: separated ("-I inc") always, joined ("-Iinc") where @joined.
+ * Each goes, with its argument, to the compiler or to the link; -o is
+ * futexsim's own.  Any other option is one word for the compiler.
+ */
+enum build_to { TO_CC, TO_LINK, TO_OUT };
+
+static const struct build_opt {
+	const char *name;
+	enum build_to to;
+	int joined;
+	const char *arg;		/* what the argument is	*/
+} build_opts[] = {
+	{ "-o", TO_OUT, 1, "OUT" },
+	{ "-I", TO_CC, 1, "DIR" },
+	{ "-D", TO_CC, 1, "MACRO[=VALUE]" },
+	{ "-U", TO_CC, 1, "MACRO" },
+	{ "-include", TO_CC, 0, "FILE" },
+	{ "-imacros", TO_CC, 0, "FILE" },
+	{ "-isystem", TO_CC, 1, "DIR" },
+	{ "-iquote", TO_CC, 1, "DIR" },
+	{ "-idirafter", TO_CC, 1, "DIR" },
+	{ "-x", TO_CC, 1, "LANG" },
+	{ "-MF", TO_CC, 1, "FILE" },
+	{ "-MT", TO_CC, 1, "TARGET" },
+	{ "-MQ", TO_CC, 1, "TARGET" },
+	{ "-L", TO_LINK, 1, "DIR" },
+	{ "-l", TO_LINK, 1, "LIB" },
+	{ "-Xlinker", TO_LINK, 0, "ARG" },
+	{ NULL, TO_CC, 0, NULL }
+};
+
+/* The option @a is (exactly: *@sep = 1; its joined form: 0), or NULL. */
+static const struct build_opt *find_opt(const char *a, int *sep)
+{
+	const struct build_opt *best = NULL;
+
+	for (const struct build_opt *o = build_opts; o->name; o++) {
+		size_t n = strlen(o->name);
+
+		if (!strcmp(a, o->name)) {
+			*sep = 1;
+			return o;
+		}
+		if (o->joined && !strncmp(a, o->name, n) &&
+		    (!best || n > strlen(best->name)))
+			best = o;
+	}
+	*sep = 0;
+	return best;
+}
+
+/* @a (and @arg, its separated argument, or NULL) where @o sends them. */
+static void put_opt(struct build *b, const struct build_opt *o, char *a,
+		    char *arg)
+{
+	if (o->to == TO_OUT) {
+		b->out = arg ? arg : a + strlen(o->name);
+		return;
+	}
+	if (o->to == TO_LINK) {
+		b->link[b->nlink++] = a;
+		if (arg)
+			b->link[b->nlink++] = arg;
+		return;
+	}
+	b->cflags[b->ncflags++] = a;
+	if (arg)
+		b->cflags[b->ncflags++] = arg;
+}
+
+/* Sort @argv out into sources, compiler options, link arguments and
+ * OUT; bad input (a missing argument, no source) exits 2. */
 static void parse_build(struct build *b, int argc, char **argv)
 {
-	for (int i = 0; i < argc && i < BUILD_MAX_ARGS - 1; i++) {
-		const char *a = argv[i];
-		size_t len = strlen(a);
+	char expected[80];
 
-		if (!strcmp(a, "-o")) {
-			if (i + 1 == argc)
-				sim_config_fail(&cmdline, NULL, "-o OUT", a);
-			b->out = argv[++i];
+	if (argc > BUILD_MAX_ARGS - 1)
+		sim_config_fail(&cmdline, NULL, "at most 255 arguments to futexsim build",
+				argv[BUILD_MAX_ARGS - 1]);
+	for (int i = 0; i < argc; i++) {
+		char *a = argv[i];
+		size_t len = strlen(a);
+		const struct build_opt *o;
+		int sep;
+
+		if (a[0] == '-' && (o = find_opt(a, &sep))) {
+			if (sep && i + 1 == argc) {
+				snprintf(expected, sizeof(expected),
+					 "%s %s (the option's argument)",
+					 o->name, o->arg);
+				sim_config_fail(&cmdline, NULL, expected, a);
+			}
+			put_opt(b, o, a, sep ? argv[++i] : NULL);
 		} else if (len > 2 && !strcmp(a + len - 2, ".c")) {
 			b->src[b->nsrc++] = a;
-		} else if (a[0] != '-' || !strncmp(a, "-l", 2) ||
-			   !strncmp(a, "-L", 2) || !strncmp(a, "-Wl,", 4)) {
-			b->link[b->nlink++] = argv[i];
+		} else if (a[0] != '-' || !strncmp(a, "-Wl,", 4)) {
+			b->link[b->nlink++] = a;	/* objects, archives */
 		} else {
-			b->cflags[b->ncflags++] = argv[i];
+			b->cflags[b->ncflags++] = a;
 		}
 	}
 	if (!b->nsrc)
