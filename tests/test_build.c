@@ -224,6 +224,52 @@ START_TEST(test_build_refuses_an_option_missing_its_argument)
 }
 END_TEST
 
+/* A header with gcc attributes that name renamed functions, a struct
+ * member named like one, and the address of malloc: the renaming leaves
+ * the names alone, and every way in reaches the layer. */
+static const char attr_h[] =
+	"#include <stdarg.h>\n#include <stddef.h>\n"
+	"int logf_(const char *, ...) __attribute__((format(printf, 1, 2)));\n"
+	"void *mk(size_t) __attribute__((malloc));\n"
+	"struct sink { int (*write)(int); long time; };\n";
+static const char attr_c[] =
+	"#include <stdio.h>\n#include <stdlib.h>\n#include \"attr.h\"\n"
+	"int logf_(const char *f, ...)\n{\n\tva_list ap;\n\tint r;\n\n"
+	"\tva_start(ap, f);\n\tr = vprintf(f, ap);\n\tva_end(ap);\n\treturn r;\n}\n"
+	"void *mk(size_t n) { return malloc(n); }\n"
+	"static int put(int c) { return putchar(c); }\n"
+	"int main(void)\n{\n\tvoid *(*pm)(size_t) = &malloc;\n"
+	"\tstruct sink s = { put, 5 };\n\n"
+	"\tprintf(\"hello\\n\");\n"
+	"\tlogf_(\"%d %p %p\\n\", (int)s.time, mk(8), pm(8));\n"
+	"\ts.write('!');\n\tfprintf(stdout, \"\\n\");\n\texit(4);\n}\n";
+
+START_TEST(test_attributes_naming_printf_and_malloc_build_and_reach_the_layer)
+{
+	const char *build[] = { "futexsim", "build", "attr.c", "-Werror",
+				"-Wall", "-o", "attr", NULL };
+	const char *run[] = { "futexsim", "run", "--program=./attr", NULL };
+	static struct child_out o;
+
+	if (!getenv("FUTEXSIM"))
+		return;
+	scratch_enter();
+	scratch_write("attr.h", attr_h);
+	scratch_write("attr.c", attr_c);
+	ck_assert(run_futexsim(&o, build));
+	ck_assert_msg(o.status == 0, "build failed (%d): %s", o.status, o.err);
+	run_futexsim(&o, run);
+	/* the output is captured (hello through puts()), both blocks are
+	 * in the arena (0x2000...), exit() is the program's end */
+	ck_assert_int_eq(o.status, 6);
+	ck_assert_msg(!strncmp(o.out, "hello\n5 0x2000", 14), "got: %.200s", o.out);
+	ck_assert_ptr_nonnull(strstr(o.out, " 0x2000"));
+	ck_assert_ptr_nonnull(strstr(o.out, "!\n# resolved scenario"));
+	ck_assert_ptr_nonnull(strstr(o.out, "exit status 4, 1 thread"));
+	scratch_leave();
+}
+END_TEST
+
 Suite *build_suite(void)
 {
 	return one_case_suite("build", 120, (const TTest *const[]){
@@ -231,5 +277,6 @@ Suite *build_suite(void)
 		test_build_refuses_a_call_the_layer_does_not_simulate,
 		test_build_takes_the_compilers_options_separated_and_joined,
 		test_build_refuses_an_option_missing_its_argument,
+		test_attributes_naming_printf_and_malloc_build_and_reach_the_layer,
 		NULL });
 }
