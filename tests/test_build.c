@@ -224,14 +224,15 @@ START_TEST(test_build_refuses_an_option_missing_its_argument)
 }
 END_TEST
 
-/* A header with gcc attributes that name renamed functions, a struct
- * member named like one, and the address of malloc: the renaming leaves
- * the names alone, and every way in reaches the layer. */
+/* A header with gcc attributes that name renamed functions, struct
+ * members named like them (read is refused, write simulated), and the
+ * address of malloc: the renaming leaves the names alone, and every way
+ * in reaches the layer. */
 static const char attr_h[] =
 	"#include <stdarg.h>\n#include <stddef.h>\n"
 	"int logf_(const char *, ...) __attribute__((format(printf, 1, 2)));\n"
 	"void *mk(size_t) __attribute__((malloc));\n"
-	"struct sink { int (*write)(int); long time; };\n";
+	"struct sink { int (*write)(int); int (*read)(void); long time; };\n";
 static const char attr_c[] =
 	"#include <stdio.h>\n#include <stdlib.h>\n#include \"attr.h\"\n"
 	"int logf_(const char *f, ...)\n{\n\tva_list ap;\n\tint r;\n\n"
@@ -239,10 +240,10 @@ static const char attr_c[] =
 	"void *mk(size_t n) { return malloc(n); }\n"
 	"static int put(int c) { return putchar(c); }\n"
 	"int main(void)\n{\n\tvoid *(*pm)(size_t) = &malloc;\n"
-	"\tstruct sink s = { put, 5 };\n\n"
+	"\tstruct sink s = { put, 0, 5 };\n\n"
 	"\tprintf(\"hello\\n\");\n"
 	"\tlogf_(\"%d %p %p\\n\", (int)s.time, mk(8), pm(8));\n"
-	"\ts.write('!');\n\tfprintf(stdout, \"\\n\");\n\texit(4);\n}\n";
+	"\tif (s.read)\n\t\treturn s.read();\n\ts.write('!');\n\tfprintf(stdout, \"\\n\");\n\texit(4);\n}\n";
 
 START_TEST(test_attributes_naming_printf_and_malloc_build_and_reach_the_layer)
 {

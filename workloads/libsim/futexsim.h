@@ -88,6 +88,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/shm.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -233,8 +234,8 @@ uint32_t futexsim_arc4random(void);
 uint32_t futexsim_arc4random_uniform(uint32_t bound);
 void futexsim_arc4random_buf(void *buf, size_t len);
 /* futexsim_unsupported - end the run with a failure report: @what is
- * not simulated.  The renamed unsupported calls below expand to it (to
- * futexsim_unsupported_ptr() where the call returns a pointer). */
+ * not simulated (futexsim_unsupported_ptr() where the call returns a
+ * pointer).  The unsupported calls below reach it. */
 long futexsim_unsupported(const char *what) __attribute__((noreturn));
 void *futexsim_unsupported_ptr(const char *what) __attribute__((noreturn));
 
@@ -252,6 +253,41 @@ size_t futexsim_fwrite(const void *p, size_t size, size_t n, FILE *f);
 int futexsim_fflush(FILE *f);
 void futexsim_perror(const char *s);
 ssize_t futexsim_write(int fd, const void *p, size_t n);
+
+/*
+ * The calls the layer refuses at run time, with the reason the failure
+ * report gives: FUTEXSIM_UNSUPPORTED(X) expands X(name, why) for each.
+ */
+#define FUTEXSIM_NO_PROC	"processes are not simulated"
+#define FUTEXSIM_NO_SIG		"signals are not simulated"
+#define FUTEXSIM_NO_FILES	"files are not simulated (stdout and stderr only)"
+#define FUTEXSIM_UNSUPPORTED(X)						\
+	X(fork, FUTEXSIM_NO_PROC " (one process, its threads)")	\
+	X(vfork, FUTEXSIM_NO_PROC)					\
+	X(system, FUTEXSIM_NO_PROC)					\
+	X(execv, FUTEXSIM_NO_PROC)					\
+	X(execvp, FUTEXSIM_NO_PROC)					\
+	X(execve, FUTEXSIM_NO_PROC)					\
+	X(waitpid, FUTEXSIM_NO_PROC)					\
+	X(kill, FUTEXSIM_NO_SIG)					\
+	X(raise, FUTEXSIM_NO_SIG)					\
+	X(signal, FUTEXSIM_NO_SIG)					\
+	X(sigaction, FUTEXSIM_NO_SIG)					\
+	X(sigprocmask, FUTEXSIM_NO_SIG)				\
+	X(pthread_kill, FUTEXSIM_NO_SIG)				\
+	X(pthread_sigmask, FUTEXSIM_NO_SIG)				\
+	X(pthread_cancel, "cancellation (a signal) is not simulated")	\
+	X(alarm, FUTEXSIM_NO_SIG)					\
+	X(read, "input is not simulated")				\
+	X(pipe, "pipes are not simulated")				\
+	X(socket, "sockets are not simulated")				\
+	X(shmget, "shared memory segments are not simulated (one process; a futex in one needs an inode key)") \
+	X(shmat, "shared memory segments are not simulated")
+#define FUTEXSIM_UNSUPPORTED_FILES(X)					\
+	X(open, FUTEXSIM_NO_FILES)					\
+	X(openat, FUTEXSIM_NO_FILES)					\
+	X(creat, FUTEXSIM_NO_FILES)					\
+	X(fopen, FUTEXSIM_NO_FILES)
 
 #ifndef FUTEXSIM_NO_RENAME
 
@@ -395,34 +431,23 @@ FUTEXSIM_AS(write);
 #define __builtin_readcyclecounter()	futexsim_rdtsc()
 #endif
 
-/* Not simulated: each call ends the run with a report naming it. */
+/* Not simulated: each call, and a call through its address, ends the
+ * run with a report naming it (workloads/libsim/unsupported.c).  Under
+ * _FILE_OFFSET_BITS=64 glibc has given the file calls assembler names
+ * already: those are macros then, which name calls only. */
+#define FUTEXSIM__NO(name, why)	\
+	extern __typeof__(name) name __asm__("futexsim_no_" #name);
+FUTEXSIM_UNSUPPORTED(FUTEXSIM__NO)
+#ifndef __USE_FILE_OFFSET64
+FUTEXSIM_UNSUPPORTED_FILES(FUTEXSIM__NO)
+#else
 #define FUTEXSIM_NO(name, why)	futexsim_unsupported(#name "(): " why)
 #define FUTEXSIM_NO_PTR(name, why) futexsim_unsupported_ptr(#name "(): " why)
-#define fork(...)		FUTEXSIM_NO(fork, "processes are not simulated (one process, its threads)")
-#define vfork(...)		FUTEXSIM_NO(vfork, "processes are not simulated")
-#define system(...)		FUTEXSIM_NO(system, "processes are not simulated")
-#define execv(...)		FUTEXSIM_NO(execv, "processes are not simulated")
-#define execvp(...)		FUTEXSIM_NO(execvp, "processes are not simulated")
-#define execve(...)		FUTEXSIM_NO(execve, "processes are not simulated")
-#define waitpid(...)		FUTEXSIM_NO(waitpid, "processes are not simulated")
-#define kill(...)		FUTEXSIM_NO(kill, "signals are not simulated")
-#define raise(...)		FUTEXSIM_NO(raise, "signals are not simulated")
-#define signal(...)		FUTEXSIM_NO_PTR(signal, "signals are not simulated")
-#define sigaction(...)		FUTEXSIM_NO(sigaction, "signals are not simulated")
-#define sigprocmask(...)	FUTEXSIM_NO(sigprocmask, "signals are not simulated")
-#define pthread_kill(...)	FUTEXSIM_NO(pthread_kill, "signals are not simulated")
-#define pthread_sigmask(...)	FUTEXSIM_NO(pthread_sigmask, "signals are not simulated")
-#define pthread_cancel(...)	FUTEXSIM_NO(pthread_cancel, "cancellation (a signal) is not simulated")
-#define alarm(...)		FUTEXSIM_NO(alarm, "signals are not simulated")
-#define open(...)		FUTEXSIM_NO(open, "files are not simulated (stdout and stderr only)")
-#define openat(...)		FUTEXSIM_NO(openat, "files are not simulated (stdout and stderr only)")
-#define creat(...)		FUTEXSIM_NO(creat, "files are not simulated (stdout and stderr only)")
-#define fopen(...)		FUTEXSIM_NO_PTR(fopen, "files are not simulated (stdout and stderr only)")
-#define read(...)		FUTEXSIM_NO(read, "input is not simulated")
-#define pipe(...)		FUTEXSIM_NO(pipe, "pipes are not simulated")
-#define socket(...)		FUTEXSIM_NO(socket, "sockets are not simulated")
-#define shmget(...)		FUTEXSIM_NO(shmget, "shared memory segments are not simulated (one process; a futex in one needs an inode key)")
-#define shmat(...)		FUTEXSIM_NO_PTR(shmat, "shared memory segments are not simulated")
+#define open(...)	FUTEXSIM_NO(open, FUTEXSIM_NO_FILES)
+#define openat(...)	FUTEXSIM_NO(openat, FUTEXSIM_NO_FILES)
+#define creat(...)	FUTEXSIM_NO(creat, FUTEXSIM_NO_FILES)
+#define fopen(...)	FUTEXSIM_NO_PTR(fopen, FUTEXSIM_NO_FILES)
+#endif
 
 #endif /* FUTEXSIM_NO_RENAME */
 #endif /* FUTEXSIM_H */
