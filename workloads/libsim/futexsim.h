@@ -89,7 +89,9 @@
 #include <sys/random.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
+#include <malloc.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -193,6 +195,14 @@ void *futexsim_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		    off_t off);
 int futexsim_munmap(void *addr, size_t len);
 long futexsim_sysconf(int name);
+int futexsim_get_nprocs(void);		/* the CPUs in use, as sysconf()	*/
+int futexsim_sched_getcpu(void);	/* the running task's CPU		*/
+void *futexsim_memalign(size_t align, size_t n);
+void *futexsim_reallocarray(void *p, size_t n, size_t size);
+/* setvbuf(), setbuf() of stdout or stderr: nothing to do (the layer's
+ * streams write whole lines); another stream ends the run. */
+int futexsim_setvbuf(FILE *f, char *buf, int mode, size_t size);
+void futexsim_setbuf(FILE *f, char *buf);
 char *futexsim_getenv(const char *name);
 void futexsim_exit(int status) __attribute__((noreturn));
 void futexsim_abort(void) __attribute__((noreturn));
@@ -380,6 +390,13 @@ FUTEXSIM_AS_TO(mmap64, futexsim_mmap);
 #endif
 FUTEXSIM_AS(munmap);
 FUTEXSIM_AS(sysconf);
+FUTEXSIM_AS(get_nprocs);
+FUTEXSIM_AS_TO(get_nprocs_conf, futexsim_get_nprocs);
+FUTEXSIM_AS(sched_getcpu);
+FUTEXSIM_AS(memalign);
+FUTEXSIM_AS(reallocarray);
+FUTEXSIM_AS(setvbuf);
+FUTEXSIM_AS(setbuf);
 FUTEXSIM_AS(getenv);
 FUTEXSIM_AS(exit);
 FUTEXSIM_AS_TO(_exit, futexsim_exit);

@@ -406,6 +406,24 @@ int futexsim_posix_memalign(void **p, size_t align, size_t n)
 	return 0;
 }
 
+void *futexsim_memalign(size_t align, size_t n)
+{
+	void *p = NULL;
+
+	if (align < sizeof(void *))
+		align = sizeof(void *);
+	return futexsim_posix_memalign(&p, align, n) ? NULL : p;
+}
+
+void *futexsim_reallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return futexsim_realloc(p, n * size);
+}
+
 void *futexsim_aligned_alloc(size_t align, size_t n)
 {
 	void *p = NULL;
@@ -464,6 +482,30 @@ long futexsim_sysconf(int name)
 	    (name == _SC_NPROCESSORS_ONLN || name == _SC_NPROCESSORS_CONF))
 		return sim.nr_cpus;
 	return sysconf(name);
+}
+
+int futexsim_get_nprocs(void)
+{
+	return (int)futexsim_sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+int futexsim_sched_getcpu(void)
+{
+	return sim_cur ? (int)(sim_cur - sim.cpus) : 0;
+}
+
+/* stdout and stderr are the layer's (whole lines, per task): a program's
+ * buffering request changes nothing, and is no error. */
+int futexsim_setvbuf(FILE *f, char *buf, int mode, size_t size)
+{
+	if (sim_current() && f != stdout && f != stderr)
+		wl_prog_fail("setvbuf(): streams other than stdout and stderr are not simulated");
+	return 0;
+}
+
+void futexsim_setbuf(FILE *f, char *buf)
+{
+	futexsim_setvbuf(f, buf, buf ? _IOFBF : _IONBF, BUFSIZ);
 }
 
 /* The environment of a simulated program is empty (the host's would
