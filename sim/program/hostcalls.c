@@ -84,7 +84,8 @@ static int libgcc(const char *sym)
 {
 	size_t n = strlen(sym), i = 2;
 
-	if (n < 5 || strncmp(sym, "__", 2) || sym[n - 1] < '2' || sym[n - 1] > '4')
+	if (n < 5 || strncmp(sym, "__", 2) != 0 || sym[n - 1] < '2' ||
+	    sym[n - 1] > '4')
 		return 0;
 	while (i < n - 1 && sym[i] >= 'a' && sym[i] <= 'z')
 		i++;

@@ -296,8 +296,7 @@ ssize_t futexsim_write(int fd, const void *p, size_t n);
 #define FUTEXSIM_UNSUPPORTED_FILES(X)					\
 	X(open, FUTEXSIM_NO_FILES)					\
 	X(openat, FUTEXSIM_NO_FILES)					\
-	X(creat, FUTEXSIM_NO_FILES)					\
-	X(fopen, FUTEXSIM_NO_FILES)
+	X(creat, FUTEXSIM_NO_FILES)
 
 #ifndef FUTEXSIM_NO_RENAME
 
@@ -449,22 +448,25 @@ FUTEXSIM_AS(write);
 #endif
 
 /* Not simulated: each call, and a call through its address, ends the
- * run with a report naming it (workloads/libsim/unsupported.c).  Under
+ * run with a report naming it (workloads/libsim/unsupported.c).  They
+ * are noreturn, so the code after such a call is gone from the object,
+ * with the calls it makes (the build does not refuse those).  Under
  * _FILE_OFFSET_BITS=64 glibc has given the file calls assembler names
  * already: those are macros then, which name calls only. */
-#define FUTEXSIM__NO(name, why)	\
-	extern __typeof__(name) name __asm__("futexsim_no_" #name);
+#define FUTEXSIM__NO(name, why)	extern __typeof__(name) name	\
+	__asm__("futexsim_no_" #name) __attribute__((noreturn));
 FUTEXSIM_UNSUPPORTED(FUTEXSIM__NO)
+#define FUTEXSIM_NO(name, why)	futexsim_unsupported(#name "(): " why)
+#define FUTEXSIM_NO_PTR(name, why) futexsim_unsupported_ptr(#name "(): " why)
 #ifndef __USE_FILE_OFFSET64
 FUTEXSIM_UNSUPPORTED_FILES(FUTEXSIM__NO)
 #else
-#define FUTEXSIM_NO(name, why)	futexsim_unsupported(#name "(): " why)
-#define FUTEXSIM_NO_PTR(name, why) futexsim_unsupported_ptr(#name "(): " why)
 #define open(...)	FUTEXSIM_NO(open, FUTEXSIM_NO_FILES)
 #define openat(...)	FUTEXSIM_NO(openat, FUTEXSIM_NO_FILES)
 #define creat(...)	FUTEXSIM_NO(creat, FUTEXSIM_NO_FILES)
-#define fopen(...)	FUTEXSIM_NO_PTR(fopen, FUTEXSIM_NO_FILES)
 #endif
+/* glibc declares fopen() malloc, which noreturn may not join */
+#define fopen(...)	FUTEXSIM_NO_PTR(fopen, FUTEXSIM_NO_FILES)
 
 #endif /* FUTEXSIM_NO_RENAME */
 #endif /* FUTEXSIM_H */

@@ -421,7 +421,8 @@ void *futexsim_reallocarray(void *p, size_t n, size_t size)
 		errno = ENOMEM;
 		return NULL;
 	}
-	return futexsim_realloc(p, n * size);
+	n *= size;
+	return futexsim_realloc(p, n ? n : 1);	/* never 0 bytes */
 }
 
 void *futexsim_aligned_alloc(size_t align, size_t n)
