@@ -26,7 +26,7 @@
 
 #define PROGRAMS_MD	FUTEXSIM_SOURCE_DIR "/docs/programs.md"
 
-enum outcome { REFUSED, RUNTIME, SIMULATED };
+enum outcome { REFUSED, RUNTIME, FAILURE, SIMULATED };
 
 static const struct hostcall {
 	const char *call;	/* as docs/programs.md names it		*/
@@ -35,7 +35,8 @@ static const struct hostcall {
 	const char *needle;	/* REFUSED: the name in "calls NAME()" or
 				 * "executes NAME"; RUNTIME: the report's
 				 * "unsupported call in the program: ..."
-				 * start; SIMULATED: in the output	*/
+				 * start; FAILURE: in the report;
+				 * SIMULATED: in the output		*/
 	int by_seed;		/* SIMULATED: another seed, another output */
 	const char *what;	/* SIMULATED: from what			*/
 } calls[] = {
@@ -65,6 +66,7 @@ static const struct hostcall {
 	{ "signal()", "return signal(SIGINT, SIG_IGN) == SIG_ERR;", RUNTIME, "signal()" },
 	{ "sigaction()", "struct sigaction sa = { 0 }; return sigaction(SIGINT, &sa, 0);", RUNTIME, "sigaction()" },
 	{ "mmap() of a file", "return mmap(0, 4096, PROT_READ, MAP_SHARED, 3, 0) == MAP_FAILED;", RUNTIME, "mmap()" },
+	{ "assert()", "assert(argc > 5);", FAILURE, "INVARIANT: assertion failed in the program: argc > 5 (prog.c:18, main())" },
 	{ "getrandom()", "unsigned int v[2]; getrandom(v, sizeof(v), 0); printf(\"r %08x%08x\\n\", v[0], v[1]);", SIMULATED, "r ", 1, "the run's PRNG" },
 	{ "getentropy()", "unsigned int v[2]; getentropy(v, sizeof(v)); printf(\"r %08x%08x\\n\", v[0], v[1]);", SIMULATED, "r ", 1, "the run's PRNG" },
 	{ "arc4random()", "printf(\"r %08x %u\\n\", arc4random(), arc4random_uniform(1000));", SIMULATED, "r ", 1, "the run's PRNG" },
@@ -84,7 +86,7 @@ static const char prog_head[] =
 	"#include <time.h>\n#include <unistd.h>\n#include <x86intrin.h>\n"
 	"#include <sys/mman.h>\n#include <sys/random.h>\n"
 	"#include <sys/resource.h>\n#include <sys/socket.h>\n"
-	"#include <sys/times.h>\n"
+	"#include <sys/times.h>\n#include <assert.h>\n"
 	"int main(int argc, char **argv)\n{\n\t";
 
 /* The row's outcome in docs/programs.md's words. */
@@ -96,6 +98,9 @@ static void outcome_text(const struct hostcall *h, char *out, size_t len)
 		break;
 	case RUNTIME:
 		snprintf(out, len, "| `%s` | builds; the call ends the run with a failure report naming it (exit 3) |", h->call);
+		break;
+	case FAILURE:
+		snprintf(out, len, "| `%s` | simulated: a failed assertion ends the run with a failure report naming it and its `file:line` (exit 3) |", h->call);
 		break;
 	case SIMULATED:
 		snprintf(out, len, "| `%s` | simulated: %s%s |", h->call, h->what,
@@ -146,6 +151,11 @@ static void check_row(const struct hostcall *h)
 		snprintf(want, sizeof(want), "unsupported call in the program: %s", h->needle);
 		ck_assert_msg(a.status == 3, "%s: run status %d", h->call, a.status);
 		ck_assert_msg(strstr(a.err, want), "%s: [%s] missing from: %.300s", h->call, want, a.err);
+		return;
+	}
+	if (h->outcome == FAILURE) {
+		ck_assert_msg(a.status == 3, "%s: run status %d", h->call, a.status);
+		ck_assert_msg(strstr(a.err, h->needle), "%s: [%s] missing from: %.300s", h->call, h->needle, a.err);
 		return;
 	}
 	ck_assert_msg(a.status == 0, "%s: run status %d: %.300s", h->call, a.status, a.err);
