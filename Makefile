@@ -135,7 +135,7 @@ $(B)/futexsim: $(B)/h/sim/cli/cli.o $(SIM_OBJS)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-# User programs (sim/program/program.c, workloads/libsim/): `futexsim build` links
+# User programs (sim/program/build.c, workloads/libsim/): `futexsim build` links
 # a program with the whole simulator, this archive, with the compiler and
 # libraries recorded in program_flags.h.
 $(B)/libfutexsim.a: $(B)/h/sim/cli/cli.o $(SIM_OBJS)
@@ -145,7 +145,7 @@ $(B)/program_flags.h: Makefile
 	@mkdir -p $(@D)
 	@printf '#define FUTEXSIM_CC "%s"\n#define FUTEXSIM_LDLIBS "%s"\n' \
 	  "$(CC)" "$(LDLIBS)" > $@
-$(B)/h/sim/program/program.o: $(B)/program_flags.h
+$(B)/h/sim/program/build.o: $(B)/program_flags.h
 
 DEMO_ARGS ?= workloads/scenarios/to-futex-demo.scn
 demo: $(B)/futexsim $(B)/libfutexsim.a

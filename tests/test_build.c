@@ -4,15 +4,21 @@
  * $FUTEXSIM (set by make check): `futexsim build` compiles
  * workloads/examples/lostwake.c, `futexsim run --program` runs it (a seed
  * that hangs, the same bytes on a second run), and a call the user-space
- * layer does not simulate stops the build with one line.
+ * layer does not simulate stops the build with one line; the compiler's
+ * options, separated or joined, reach the compiler or the link, and one
+ * missing its argument is bad input.  Everything is built in a scratch
+ * directory (tests/build_scratch.h).
  *
  * Stage: tests.  The layer's functions one at a time are tests/test_uapi.c.
  */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "tests/build_scratch.h"
 #include "tests/run_child.h"
 #include "version.h"
 
@@ -50,8 +56,11 @@ START_TEST(test_the_example_hangs_on_a_seed_and_the_run_repeats_byte_for_byte)
 	char seed[16];
 	int s;
 
-	if (!build_example(prog, sizeof(prog)))
+	scratch_enter();
+	if (!build_example(prog, sizeof(prog))) {
+		scratch_leave();
 		return;
+	}
 	/* over seeds until it hangs (docs/programs.md: seed 2) */
 	for (s = 1; s <= 300; s++) {
 		snprintf(seed, sizeof(seed), "%d", s);
@@ -78,6 +87,7 @@ START_TEST(test_the_example_hangs_on_a_seed_and_the_run_repeats_byte_for_byte)
 	ck_assert_int_eq(a.status, 6);
 	ck_assert_ptr_nonnull(strstr(a.err, "usage: ./uapi-lostwake [buggy|fixed|pthread]"));
 	ck_assert_ptr_nonnull(strstr(a.out, "exit status 2, 1 thread\n"));
+	scratch_leave();
 }
 END_TEST
 
@@ -86,21 +96,178 @@ START_TEST(test_build_refuses_a_call_the_layer_does_not_simulate)
 	const char *argv[] = { "futexsim", "build", "uapi-rw.c", "-o",
 			       "uapi-rw", NULL };
 	struct child_out o;
-	FILE *f = fopen("uapi-rw.c", "w");
 
-	ck_assert_ptr_nonnull(f);
-	fputs("#include <pthread.h>\n"
-	      "static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;\n"
-	      "int main(void) { return pthread_rwlock_timedrdlock(&rw, 0); }\n", f);
-	fclose(f);
-	if (!run_futexsim(&o, argv)) {
-		unlink("uapi-rw.c");
-		return;
+	scratch_enter();
+	scratch_write("uapi-rw.c", "#include <pthread.h>\n"
+		      "static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;\n"
+		      "int main(void) { return pthread_rwlock_timedrdlock(&rw, 0); }\n");
+	if (run_futexsim(&o, argv)) {
+		ck_assert_int_eq(o.status, 2);
+		ck_assert_ptr_nonnull(strstr(o.err, "futexsim build: uapi-rw.c calls pthread_rwlock_timedrdlock(), which futexsim does not simulate"));
+		ck_assert_int_ne(access("uapi-rw", F_OK), 0);
 	}
-	unlink("uapi-rw.c");
-	ck_assert_int_eq(o.status, 2);
-	ck_assert_ptr_nonnull(strstr(o.err, "futexsim build: uapi-rw.c calls pthread_rwlock_timedrdlock(), which futexsim does not simulate"));
-	ck_assert_int_ne(access("uapi-rw", F_OK), 0);
+	scratch_leave();
+}
+END_TEST
+
+/* A program that prints what its options made of it: a macro of -D
+ * (separated and joined), headers found through -I, -isystem, -iquote
+ * and -idirafter, a file of -include and one of -imacros, a macro -U
+ * removes, the -x language; sqrt() from the -l library. */
+static const char opts_prog[] =
+	"#include <math.h>\n"
+	"#include \"q.h\"\n"
+	"#include <s.h>\n"
+	"#include <a.h>\n"
+	"#include <i.h>\n"
+	"#ifdef GONE\n#error -U did not reach the compiler\n#endif\n"
+	"volatile double two = 4.0;\n"
+	"int main(void) { printf(\"%d %d %d %d %d %d %d %d %.0f\\n\", X, Y, Q, S, A, I, INC, MAC,"
+	" sqrt(two)); return 0; }\n";
+
+static void opts_files(void)
+{
+	ck_assert_int_eq(mkdir("i", 0755) | mkdir("s", 0755) |
+			 mkdir("q", 0755) | mkdir("a", 0755), 0);
+	scratch_write("i/i.h", "#define I 4\n");
+	scratch_write("s/s.h", "#define S 5\n");
+	scratch_write("q/q.h", "#define Q 6\n");
+	scratch_write("a/a.h", "#define A 7\n");
+	scratch_write("inc.h", "#define INC 8\n");
+	scratch_write("mac.h", "#define MAC 9\n");
+	scratch_write("prog.c", opts_prog);
+}
+
+static void opts_rmdirs(void)
+{
+	static const char *const files[] = { "i/i.h", "s/s.h", "q/q.h", "a/a.h" };
+
+	for (int k = 0; k < 4; k++)
+		unlink(files[k]);
+	rmdir("i");
+	rmdir("s");
+	rmdir("q");
+	rmdir("a");
+}
+
+/* Build with @opts (NULL-ended), run the result: its first line. */
+static void build_and_run(const char *const *opts, const char *out,
+			  const char *want)
+{
+	const char *argv[40] = { "futexsim", "build", "prog.c" };
+	const char *run[] = { "futexsim", "run", NULL, NULL };
+	char prog[64];
+	static struct child_out o;
+	int n = 3;
+
+	while (*opts)
+		argv[n++] = *opts++;
+	argv[n] = NULL;
+	ck_assert(run_futexsim(&o, argv));
+	ck_assert_msg(o.status == 0, "build failed (%d): %s", o.status, o.err);
+	snprintf(prog, sizeof(prog), "--program=./%s", out);
+	run[2] = prog;
+	run_futexsim(&o, run);
+	ck_assert_msg(o.status == 0, "run failed (%d): %s", o.status, o.err);
+	ck_assert_msg(!strncmp(o.out, want, strlen(want)), "got [%.80s], not [%s]",
+		      o.out, want);
+}
+
+START_TEST(test_build_takes_the_compilers_options_separated_and_joined)
+{
+	static const char *const separated[] = {
+		"-D", "X=1", "-D", "Y=2", "-D", "GONE", "-U", "GONE",
+		"-I", "i", "-isystem", "s", "-iquote", "q", "-idirafter", "a",
+		"-include", "inc.h", "-imacros", "mac.h", "-x", "c",
+		"-MD", "-MF", "deps", "-MT", "target", "-MQ", "other",
+		"-L", ".", "-l", "m", "-Xlinker", "--no-undefined",
+		"-Wl,-z,now", "-o", "sep", NULL };
+	static const char *const joined[] = {
+		"-DX=3", "-DY=4", "-DGONE", "-UGONE", "-Ii", "-isystems",
+		"-iquoteq", "-idiraftera", "-include", "inc.h", "-imacros",
+		"mac.h", "-xc", "-MD", "-MFdeps", "-MTtarget", "-MQother",
+		"-L.", "-lm", "-ojoined", NULL };
+	char *deps;
+
+	if (!getenv("FUTEXSIM"))
+		return;
+	scratch_enter();
+	opts_files();
+	build_and_run(separated, "sep", "1 2 6 5 7 4 8 9 2\n");
+	deps = slurp("deps", NULL);
+	ck_assert_msg(strstr(deps, "target other:"), "-MT/-MQ missing from: %s", deps);
+	free(deps);
+	build_and_run(joined, "joined", "3 4 6 5 7 4 8 9 2\n");
+	opts_rmdirs();
+	scratch_leave();
+}
+END_TEST
+
+/* Negative control: each option that takes an argument, last on the
+ * command line without it, is bad input naming it. */
+START_TEST(test_build_refuses_an_option_missing_its_argument)
+{
+	static const char *const opts[] = { "-o", "-I", "-D", "-U", "-include",
+		"-imacros", "-isystem", "-iquote", "-idirafter", "-x", "-MF",
+		"-MT", "-MQ", "-L", "-l", "-Xlinker", NULL };
+	static struct child_out o;
+	char want[64];
+
+	for (int k = 0; opts[k]; k++) {
+		const char *argv[] = { "futexsim", "build", "prog.c", opts[k], NULL };
+
+		if (!run_futexsim(&o, argv))
+			return;
+		snprintf(want, sizeof(want), "expected %s ", opts[k]);
+		assert_one_line_error(&o, want, "(the option's argument)");
+	}
+}
+END_TEST
+
+/* A header with gcc attributes that name renamed functions, struct
+ * members named like them (read is refused, write simulated), and the
+ * address of malloc: the renaming leaves the names alone, and every way
+ * in reaches the layer. */
+static const char attr_h[] =
+	"#include <stdarg.h>\n#include <stddef.h>\n"
+	"int logf_(const char *, ...) __attribute__((format(printf, 1, 2)));\n"
+	"void *mk(size_t) __attribute__((malloc));\n"
+	"struct sink { int (*write)(int); int (*read)(void); long time; };\n";
+static const char attr_c[] =
+	"#include <stdio.h>\n#include <stdlib.h>\n#include \"attr.h\"\n"
+	"int logf_(const char *f, ...)\n{\n\tva_list ap;\n\tint r;\n\n"
+	"\tva_start(ap, f);\n\tr = vprintf(f, ap);\n\tva_end(ap);\n\treturn r;\n}\n"
+	"void *mk(size_t n) { return malloc(n); }\n"
+	"static int put(int c) { return putchar(c); }\n"
+	"int main(void)\n{\n\tvoid *(*pm)(size_t) = &malloc;\n"
+	"\tstruct sink s = { put, 0, 5 };\n\n"
+	"\tprintf(\"hello\\n\");\n"
+	"\tlogf_(\"%d %p %p\\n\", (int)s.time, mk(8), pm(8));\n"
+	"\tif (s.read)\n\t\treturn s.read();\n\ts.write('!');\n\tfprintf(stdout, \"\\n\");\n\texit(4);\n}\n";
+
+START_TEST(test_attributes_naming_printf_and_malloc_build_and_reach_the_layer)
+{
+	const char *build[] = { "futexsim", "build", "attr.c", "-Werror",
+				"-Wall", "-o", "attr", NULL };
+	const char *run[] = { "futexsim", "run", "--program=./attr", NULL };
+	static struct child_out o;
+
+	if (!getenv("FUTEXSIM"))
+		return;
+	scratch_enter();
+	scratch_write("attr.h", attr_h);
+	scratch_write("attr.c", attr_c);
+	ck_assert(run_futexsim(&o, build));
+	ck_assert_msg(o.status == 0, "build failed (%d): %s", o.status, o.err);
+	run_futexsim(&o, run);
+	/* the output is captured (hello through puts()), both blocks are
+	 * in the arena (0x2000...), exit() is the program's end */
+	ck_assert_int_eq(o.status, 6);
+	ck_assert_msg(!strncmp(o.out, "hello\n5 0x2000", 14), "got: %.200s", o.out);
+	ck_assert_ptr_nonnull(strstr(o.out, " 0x2000"));
+	ck_assert_ptr_nonnull(strstr(o.out, "!\n# resolved scenario"));
+	ck_assert_ptr_nonnull(strstr(o.out, "exit status 4, 1 thread"));
+	scratch_leave();
 }
 END_TEST
 
@@ -109,5 +276,8 @@ Suite *build_suite(void)
 	return one_case_suite("build", 120, (const TTest *const[]){
 		test_the_example_hangs_on_a_seed_and_the_run_repeats_byte_for_byte,
 		test_build_refuses_a_call_the_layer_does_not_simulate,
+		test_build_takes_the_compilers_options_separated_and_joined,
+		test_build_refuses_an_option_missing_its_argument,
+		test_attributes_naming_printf_and_malloc_build_and_reach_the_layer,
 		NULL });
 }

@@ -4,9 +4,9 @@
  * and the --program key of `futexsim run` and `futexsim replay`.
  *
  * Stage: CLI.  Called by sim/cli/cli.c (and sim_program_spawn() by
- * sim/explore/explore_run.c and bench/bench_spawn.c); sim/program/program.c runs the C
- * compiler (build) and exec()s the program's binary (run), and writes the
- * program's lines of the report.
+ * sim/explore/explore_run.c and bench/bench_spawn.c); sim/program/build.c
+ * runs the C compiler (build), sim/program/program.c exec()s the
+ * program's binary (run) and writes the program's lines of the report.
  *
  * A program binary is a whole futexsim: the simulator (libfutexsim.a of
  * the build directory) linked with the user's objects, compiled with
@@ -25,15 +25,20 @@
 #include "sim/report/exit.h"	/* SIM_EXIT_PROGRAM */
 
 /*
- * sim_program_build - `futexsim build SOURCE.c... [-o OUT] [CC-OPTION...]`:
- * compile and link the program against the layer.  Without -o, OUT is
- * the first source without its ".c".  Options go to the compiler after
- * futexsim's own (-I, -D, -O, -W ...).
- * Before linking, every object is checked with nm -u: a call the layer
- * does not simulate (thrd_create, fork, poll ...) is named on
- * stderr and the build fails.
+ * sim_program_build - `futexsim build SOURCE.c... [-o OUT] [CC-OPTION...]`
+ * (sim/program/build.c): compile and link the program against the
+ * layer.  Without -o, OUT is the first source without its ".c".
+ * Options go to the compiler after futexsim's own (-I, -D, -O, -W ...),
+ * -L, -l, -Xlinker, -Wl, and objects to the link; an option that takes
+ * an argument takes it as gcc does, separated or joined (-I DIR, -IDIR).
+ * Before linking, every object (the compiled sources, and the objects
+ * and archives of the link line) is checked: each undefined symbol (nm)
+ * must be defined by another of them, be a futexsim_* function of the
+ * layer, or be on the allow list of sim/program/hostcalls.h, and no
+ * function may contain an instruction that reaches the host (objdump).
+ * Each refusal is named on stderr and the build fails.
  * Return: 0; bad arguments exit 2, as does a failed compilation or a
- * refused call (the messages are on stderr).
+ * refusal (the messages are on stderr).
  */
 int sim_program_build(int argc, char **argv);
 

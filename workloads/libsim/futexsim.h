@@ -7,10 +7,23 @@
  * Stage: user program -> this layer -> futex(2) boundary (sim/syscall/syscall.h)
  * -> kernel -> sched -> machine.  The program's own code is compiled
  * unmodified; this header first includes the libc headers whose functions
- * it takes over, then renames those functions, by the preprocessor, to
- * the futexsim_* functions of workloads/libsim/, which run them on the
- * simulated machine.  Nothing outside the program's own translation
- * units is renamed: libc and the simulator keep the real functions.
+ * it takes over, then redeclares each of those functions with an
+ * assembler name, FUTEXSIM_AS(malloc) being
+ *	extern __typeof__(malloc) malloc __asm__("futexsim_malloc");
+ * so that every call, every address taken (&malloc) and every call the
+ * compiler makes up itself (printf("x\n") becomes puts(), which gcc
+ * emits under puts's assembler name) reaches the futexsim_* function of
+ * workloads/libsim/ that runs it on the simulated machine.  The names
+ * themselves are left alone: a struct member named write or time, and
+ * __attribute__((format(printf, 1, 2))) or __attribute__((malloc)) in
+ * the program's headers, mean what they say.  Two settings make that
+ * hold: glibc's extern inline wrappers are turned off (__NO_INLINE__:
+ * clang refuses an assembler name after a definition), and so is
+ * _FORTIFY_SOURCE (its __printf_chk and friends run on the host).
+ * Nothing outside the program's own translation units is renamed: libc
+ * and the simulator keep the real functions.  The calls that are not
+ * simulated, and a few builtins, are function-like macros instead (end
+ * of this file).
  *
  * What the renaming covers (docs/programs.md has the full list):
  *   threads    pthread_create/join/exit/self/detach/equal, attributes,
@@ -28,11 +41,18 @@
  *   atomics    the __atomic and __sync builtins (and so C11 atomic_*()):
  *              each is a scheduling point with a cache-line cost
  *              (workloads/libsim/futexsim_atomic.h)
- *   process    exit(), _exit(), abort(), getpid(), getenv() (empty
- *              environment), sysconf(_SC_NPROCESSORS_*)
+ *   process    exit(), _exit(), abort(), assert(), getpid(), getenv()
+ *              (empty environment), sysconf(_SC_NPROCESSORS_*)
+ *   random     getrandom(), getentropy(), arc4random*(): the run's PRNG;
+ *              rand(), random(), *rand48(): a stream of the program
+ *              seeded from the run's seed (workloads/libsim/rand.c)
+ *   CPU time   clock(), __rdtsc(), __rdtscp(): the virtual clock
  * Calls the simulator does not model (fork, signals, files, sockets,
  * shared memory) are renamed to functions that end the run with a
- * failure report naming the call (exit status 3).
+ * failure report naming the call (exit status 3).  Any other call left
+ * in an object that is not on the allow list of sim/program/build.c is
+ * refused by `futexsim build`, as are instructions that reach the host
+ * (syscall, rdtsc, cpuid ...) in the program's code.
  *
  * Contract: same program + same scenario + same seed => same output,
  * byte for byte.  Limits: __thread variables are shared by all tasks
@@ -43,9 +63,17 @@
 #ifndef FUTEXSIM_H
 #define FUTEXSIM_H
 
+#ifndef FUTEXSIM_NO_RENAME	/* before any libc header (see above) */
+#ifndef __NO_INLINE__
+#define __NO_INLINE__ 1
+#endif
+#undef _FORTIFY_SOURCE
+#endif
+
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE 1
 #endif
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -58,8 +86,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/shm.h>
+#include <sys/socket.h>
+#include <malloc.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -163,12 +195,57 @@ void *futexsim_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		    off_t off);
 int futexsim_munmap(void *addr, size_t len);
 long futexsim_sysconf(int name);
+int futexsim_get_nprocs(void);		/* the CPUs in use, as sysconf()	*/
+int futexsim_sched_getcpu(void);	/* the running task's CPU		*/
+void *futexsim_memalign(size_t align, size_t n);
+void *futexsim_reallocarray(void *p, size_t n, size_t size);
+/* setvbuf(), setbuf() of stdout or stderr: nothing to do (the layer's
+ * streams write whole lines); another stream ends the run. */
+int futexsim_setvbuf(FILE *f, char *buf, int mode, size_t size);
+void futexsim_setbuf(FILE *f, char *buf);
 char *futexsim_getenv(const char *name);
 void futexsim_exit(int status) __attribute__((noreturn));
 void futexsim_abort(void) __attribute__((noreturn));
+/* clock() - the program's CPU time (CLOCK_PROCESS_CPUTIME_ID) in
+ * CLOCKS_PER_SEC units; 0 outside a simulated task. */
+clock_t futexsim_clock(void);
+/* futexsim_rdtsc - the time stamp counter: the running CPU's virtual
+ * clock in nanoseconds (a 1 GHz TSC); __rdtsc(), __builtin_ia32_rdtsc().
+ * futexsim_rdtscp also sets *@aux to IA32_TSC_AUX as Linux sets it (the
+ * CPU's number, its node << 12).  A read costs 8 ns and is a scheduling
+ * point. */
+unsigned long long futexsim_rdtsc(void);
+unsigned long long futexsim_rdtscp(unsigned int *aux);
+char *futexsim_strdup(const char *s);
+char *futexsim_strndup(const char *s, size_t n);
+/* assert(): a failed assertion is a simulated failure naming it, its
+ * file:line and function (exit status 3). */
+void futexsim___assert_fail(const char *expr, const char *file,
+			    unsigned int line, const char *func)
+	__attribute__((noreturn));
+void futexsim___assert_perror_fail(int errnum, const char *file,
+				   unsigned int line, const char *func)
+	__attribute__((noreturn));
+void futexsim___assert(const char *expr, const char *file, int line)
+	__attribute__((noreturn));
+
+/* ---- random numbers (workloads/libsim/rand.c) ---- */
+ssize_t futexsim_getrandom(void *buf, size_t len, unsigned int flags);
+int futexsim_getentropy(void *buf, size_t len);
+int futexsim_rand(void);
+void futexsim_srand(unsigned int seed);
+long futexsim_random(void);
+void futexsim_srandom(unsigned int seed);
+double futexsim_drand48(void);
+long futexsim_lrand48(void);
+long futexsim_mrand48(void);
+void futexsim_srand48(long seed);
+uint32_t futexsim_arc4random(void);
+uint32_t futexsim_arc4random_uniform(uint32_t bound);
+void futexsim_arc4random_buf(void *buf, size_t len);
 /* futexsim_unsupported - end the run with a failure report: @what is
- * not simulated.  The renamed unsupported calls below expand to it (to
- * futexsim_unsupported_ptr() where the call returns a pointer). */
+ * not simulated (futexsim_unsupported_ptr() where the call returns a
+ * pointer).  The unsupported calls below reach it. */
 long futexsim_unsupported(const char *what) __attribute__((noreturn));
 void *futexsim_unsupported_ptr(const char *what) __attribute__((noreturn));
 
@@ -187,135 +264,209 @@ int futexsim_fflush(FILE *f);
 void futexsim_perror(const char *s);
 ssize_t futexsim_write(int fd, const void *p, size_t n);
 
+/*
+ * The calls the layer refuses at run time, with the reason the failure
+ * report gives: FUTEXSIM_UNSUPPORTED(X) expands X(name, why) for each.
+ */
+#define FUTEXSIM_NO_PROC	"processes are not simulated"
+#define FUTEXSIM_NO_SIG		"signals are not simulated"
+#define FUTEXSIM_NO_FILES	"files are not simulated (stdout and stderr only)"
+#define FUTEXSIM_UNSUPPORTED(X)						\
+	X(fork, FUTEXSIM_NO_PROC " (one process, its threads)")	\
+	X(vfork, FUTEXSIM_NO_PROC)					\
+	X(system, FUTEXSIM_NO_PROC)					\
+	X(execv, FUTEXSIM_NO_PROC)					\
+	X(execvp, FUTEXSIM_NO_PROC)					\
+	X(execve, FUTEXSIM_NO_PROC)					\
+	X(waitpid, FUTEXSIM_NO_PROC)					\
+	X(kill, FUTEXSIM_NO_SIG)					\
+	X(raise, FUTEXSIM_NO_SIG)					\
+	X(signal, FUTEXSIM_NO_SIG)					\
+	X(sigaction, FUTEXSIM_NO_SIG)					\
+	X(sigprocmask, FUTEXSIM_NO_SIG)				\
+	X(pthread_kill, FUTEXSIM_NO_SIG)				\
+	X(pthread_sigmask, FUTEXSIM_NO_SIG)				\
+	X(pthread_cancel, "cancellation (a signal) is not simulated")	\
+	X(alarm, FUTEXSIM_NO_SIG)					\
+	X(read, "input is not simulated")				\
+	X(pipe, "pipes are not simulated")				\
+	X(socket, "sockets are not simulated")				\
+	X(shmget, "shared memory segments are not simulated (one process; a futex in one needs an inode key)") \
+	X(shmat, "shared memory segments are not simulated")
+#define FUTEXSIM_UNSUPPORTED_FILES(X)					\
+	X(open, FUTEXSIM_NO_FILES)					\
+	X(openat, FUTEXSIM_NO_FILES)					\
+	X(creat, FUTEXSIM_NO_FILES)
+
 #ifndef FUTEXSIM_NO_RENAME
 
-#define pthread_create			futexsim_pthread_create
-#define pthread_join			futexsim_pthread_join
-#define pthread_exit			futexsim_pthread_exit
-#define pthread_self			futexsim_pthread_self
-#define pthread_equal			futexsim_pthread_equal
-#define pthread_detach			futexsim_pthread_detach
-#define pthread_attr_init		futexsim_pthread_attr_init
-#define pthread_attr_destroy		futexsim_pthread_attr_destroy
-#define pthread_attr_setdetachstate	futexsim_pthread_attr_setdetachstate
-#define pthread_attr_setstacksize	futexsim_pthread_attr_setstacksize
-#define pthread_attr_setinheritsched	futexsim_pthread_attr_setinheritsched
-#define pthread_attr_setschedpolicy	futexsim_pthread_attr_setschedpolicy
-#define pthread_attr_setschedparam	futexsim_pthread_attr_setschedparam
-#define pthread_once			futexsim_pthread_once
-#define pthread_key_create		futexsim_pthread_key_create
-#define pthread_key_delete		futexsim_pthread_key_delete
-#define pthread_getspecific		futexsim_pthread_getspecific
-#define pthread_setspecific		futexsim_pthread_setspecific
-#define pthread_mutex_init		futexsim_pthread_mutex_init
-#define pthread_mutex_destroy		futexsim_pthread_mutex_destroy
-#define pthread_mutex_lock		futexsim_pthread_mutex_lock
-#define pthread_mutex_trylock		futexsim_pthread_mutex_trylock
-#define pthread_mutex_timedlock		futexsim_pthread_mutex_timedlock
-#define pthread_mutex_unlock		futexsim_pthread_mutex_unlock
-#define pthread_mutexattr_init		futexsim_pthread_mutexattr_init
-#define pthread_mutexattr_destroy	futexsim_pthread_mutexattr_destroy
-#define pthread_mutexattr_settype	futexsim_pthread_mutexattr_settype
-#define pthread_mutexattr_setprotocol	futexsim_pthread_mutexattr_setprotocol
-#define pthread_cond_init		futexsim_pthread_cond_init
-#define pthread_cond_destroy		futexsim_pthread_cond_destroy
-#define pthread_cond_wait		futexsim_pthread_cond_wait
-#define pthread_cond_timedwait		futexsim_pthread_cond_timedwait
-#define pthread_cond_signal		futexsim_pthread_cond_signal
-#define pthread_cond_broadcast		futexsim_pthread_cond_broadcast
-#define pthread_condattr_init		futexsim_pthread_condattr_init
-#define pthread_condattr_destroy	futexsim_pthread_condattr_destroy
-#define pthread_condattr_setclock	futexsim_pthread_condattr_setclock
-#define pthread_rwlock_init		futexsim_pthread_rwlock_init
-#define pthread_rwlock_destroy		futexsim_pthread_rwlock_destroy
-#define pthread_rwlock_rdlock		futexsim_pthread_rwlock_rdlock
-#define pthread_rwlock_wrlock		futexsim_pthread_rwlock_wrlock
-#define pthread_rwlock_tryrdlock	futexsim_pthread_rwlock_tryrdlock
-#define pthread_rwlock_trywrlock	futexsim_pthread_rwlock_trywrlock
-#define pthread_rwlock_unlock		futexsim_pthread_rwlock_unlock
-#define pthread_barrier_init		futexsim_pthread_barrier_init
-#define pthread_barrier_destroy		futexsim_pthread_barrier_destroy
-#define pthread_barrier_wait		futexsim_pthread_barrier_wait
-#define pthread_spin_init		futexsim_pthread_spin_init
-#define pthread_spin_destroy		futexsim_pthread_spin_destroy
-#define pthread_spin_lock		futexsim_pthread_spin_lock
-#define pthread_spin_trylock		futexsim_pthread_spin_trylock
-#define pthread_spin_unlock		futexsim_pthread_spin_unlock
-#define sem_init			futexsim_sem_init
-#define sem_destroy			futexsim_sem_destroy
-#define sem_wait			futexsim_sem_wait
-#define sem_trywait			futexsim_sem_trywait
-#define sem_post			futexsim_sem_post
-#define sem_getvalue			futexsim_sem_getvalue
+/* Each function, its calls and its address, to the layer's (see above). */
+#define FUTEXSIM_AS(name)	extern __typeof__(name) name __asm__("futexsim_" #name)
+#define FUTEXSIM_AS_TO(name, to) extern __typeof__(name) name __asm__(#to)
 
-#define syscall				futexsim_syscall
-#define gettid				futexsim_gettid
-#define getpid				futexsim_getpid
-#define sched_yield			futexsim_sched_yield
-#define clock_gettime			futexsim_clock_gettime
-#define gettimeofday			futexsim_gettimeofday
-#define time(t)				futexsim_time(t)
-#define nanosleep			futexsim_nanosleep
-#define clock_nanosleep			futexsim_clock_nanosleep
-#define usleep				futexsim_usleep
-#define sleep(s)			futexsim_sleep(s)
-#define malloc				futexsim_malloc
-#define calloc				futexsim_calloc
-#define realloc				futexsim_realloc
-#define free				futexsim_free
-#define posix_memalign			futexsim_posix_memalign
-#define aligned_alloc			futexsim_aligned_alloc
-#define mmap				futexsim_mmap
-#define munmap				futexsim_munmap
-#define sysconf				futexsim_sysconf
-#define getenv				futexsim_getenv
-#define exit(s)				futexsim_exit(s)
-#define _exit(s)			futexsim_exit(s)
-#define abort()				futexsim_abort()
+FUTEXSIM_AS(pthread_create);
+FUTEXSIM_AS(pthread_join);
+FUTEXSIM_AS(pthread_exit);
+FUTEXSIM_AS(pthread_self);
+FUTEXSIM_AS(pthread_equal);
+FUTEXSIM_AS(pthread_detach);
+FUTEXSIM_AS(pthread_attr_init);
+FUTEXSIM_AS(pthread_attr_destroy);
+FUTEXSIM_AS(pthread_attr_setdetachstate);
+FUTEXSIM_AS(pthread_attr_setstacksize);
+FUTEXSIM_AS(pthread_attr_setinheritsched);
+FUTEXSIM_AS(pthread_attr_setschedpolicy);
+FUTEXSIM_AS(pthread_attr_setschedparam);
+FUTEXSIM_AS(pthread_once);
+FUTEXSIM_AS(pthread_key_create);
+FUTEXSIM_AS(pthread_key_delete);
+FUTEXSIM_AS(pthread_getspecific);
+FUTEXSIM_AS(pthread_setspecific);
+FUTEXSIM_AS(pthread_mutex_init);
+FUTEXSIM_AS(pthread_mutex_destroy);
+FUTEXSIM_AS(pthread_mutex_lock);
+FUTEXSIM_AS(pthread_mutex_trylock);
+FUTEXSIM_AS(pthread_mutex_timedlock);
+FUTEXSIM_AS(pthread_mutex_unlock);
+FUTEXSIM_AS(pthread_mutexattr_init);
+FUTEXSIM_AS(pthread_mutexattr_destroy);
+FUTEXSIM_AS(pthread_mutexattr_settype);
+FUTEXSIM_AS(pthread_mutexattr_setprotocol);
+FUTEXSIM_AS(pthread_cond_init);
+FUTEXSIM_AS(pthread_cond_destroy);
+FUTEXSIM_AS(pthread_cond_wait);
+FUTEXSIM_AS(pthread_cond_timedwait);
+FUTEXSIM_AS(pthread_cond_signal);
+FUTEXSIM_AS(pthread_cond_broadcast);
+FUTEXSIM_AS(pthread_condattr_init);
+FUTEXSIM_AS(pthread_condattr_destroy);
+FUTEXSIM_AS(pthread_condattr_setclock);
+FUTEXSIM_AS(pthread_rwlock_init);
+FUTEXSIM_AS(pthread_rwlock_destroy);
+FUTEXSIM_AS(pthread_rwlock_rdlock);
+FUTEXSIM_AS(pthread_rwlock_wrlock);
+FUTEXSIM_AS(pthread_rwlock_tryrdlock);
+FUTEXSIM_AS(pthread_rwlock_trywrlock);
+FUTEXSIM_AS(pthread_rwlock_unlock);
+FUTEXSIM_AS(pthread_barrier_init);
+FUTEXSIM_AS(pthread_barrier_destroy);
+FUTEXSIM_AS(pthread_barrier_wait);
+FUTEXSIM_AS(pthread_spin_init);
+FUTEXSIM_AS(pthread_spin_destroy);
+FUTEXSIM_AS(pthread_spin_lock);
+FUTEXSIM_AS(pthread_spin_trylock);
+FUTEXSIM_AS(pthread_spin_unlock);
+FUTEXSIM_AS(sem_init);
+FUTEXSIM_AS(sem_destroy);
+FUTEXSIM_AS(sem_wait);
+FUTEXSIM_AS(sem_trywait);
+FUTEXSIM_AS(sem_post);
+FUTEXSIM_AS(sem_getvalue);
+FUTEXSIM_AS(syscall);
+FUTEXSIM_AS(gettid);
+FUTEXSIM_AS(getpid);
+FUTEXSIM_AS(sched_yield);
+FUTEXSIM_AS(clock_gettime);
+FUTEXSIM_AS(gettimeofday);
+FUTEXSIM_AS(time);
+FUTEXSIM_AS(nanosleep);
+FUTEXSIM_AS(clock_nanosleep);
+FUTEXSIM_AS(usleep);
+FUTEXSIM_AS(sleep);
+FUTEXSIM_AS(malloc);
+FUTEXSIM_AS(calloc);
+FUTEXSIM_AS(realloc);
+FUTEXSIM_AS(free);
+FUTEXSIM_AS(posix_memalign);
+FUTEXSIM_AS(aligned_alloc);
+#ifdef __USE_FILE_OFFSET64	/* mmap is already glibc's mmap64 */
+#define mmap(...)			futexsim_mmap(__VA_ARGS__)
+#else
+FUTEXSIM_AS(mmap);
+#endif
+#ifdef __USE_LARGEFILE64
+FUTEXSIM_AS_TO(mmap64, futexsim_mmap);
+#endif
+FUTEXSIM_AS(munmap);
+FUTEXSIM_AS(sysconf);
+FUTEXSIM_AS(get_nprocs);
+FUTEXSIM_AS_TO(get_nprocs_conf, futexsim_get_nprocs);
+FUTEXSIM_AS(sched_getcpu);
+FUTEXSIM_AS(memalign);
+FUTEXSIM_AS(reallocarray);
+FUTEXSIM_AS(setvbuf);
+FUTEXSIM_AS(setbuf);
+FUTEXSIM_AS(getenv);
+FUTEXSIM_AS(exit);
+FUTEXSIM_AS_TO(_exit, futexsim_exit);
+FUTEXSIM_AS(abort);
+FUTEXSIM_AS(clock);
+FUTEXSIM_AS(strdup);
+FUTEXSIM_AS(strndup);
+FUTEXSIM_AS(__assert_fail);
+FUTEXSIM_AS(__assert_perror_fail);
+FUTEXSIM_AS(__assert);
 
-#define printf				futexsim_printf
-#define fprintf				futexsim_fprintf
-#define dprintf				futexsim_dprintf
-#define vprintf				futexsim_vprintf
-#define vfprintf			futexsim_vfprintf
-#define puts				futexsim_puts
-#define fputs				futexsim_fputs
-#define putchar				futexsim_putchar
-#define fputc				futexsim_fputc
-#define putc				futexsim_fputc
-#define fwrite				futexsim_fwrite
-#define fflush				futexsim_fflush
-#define perror				futexsim_perror
-#define write				futexsim_write
+FUTEXSIM_AS(getrandom);
+FUTEXSIM_AS(getentropy);
+FUTEXSIM_AS(rand);
+FUTEXSIM_AS(srand);
+FUTEXSIM_AS(random);
+FUTEXSIM_AS(srandom);
+FUTEXSIM_AS(drand48);
+FUTEXSIM_AS(lrand48);
+FUTEXSIM_AS(mrand48);
+FUTEXSIM_AS(srand48);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 36)
+FUTEXSIM_AS(arc4random);
+FUTEXSIM_AS(arc4random_uniform);
+FUTEXSIM_AS(arc4random_buf);
+#endif
+FUTEXSIM_AS(printf);
+FUTEXSIM_AS(fprintf);
+FUTEXSIM_AS(dprintf);
+FUTEXSIM_AS(vprintf);
+FUTEXSIM_AS(vfprintf);
+FUTEXSIM_AS(puts);
+FUTEXSIM_AS(fputs);
+FUTEXSIM_AS(putchar);
+FUTEXSIM_AS(fputc);
+FUTEXSIM_AS_TO(putc, futexsim_fputc);
+FUTEXSIM_AS(fwrite);
+FUTEXSIM_AS(fflush);
+FUTEXSIM_AS(perror);
+FUTEXSIM_AS(write);
 
-/* Not simulated: each call ends the run with a report naming it. */
+/* The time stamp counter: gcc's __rdtsc() and __rdtscp() (ia32intrin.h,
+ * included after this header) are inline functions around these
+ * builtins; clang's are builtins themselves. */
+#define __builtin_ia32_rdtsc()		futexsim_rdtsc()
+#define __builtin_ia32_rdtscp(aux)	futexsim_rdtscp(aux)
+#ifdef __clang__
+#define __rdtsc()			futexsim_rdtsc()
+#define __builtin_readcyclecounter()	futexsim_rdtsc()
+#endif
+
+/* Not simulated: each call, and a call through its address, ends the
+ * run with a report naming it (workloads/libsim/unsupported.c).  They
+ * are noreturn, so the code after such a call is gone from the object,
+ * with the calls it makes (the build does not refuse those).  Under
+ * _FILE_OFFSET_BITS=64 glibc has given the file calls assembler names
+ * already: those are macros then, which name calls only. */
+#define FUTEXSIM__NO(name, why)	extern __typeof__(name) name	\
+	__asm__("futexsim_no_" #name) __attribute__((noreturn));
+FUTEXSIM_UNSUPPORTED(FUTEXSIM__NO)
 #define FUTEXSIM_NO(name, why)	futexsim_unsupported(#name "(): " why)
 #define FUTEXSIM_NO_PTR(name, why) futexsim_unsupported_ptr(#name "(): " why)
-#define fork(...)		FUTEXSIM_NO(fork, "processes are not simulated (one process, its threads)")
-#define vfork(...)		FUTEXSIM_NO(vfork, "processes are not simulated")
-#define system(...)		FUTEXSIM_NO(system, "processes are not simulated")
-#define execv(...)		FUTEXSIM_NO(execv, "processes are not simulated")
-#define execvp(...)		FUTEXSIM_NO(execvp, "processes are not simulated")
-#define execve(...)		FUTEXSIM_NO(execve, "processes are not simulated")
-#define waitpid(...)		FUTEXSIM_NO(waitpid, "processes are not simulated")
-#define kill(...)		FUTEXSIM_NO(kill, "signals are not simulated")
-#define raise(...)		FUTEXSIM_NO(raise, "signals are not simulated")
-#define signal(...)		FUTEXSIM_NO_PTR(signal, "signals are not simulated")
-#define sigaction(...)		FUTEXSIM_NO(sigaction, "signals are not simulated")
-#define sigprocmask(...)	FUTEXSIM_NO(sigprocmask, "signals are not simulated")
-#define pthread_kill(...)	FUTEXSIM_NO(pthread_kill, "signals are not simulated")
-#define pthread_sigmask(...)	FUTEXSIM_NO(pthread_sigmask, "signals are not simulated")
-#define pthread_cancel(...)	FUTEXSIM_NO(pthread_cancel, "cancellation (a signal) is not simulated")
-#define alarm(...)		FUTEXSIM_NO(alarm, "signals are not simulated")
-#define open(...)		FUTEXSIM_NO(open, "files are not simulated (stdout and stderr only)")
-#define openat(...)		FUTEXSIM_NO(openat, "files are not simulated (stdout and stderr only)")
-#define creat(...)		FUTEXSIM_NO(creat, "files are not simulated (stdout and stderr only)")
-#define fopen(...)		FUTEXSIM_NO_PTR(fopen, "files are not simulated (stdout and stderr only)")
-#define read(...)		FUTEXSIM_NO(read, "input is not simulated")
-#define pipe(...)		FUTEXSIM_NO(pipe, "pipes are not simulated")
-#define socket(...)		FUTEXSIM_NO(socket, "sockets are not simulated")
-#define shmget(...)		FUTEXSIM_NO(shmget, "shared memory segments are not simulated (one process; a futex in one needs an inode key)")
-#define shmat(...)		FUTEXSIM_NO_PTR(shmat, "shared memory segments are not simulated")
+#ifndef __USE_FILE_OFFSET64
+FUTEXSIM_UNSUPPORTED_FILES(FUTEXSIM__NO)
+#else
+#define open(...)	FUTEXSIM_NO(open, FUTEXSIM_NO_FILES)
+#define openat(...)	FUTEXSIM_NO(openat, FUTEXSIM_NO_FILES)
+#define creat(...)	FUTEXSIM_NO(creat, FUTEXSIM_NO_FILES)
+#endif
+/* glibc declares fopen() malloc, which noreturn may not join */
+#define fopen(...)	FUTEXSIM_NO_PTR(fopen, FUTEXSIM_NO_FILES)
 
 #endif /* FUTEXSIM_NO_RENAME */
 #endif /* FUTEXSIM_H */

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "sim/machine/machine.h"
+#include "sim/machine/prng.h"
 #include "sim/scenario/scenario.h"
 #include "sim/report/stats.h"
 #include "workloads/ulock/ulock.h"
@@ -74,6 +75,8 @@ struct wl_prog_state {
 	int rt_requested;		/* SCHED_FIFO/RR attributes seen	*/
 	int keys_used;
 	void (*key_dtor[WL_PROG_MAX_KEYS])(void *);
+	struct sim_prng rand;		/* rand()'s stream (rand.c)	*/
+	int rand_seeded;		/* it is seeded			*/
 };
 
 extern struct wl_prog_state wl_prog;

@@ -20,9 +20,13 @@
  *             in every run; a 16-byte header before each block holds its
  *             size and the arena block it lies in.  Memory not from the
  *             arena (strdup()'s, say) is freed by libc.  mmap(): private
- *             anonymous mappings only, from the arena too.
+ *             anonymous mappings only, from the arena too; strdup() and
+ *             strndup() copy into the arena.
+ *             clock() is the program's CPU time; the TSC (__rdtsc()) the
+ *             running CPU's clock in ns.
  *  process    exit() ends the program (and the run); the environment is
- *             empty; sysconf(_SC_NPROCESSORS_*) is the machine's CPUs.
+ *             empty; sysconf(_SC_NPROCESSORS_*) is the machine's CPUs; a
+ *             failed assert() is a failure report naming it.
  * Outside a simulated task (a constructor of the program, say) every
  * function here is plain libc.
  */
@@ -43,6 +47,7 @@
 #include "workloads/libsim/libsim.h"
 
 #define WL_PROG_VDSO_PS	20000ULL	/* clock_gettime() through the vDSO */
+#define WL_PROG_RDTSC_PS	8000ULL		/* rdtsc: about 25 cycles	*/
 
 /* A raw result to the libc convention, in the calling task's errno. */
 static long to_errno(long r)
@@ -207,6 +212,39 @@ time_t futexsim_time(time_t *t)
 	return ts.tv_sec;
 }
 
+clock_t futexsim_clock(void)
+{
+	struct timespec ts;
+
+	if (!sim_current())
+		return 0;
+	futexsim_clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (clock_t)ts.tv_sec * CLOCKS_PER_SEC +
+	       (clock_t)ts.tv_nsec / (1000000000 / CLOCKS_PER_SEC);
+}
+
+/* The TSC ticks once per virtual nanosecond of the running CPU. */
+unsigned long long futexsim_rdtsc(void)
+{
+	int e;
+
+	if (!sim_current())
+		return 0;
+	e = wl_prog_errno_save();
+	sim_delay_ps(WL_PROG_RDTSC_PS);
+	wl_prog_errno_restore(e);
+	return sim_now_ps() / 1000;
+}
+
+unsigned long long futexsim_rdtscp(unsigned int *aux)
+{
+	unsigned long long tsc = futexsim_rdtsc();
+
+	*aux = sim_cur ? (unsigned int)(sim_cur - sim.cpus) |
+			 (unsigned int)sim_cur->socket << 12 : 0;
+	return tsc;
+}
+
 /* Sleep @ns (nanosleep(2) of the machine). */
 static int sleep_ns(uint64_t ns)
 {
@@ -363,6 +401,25 @@ int futexsim_posix_memalign(void **p, size_t align, size_t n)
 	return 0;
 }
 
+void *futexsim_memalign(size_t align, size_t n)
+{
+	void *p = NULL;
+
+	if (align < sizeof(void *))
+		align = sizeof(void *);
+	return futexsim_posix_memalign(&p, align, n) ? NULL : p;
+}
+
+void *futexsim_reallocarray(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	n *= size;
+	return futexsim_realloc(p, n ? n : 1);	/* never 0 bytes */
+}
+
 void *futexsim_aligned_alloc(size_t align, size_t n)
 {
 	void *p = NULL;
@@ -396,6 +453,23 @@ int futexsim_munmap(void *addr, size_t len)
 	return 0;
 }
 
+char *futexsim_strdup(const char *s)
+{
+	return futexsim_strndup(s, strlen(s));
+}
+
+char *futexsim_strndup(const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	char *p = futexsim_malloc(len + 1);
+
+	if (p) {
+		memcpy(p, s, len);
+		p[len] = '\0';
+	}
+	return p;
+}
+
 /* ---- process -------------------------------------------------------- */
 
 long futexsim_sysconf(int name)
@@ -404,6 +478,30 @@ long futexsim_sysconf(int name)
 	    (name == _SC_NPROCESSORS_ONLN || name == _SC_NPROCESSORS_CONF))
 		return sim.nr_cpus;
 	return sysconf(name);
+}
+
+int futexsim_get_nprocs(void)
+{
+	return (int)futexsim_sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+int futexsim_sched_getcpu(void)
+{
+	return sim_cur ? (int)(sim_cur - sim.cpus) : 0;
+}
+
+/* stdout and stderr are the layer's (whole lines, per task): a program's
+ * buffering request changes nothing, and is no error. */
+int futexsim_setvbuf(FILE *f, char *buf, int mode, size_t size)
+{
+	if (sim_current() && f != stdout && f != stderr)
+		wl_prog_fail("setvbuf(): streams other than stdout and stderr are not simulated");
+	return 0;
+}
+
+void futexsim_setbuf(FILE *f, char *buf)
+{
+	futexsim_setvbuf(f, buf, buf ? _IOFBF : _IONBF, BUFSIZ);
 }
 
 /* The environment of a simulated program is empty (the host's would
@@ -418,6 +516,43 @@ void futexsim_exit(int status)
 	if (!wl_prog_self())
 		exit(status);
 	wl_prog_end(status);
+}
+
+/* A failed assert(): the failure report names it, as glibc's message does. */
+static void __attribute__((noreturn))
+assert_failed(const char *what, const char *file, unsigned int line,
+	      const char *func)
+{
+	char msg[512];
+
+	if (func && !strcmp(func, "futexsim_user_main"))
+		func = "main";		/* -Dmain=futexsim_user_main */
+	snprintf(msg, sizeof(msg), "assertion failed in the program: %s (%s:%u%s%s%s)",
+		 what, file, line, func ? ", " : "", func ? func : "",
+		 func ? "()" : "");
+	if (!wl_prog_self()) {
+		fprintf(stderr, "%s\n", msg);
+		abort();
+	}
+	wl_prog_out_flush(wl_prog_self());
+	sim_fail(SIM_FAIL_INVARIANT, msg);
+}
+
+void futexsim___assert_fail(const char *expr, const char *file,
+			    unsigned int line, const char *func)
+{
+	assert_failed(expr, file, line, func);
+}
+
+void futexsim___assert_perror_fail(int errnum, const char *file,
+				   unsigned int line, const char *func)
+{
+	assert_failed(strerror(errnum), file, line, func);
+}
+
+void futexsim___assert(const char *expr, const char *file, int line)
+{
+	assert_failed(expr, file, (unsigned int)line, NULL);
 }
 
 void futexsim_abort(void)
