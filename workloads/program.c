@@ -76,7 +76,11 @@ static void uword_result(struct sim_result_uword *u, const struct sim_uword *w)
 	uint64_t x[SIM_UWORD_TASKS];
 	int n = 0;
 
-	sim_sym_name(w->addr, u->name, sizeof(u->name));
+	if (wl_prog_mute)	/* a search's run: nobody reads the names */
+		snprintf(u->name, sizeof(u->name), "0x%llx",
+			 (unsigned long long)w->addr);
+	else
+		sim_sym_name(w->addr, u->name, sizeof(u->name));
 	u->raw = w->raw && !w->layer;
 	u->acquires = w->acquires;
 	u->waits = w->waits;

@@ -63,7 +63,9 @@ extern const struct wl_workload wl_spin;	/* spin.c  */
 extern const struct wl_workload wl_rwlock;	/* rwlock.c */
 extern const struct wl_workload wl_program;	/* program.c */
 /* wl_program_mute - @on: the program's stdout and stderr lines are
- * dropped (the runs of a search, sim/explore/explore_fork.c). */
+ * dropped and its futex words go unnamed in the figures (the runs of a
+ * search, sim/explore/explore_fork.c, and sim/program/prepass.c: naming
+ * reads the executable's debug info, which costs more than a run). */
 void wl_program_mute(int on);
 
 /*

@@ -58,6 +58,20 @@ void sim_program_args(int argc, char **argv);
  */
 void sim_program_select(struct sim_scenario *s);
 
+/*
+ * sim_program_prepass - before the run of a user program (workload
+ * program; nothing for others) with scenario @one on @preset: make the
+ * same run in a child process, muted, and preload the futex words it
+ * passed to futex(2) (sim_uword_preload()), so that the run that follows
+ * counts and traces the atomics before each word's first system call.
+ * Call after sim_explore_child_setup() and before recording or replay
+ * starts.  If the child cannot run, nothing is preloaded
+ * (sim/program/prepass.c).
+ */
+struct sim_preset;
+void sim_program_prepass(const struct sim_scenario *one,
+			 const struct sim_preset *preset);
+
 /* sim_program_report - the program lines of the report (nothing for
  * other workloads). */
 void sim_program_report(FILE *out, const struct sim_scenario *s,
