@@ -129,6 +129,7 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 		die_errno(rec);
 	if (src)
 		sim_replay_start(src);
+	sim_failure_set_stuck_ms(one->stuck_ms);
 	sim_machine_init(preset, one->cpus, one->seed);
 	sim_cache_set_jitter(one->cost_jitter_pct);
 	sim_set_livelock_ps(one->livelock_ps);
