@@ -129,6 +129,11 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
  */
 struct sim_task *sim_task_create(const char *name, void (*fn)(void *),
 				 void *arg, int cpu);
+/* sim_task_create_stack - sim_task_create() with a stack of @stack_size
+ * bytes (at most SIM_CORO_STACK_MAX, sim/host/coro.h) instead of the
+ * default SIM_CORO_STACK_SIZE. */
+struct sim_task *sim_task_create_stack(const char *name, void (*fn)(void *),
+				       void *arg, int cpu, size_t stack_size);
 
 /*
  * sim_run - the main loop.  Starts every CPU that has work and dispatches

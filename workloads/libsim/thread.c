@@ -215,8 +215,8 @@ int futexsim_pthread_attr_setstacksize(pthread_attr_t *a, size_t sz)
 {
 	if (sz < PTHREAD_STACK_MIN)
 		return EINVAL;
-	if (sz > SIM_CORO_STACK_SIZE)
-		wl_prog_fail("pthread_attr_setstacksize(): simulated stacks are 256 KiB");
+	if (sz > SIM_CORO_STACK_MAX)
+		wl_prog_fail("pthread_attr_setstacksize() over 8 MiB (8388608 bytes): simulated stacks are at most 8 MiB, glibc's default size");
 	((struct wl_prog_attr *)a)->stack = sz;
 	return 0;
 }
@@ -259,7 +259,9 @@ int futexsim_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	snprintf(name, sizeof(name), "thread%d", t->idx);
 	/* clone(2): a system call's entry and exit, then the new task */
 	sim_delay_ps(sim_jitter_ps(sim.preset->syscall_ps));
-	t->task = sim_task_create(name, thread_task, t, -1);
+	t->task = sim_task_create_stack(name, thread_task, t, -1,
+					a && a->stack ? a->stack :
+					SIM_CORO_STACK_SIZE);
 	t->task->wl = t;
 	t->tid_word = (uint32_t)t->task->tid;
 	*th = (pthread_t)t;
