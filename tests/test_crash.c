@@ -7,7 +7,9 @@
  * with 4 KiB and 64 KiB frames is a STACK OVERFLOW; an 8 MiB thread stack
  * works and 16 MiB is refused; a busy-wait on a volatile flag is a STUCK
  * TASK at the loop's line while one on an atomic load ends; explore
- * counts a crash as the crash oracle and goes on when it is left out.
+ * counts a crash as the crash oracle and goes on when it is left out;
+ * absurd ops and durations are refused or warned about before a run, and
+ * the progress line is on stderr only.
  *
  * Stage: tests.  The handlers are sim/report/failure_signal.c; the
  * programs are built with `futexsim build` as tests/test_build.c does.
@@ -286,6 +288,55 @@ START_TEST(test_explore_fires_the_crash_oracle_and_goes_on_without_it)
 }
 END_TEST
 
+START_TEST(test_absurd_sizes_are_refused_or_warned_about_before_the_run)
+{
+	const char *ops[] = { "futexsim", "run", "--ops=1000000000000000",
+			      NULL };
+	const char *dur[] = { "futexsim", "run", "--duration=100000s", NULL };
+	/* warned about, then stopped by a later input error: no long run */
+	const char *warn[] = { "futexsim", "run", "--duration=1000s",
+			       "--json=/nonexistent/dir/x.json", NULL };
+	const char *fine[] = { "futexsim", "run", "--ops=1000",
+			       "--json=/nonexistent/dir/x.json", NULL };
+	static struct child_out o;
+
+	if (!run_futexsim(&o, ops))
+		return;
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_str_eq(o.err, "futexsim: command line: --ops: expected at most 1000000000000 operations (at about 1 us of host time each, that many take 11 days), got '1000000000000000'\n");
+	run_futexsim(&o, dur);
+	ck_assert_int_eq(o.status, 2);
+	assert_has(&o, "--duration: expected at most 86400s (a day) of simulated time, got '100000s'\n");
+	run_futexsim(&o, warn);
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_msg(!strncmp(o.err, "futexsim: warning: duration=1000s: this run takes at least about ", 65),
+		      "got:\n%s", o.err);
+	/* negative control: a small run gets no warning */
+	run_futexsim(&o, fine);
+	ck_assert_int_eq(o.status, 2);
+	ck_assert_ptr_null(strstr(o.err, "warning"));
+}
+END_TEST
+
+START_TEST(test_the_progress_line_is_on_stderr_only)
+{
+	const char *with[] = { "futexsim", "run", "--ops=5000000", "--progress",
+			       NULL };
+	const char *without[] = { "futexsim", "run", "--ops=5000000", NULL };
+	static struct child_out a, b;
+
+	if (!run_futexsim(&a, with))
+		return;
+	ck_assert_int_eq(a.status, 0);
+	assert_has(&a, "futexsim: lock ww: ");
+	ck_assert_ptr_nonnull(strstr(a.err, " of 5000000 ops), 3 s, about "));
+	run_futexsim(&b, without);
+	ck_assert_int_eq(b.status, 0);
+	ck_assert_str_eq(a.out, b.out);
+	ck_assert_str_eq(b.err, "");	/* not a terminal: no line */
+}
+END_TEST
+
 Suite *crash_suite(void)
 {
 	return one_case_suite("crash", 300, (const TTest *const[]){
@@ -296,5 +347,7 @@ Suite *crash_suite(void)
 		test_a_busy_wait_on_a_volatile_flag_is_a_stuck_task,
 		test_a_correct_program_exits_0_with_no_report,
 		test_explore_fires_the_crash_oracle_and_goes_on_without_it,
+		test_absurd_sizes_are_refused_or_warned_about_before_the_run,
+		test_the_progress_line_is_on_stderr_only,
 		NULL });
 }

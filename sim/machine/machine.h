@@ -97,6 +97,7 @@ struct sim_counters {
 	uint64_t hooks;		/* sim_hook() calls			*/
 	uint64_t switches;	/* coroutine switches			*/
 	uint64_t events;	/* events fired				*/
+	uint64_t progress;	/* sim_progress() calls: operations done */
 };
 
 struct sim_machine {

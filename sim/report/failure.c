@@ -72,6 +72,7 @@
 #include "sim/report/waitfor.h"
 #include "sim/machine/machine.h"
 #include "sim/explore/oracle.h"
+#include "sim/report/progress.h"
 #include "sim/trace/trace.h"
 
 #define FAILURE_MAX_FRAMES	32	/* frames printed per stack	  */
@@ -381,6 +382,7 @@ static void failure_report(enum sim_failure kind, const char *what,
 
 	if ((unsigned int)kind >= sizeof(failure_kinds) / sizeof(failure_kinds[0]))
 		kind = SIM_FAIL_INVARIANT;
+	sim_progress_bar_stop();	/* the progress line, if shown, cleared */
 	/* the narration's end goes out first: the report stays in one piece */
 	if (sim_trace_last_events(failure_event, NULL) < 0)
 		failure_ev.nr = -1;

@@ -468,6 +468,7 @@ static const struct key keys[] = {
 	{ "json", "PATH|none", "also write the results as JSON to PATH; default none", set_json },
 	{ "livelock", "DURATION", "virtual time without progress that is a livelock; default 10s", set_livelock },
 	{ "stuck", "DURATION|none", "host CPU time a task may run without a scheduling point before it is reported stuck (exit 3); default 5s", sim__scenario_set_stuck },
+	{ "progress", "auto|yes|no", "a progress line with an ETA on stderr for a run longer than a few seconds: on a terminal (auto), always, or never; default auto", sim__scenario_set_stuck },
 	{ "cost-jitter", "PCT", "every cache-miss cost varies over PCT% of itself (0-50), centred, from the seeded PRNG: breaks lockstep, lets seeds explore timings; default 0", set_cost_jitter },
 	{ "strategy", "timed|random|pct:D|dfs:P", "who runs next at each scheduling point: timed mode, or an explore strategy (docs/explore.md); default timed", set_strategy },
 	{ "oracle", "LIST", "what fails a run: mutex, deadlock, state, bug, starve=DURATION, overtake=N, share=F; default " SIM_ORACLE_DEFAULT, set_oracle },

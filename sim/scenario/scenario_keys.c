@@ -4,7 +4,7 @@
  * one lock: spin's data, placement and data-access; rwlock's readers,
  * writers, read-ratio, read-depth and roles; lock=adaptive's adaptive and
  * spin-count; workload=program's program and args; lock=tp's tp-policy,
- * tp-handoff and tp-mutex; the watchdog's stuck.  Each setter checks its
+ * tp-handoff and tp-mutex; the watchdog's stuck, and progress.  Each setter checks its
  * value and stores it.
  *
  * Stage: CLI input.  Called through the keys[] table of sim/scenario/scenario.c
@@ -141,12 +141,28 @@ void sim__scenario_set_tp_mutex(struct sim_scenario *s, const struct key *k,
 		TP_MUTEX_48 : TP_MUTEX_61;
 }
 
-/* stuck=: host CPU time, whole milliseconds, at most a day; none: off */
+/* progress=: auto, yes or no */
+static void set_progress(struct sim_scenario *s, const struct key *k,
+			 const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "auto"))
+		s->progress = SIM_PROGRESS_AUTO;
+	else
+		s->progress = sim__scenario_get_choice(k, v, "no", "yes", at) ?
+			      SIM_PROGRESS_YES : SIM_PROGRESS_NO;
+}
+
+/* stuck=: host CPU time, whole milliseconds, at most a day; none: off.
+ * progress= goes to set_progress(). */
 void sim__scenario_set_stuck(struct sim_scenario *s, const struct key *k,
 			     const char *v, const struct sim_origin *at)
 {
 	uint64_t ps;
 
+	if (!strcmp(k->name, "progress")) {
+		set_progress(s, k, v, at);
+		return;
+	}
 	if (!strcmp(v, "none")) {
 		s->stuck_ms = 0;
 		return;
