@@ -3,7 +3,8 @@
  * tests/test_crash.c - a user program's crashes through the futexsim binary
  * of $FUTEXSIM (set by make check): a NULL pointer and a division by zero
  * in a worker are CRASH reports naming the worker, its function and the
- * program's file:line, with a replay file that fails again; recursion
+ * program's file:line, with a replay file that fails again, as are
+ * __builtin_trap() and a call through a bad function pointer; recursion
  * with 4 KiB and 64 KiB frames is a STACK OVERFLOW; an 8 MiB thread stack
  * works and 16 MiB is refused; a busy-wait on a volatile flag is a STUCK
  * TASK at the loop's line while one on an atomic load ends; explore
@@ -54,6 +55,16 @@ static const char prog_src[] =
 	"{\n"
 	"	return (void *)deep(0);\n"
 	"}\n"
+	"static void *trap_worker(void *a)\n"
+	"{\n"
+	"	__builtin_trap(); /* TRAP */\n"
+	"	return a;\n"
+	"}\n"
+	"static void *call_worker(void *a)\n"
+	"{\n"
+	"	((void (*)(void))16)(); /* CALL */\n"
+	"	return a;\n"
+	"}\n"
 	"static void *big_worker(void *a)\n"
 	"{\n"
 	"	volatile char buf[7 << 20];\n"
@@ -77,6 +88,8 @@ static const char prog_src[] =
 	"	if (!strcmp(m, \"fpe\")) fn = fpe_worker;\n"
 	"	if (!strcmp(m, \"deep\")) fn = deep_worker;\n"
 	"	if (!strcmp(m, \"big\")) fn = big_worker;\n"
+	"	if (!strcmp(m, \"trap\")) fn = trap_worker;\n"
+	"	if (!strcmp(m, \"call\")) fn = call_worker;\n"
 	"	frame = argc > 2 ? atoi(argv[2]) : 256;\n"
 	"	if (argc > 2 && fn == big_worker)\n"
 	"		pthread_attr_setstacksize(&at, (size_t)atoi(argv[2]) << 20);\n"
@@ -188,6 +201,25 @@ START_TEST(test_a_division_by_zero_is_a_sigfpe_crash)
 	assert_has(&o, "futexsim: CRASH: task 101 \"thread1\" got SIGFPE: integer divide by zero\n");
 	assert_has(&o, "    fpe_worker (");
 	assert_has(&o, line_of("/* FPE */"));
+}
+END_TEST
+
+START_TEST(test_a_trap_and_a_call_through_a_bad_pointer_are_crashes)
+{
+	static struct child_out o;
+
+	if (!build_prog())
+		return;
+	run_prog(&o, "run", "trap", NULL);
+	ck_assert_msg(o.status == 3, "status %d:\n%s", o.status, o.err);
+	assert_has(&o, "futexsim: CRASH: task 101 \"thread1\" got SIGILL: illegal instruction (__builtin_trap() emits one)\n");
+	assert_has(&o, line_of("/* TRAP */"));
+	/* the stack starts at the call, not at the address called */
+	run_prog(&o, "run", "call", NULL);
+	ck_assert_msg(o.status == 3, "status %d:\n%s", o.status, o.err);
+	assert_has(&o, "futexsim: CRASH: task 101 \"thread1\" got SIGSEGV: jump to address 0x10 (NULL pointer)\n");
+	assert_has(&o, "task 101 \"thread1\" RUNNING on CPU 1\n    call_worker (");
+	assert_has(&o, line_of("/* CALL */"));
 }
 END_TEST
 
@@ -342,6 +374,7 @@ Suite *crash_suite(void)
 	return one_case_suite("crash", 300, (const TTest *const[]){
 		test_a_null_pointer_in_a_worker_is_a_crash_report_that_replays,
 		test_a_division_by_zero_is_a_sigfpe_crash,
+		test_a_trap_and_a_call_through_a_bad_pointer_are_crashes,
 		test_recursion_with_large_frames_is_a_stack_overflow,
 		test_an_8_mib_stack_works_and_16_mib_is_refused,
 		test_a_busy_wait_on_a_volatile_flag_is_a_stuck_task,

@@ -185,6 +185,27 @@ static const struct sim_task *sig_guard_owner(const void *addr)
 }
 
 /*
+ * A call through a bad function pointer faults at the target, where
+ * nothing can be unwound: the report starts at the call instead, inside
+ * the call instruction just below the return address it pushed.
+ */
+static void sig_called_nowhere(const siginfo_t *si)
+{
+#ifdef __x86_64__
+	greg_t *g = sig.uc.uc_mcontext.gregs;
+	uintptr_t sp = (uintptr_t)g[REG_RSP];
+
+	if (si->si_signo != SIGSEGV || si->si_code == SI_KERNEL ||
+	    (uintptr_t)g[REG_RIP] != (uintptr_t)si->si_addr ||
+	    !(g[REG_ERR] & 16) || sim__failure_task_of(sp) != sig.task ||
+	    sim__failure_task_of(sp + 7) != sig.task)
+		return;
+	g[REG_RIP] = (greg_t)(*(const uint64_t *)sp - 1);
+	g[REG_RSP] = (greg_t)(sp + 8);
+#endif
+}
+
+/*
  * Not async-signal-safe in general (snprintf), but it only formats into
  * static buffers; the report itself runs after the handler returned.
  */
@@ -211,6 +232,7 @@ static void sig_fault(int sig_nr, siginfo_t *si, void *ucv)
 	snprintf(sig.what, sizeof(sig.what), "task %d \"%.16s\" got %s",
 		 t->tid, t->name, what);
 	sig_leave(uc, SIM_FAIL_CRASH, t);
+	sig_called_nowhere(si);
 }
 
 static void sig_prof(int sig_nr, siginfo_t *si, void *ucv)
