@@ -226,7 +226,7 @@ END_TEST
 START_TEST(test_recursion_with_large_frames_is_a_stack_overflow)
 {
 	static const char *const frames[] = { "deep 4096", "deep 65536",
-					      "deep 256" };
+					      "deep 256", "deep 1048576" };
 	static struct child_out o;
 
 	if (!build_prog())
@@ -235,7 +235,7 @@ START_TEST(test_recursion_with_large_frames_is_a_stack_overflow)
 		run_prog(&o, "run", frames[i], NULL);
 		ck_assert_msg(o.status == 3, "%s: status %d:\n%s", frames[i],
 			      o.status, o.err);
-		assert_has(&o, "futexsim: STACK OVERFLOW: task 101 \"thread1\" overflowed its 262144-byte stack\n");
+		assert_has(&o, "futexsim: STACK OVERFLOW: task 101 \"thread1\" overflowed its 8388608-byte stack\n");
 		assert_has(&o, "    deep (");
 	}
 }

@@ -9,6 +9,9 @@
  * (workloads/program.c: wl_prog_start(), wl_prog_finish()); calls the machine
  * (sim_task_create(), sim_run_abort()) and futex(2).
  *
+ * Every thread's stack, main()'s included, is 8 MiB as with glibc, or
+ * what pthread_attr_setstacksize() asked for (at most 8 MiB).
+ *
  * A thread is a struct wl_prog_thread in the arena (pthread_t is its
  * address, the same in every run).  As with CLONE_CHILD_CLEARTID, its
  * word holds the TID while it runs and 0 once it has exited, with a
@@ -30,6 +33,10 @@
 #include "workloads/libsim/futexsim.h"
 #include "workloads/libsim/libsim.h"
 #include "workloads/ulock/uatomic.h"
+
+/* A program's stacks are glibc's default size: pages are only used as
+ * touched, so they cost no more than the built-in workloads' 256 KiB. */
+#define WL_PROG_STACK_SIZE	SIM_CORO_STACK_MAX
 
 struct wl_prog_state wl_prog;
 static int nr_live;			/* threads that have not exited	*/
@@ -176,7 +183,8 @@ void wl_prog_start(const struct sim_scenario *s, const struct ulock_ops *lock,
 	make_argv(s->program[0] ? s->program : "program", s->args);
 	optind = 0;		/* getopt() starts afresh (glibc) */
 	t = new_thread();
-	t->task = sim_task_create("main", main_task, t, 0);
+	t->task = sim_task_create_stack("main", main_task, t, 0,
+					WL_PROG_STACK_SIZE);
 	t->task->wl = t;
 	t->tid_word = (uint32_t)t->task->tid;
 }
@@ -261,7 +269,7 @@ int futexsim_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	sim_delay_ps(sim_jitter_ps(sim.preset->syscall_ps));
 	t->task = sim_task_create_stack(name, thread_task, t, -1,
 					a && a->stack ? a->stack :
-					SIM_CORO_STACK_SIZE);
+					WL_PROG_STACK_SIZE);
 	t->task->wl = t;
 	t->tid_word = (uint32_t)t->task->tid;
 	*th = (pthread_t)t;
