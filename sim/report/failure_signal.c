@@ -21,6 +21,9 @@
  * out of signal context, or, when sim_fail_hook is set (explore runs),
  * ends the run through it and the process goes on with the next run.
  *
+ * In ASan builds the handler tells ASan of the move to sig_stack as a
+ * coroutine switch does (sim/host/coro.c), so that it checks that stack.
+ *
  * The headline names the task and what happened, never a host address:
  * a faulting data address is shown only inside the simulation's fixed
  * memory (the arena, task stacks) or the NULL page.
@@ -51,6 +54,10 @@
 #include "sim/machine/machine.h"
 #include "sim/report/failure.h"
 
+#ifdef SIM_CORO_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 #define SIG_ALTSTACK_SIZE	(128 * 1024)
 #define SIG_RESUME_STACK_SIZE	(256 * 1024)
 #define WD_TICKS		5	/* quiet ticks that make a bound */
@@ -77,6 +84,9 @@ static struct {
 
 static void __attribute__((noreturn)) sig_resume(void)
 {
+#ifdef SIM_CORO_ASAN
+	__sanitizer_finish_switch_fiber(NULL, NULL, NULL);
+#endif
 	sim__failure_from_signal(sig.kind, sig.what, &sig.uc, sig.task);
 }
 
@@ -111,6 +121,10 @@ static void sig_leave(ucontext_t *uc, enum sim_failure kind,
 		g[REG_RBP] = 0;
 		g[REG_RIP] = (greg_t)(uintptr_t)sig_resume;
 	}
+#ifdef SIM_CORO_ASAN
+	/* ASan is told, as at a coroutine switch: the task does not return */
+	__sanitizer_start_switch_fiber(NULL, sig_stack, sizeof(sig_stack));
+#endif
 #else
 	sig_resume();
 #endif
