@@ -90,12 +90,14 @@ static void __attribute__((noreturn)) sig_resume(void)
 	sim__failure_from_signal(sig.kind, sig.what, &sig.uc, sig.task);
 }
 
+/* The interrupted stack pointer; 0 where it is not read (not x86-64):
+ * there only a fault in a guard region is told from the simulator's. */
 static uintptr_t sig_sp(const ucontext_t *uc)
 {
 #ifdef __x86_64__
 	return (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 #else
-	return (uintptr_t)&uc;	/* no redirect: the handler's own stack */
+	return 0;
 #endif
 }
 
@@ -226,16 +228,19 @@ static void sig_called_nowhere(const siginfo_t *si)
 static void sig_fault(int sig_nr, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
-	const struct sim_task *t = sim__failure_task_of(sig_sp(uc));
+	const struct sim_task *t = sim__failure_task_of(sig_sp(uc)), *g = NULL;
 	char what[200];
 
+	if (sig_nr == SIGSEGV || sig_nr == SIGBUS)
+		g = sig_guard_owner(si->si_addr);
+	if (g && !sig_sp(uc))
+		t = g;
 	if (!t) {		/* the simulator's own fault */
 		signal(sig_nr, SIG_DFL);
 		raise(sig_nr);	/* delivered with the default action on return */
 		return;
 	}
-	if ((sig_nr == SIGSEGV || sig_nr == SIGBUS) &&
-	    sig_guard_owner(si->si_addr) == t) {
+	if (g == t) {
 		snprintf(sig.what, sizeof(sig.what),
 			 "task %d \"%.16s\" overflowed its %zu-byte stack",
 			 t->tid, t->name, t->coro.stack_size);
