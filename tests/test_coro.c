@@ -181,7 +181,7 @@ START_TEST(test_coro_entry_runs_on_its_own_aligned_stack)
 }
 END_TEST
 
-START_TEST(test_coro_guard_page_lies_just_below_the_stack)
+START_TEST(test_coro_guard_region_lies_just_below_the_stack)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	char *g;
@@ -190,11 +190,12 @@ START_TEST(test_coro_guard_page_lies_just_below_the_stack)
 		return;
 	ck_assert_int_eq(be->init(&co_a, 10000, st_body, NULL), 0);
 	g = co_a.guard;
-	ck_assert_ptr_eq(g + page, co_a.stack);
+	ck_assert_ptr_eq(g + SIM_CORO_GUARD_SIZE, co_a.stack);
 	ck_assert_uint_eq(co_a.stack_size % page, 0);
 	ck_assert(sim_coro_guard_hit(&co_a, g));
-	ck_assert(sim_coro_guard_hit(&co_a, g + page - 1));
-	ck_assert(!sim_coro_guard_hit(&co_a, g + page));
+	ck_assert(sim_coro_guard_hit(&co_a, g + page));
+	ck_assert(sim_coro_guard_hit(&co_a, g + SIM_CORO_GUARD_SIZE - 1));
+	ck_assert(!sim_coro_guard_hit(&co_a, g + SIM_CORO_GUARD_SIZE));
 	ck_assert(!sim_coro_guard_hit(&co_a, g - 1));
 	sim_coro_destroy(&co_a);
 	ck_assert_ptr_null(co_a.guard);
@@ -279,7 +280,7 @@ Suite *coro_suite(void)
 			    0, NR_BACKENDS);
 	tcase_add_loop_test(tc, test_coro_entry_runs_on_its_own_aligned_stack,
 			    0, NR_BACKENDS);
-	tcase_add_loop_test(tc, test_coro_guard_page_lies_just_below_the_stack,
+	tcase_add_loop_test(tc, test_coro_guard_region_lies_just_below_the_stack,
 			    0, NR_BACKENDS);
 	tcase_add_test(tc, test_coro_backend_is_the_one_built);
 	tcase_add_loop_test(tc, test_coro_stack_overflow_is_reported_on_the_guard_page,

@@ -52,6 +52,7 @@
 #include "sim/cli/cli.h"
 #include "sim/explore/explore_run.h"
 #include "sim/report/failure.h"
+#include "sim/report/progress.h"
 #include "sim/trace/lockstat.h"
 #include "sim/machine/machine.h"
 #include "sim/scenario/preset.h"
@@ -130,6 +131,7 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 		die_errno(rec);
 	if (src)
 		sim_replay_start(src);
+	sim_failure_set_stuck_ms(one->stuck_ms);
 	sim_machine_init(preset, one->cpus, one->seed);
 	sim_cache_set_jitter(one->cost_jitter_pct);
 	sim_set_livelock_ps(one->livelock_ps);
@@ -139,7 +141,9 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	    sim_trace_open(trace, one))
 		die_errno(trace);
 	memset(&r, 0, sizeof(r));
+	sim_progress_bar_start(one);
 	wl->run(one, lock, &r);
+	sim_progress_bar_stop();
 	if (sim_trace_close())
 		die_errno(trace ? trace : "narration");
 	status = sim_replay_finish();
@@ -365,6 +369,10 @@ static int apply_option(struct sim_scenario *s, const char *arg,
 		sim_scenario_set(s, key, eq + 1, &cmdline);
 		return 1;
 	}
+	if (!strcmp(key, "progress")) {		/* --progress: yes */
+		sim_scenario_set(s, key, "yes", &cmdline);
+		return 1;
+	}
 	if (!next || next[0] == '-') {
 		snprintf(expected, sizeof(expected), "--%s=VALUE or --%s VALUE",
 			 key, key);
@@ -379,6 +387,7 @@ static int takes_value(char **argv, int argc, int i)
 {
 	return argv[i][0] == '-' && argv[i][1] == '-' &&
 	       !strchr(argv[i], '=') && strcmp(argv[i], "--help") &&
+	       strcmp(argv[i], "--progress") &&
 	       i + 1 < argc && argv[i + 1][0] != '-';
 }
 
@@ -495,6 +504,7 @@ static int run_scenario(const char *self, struct sim_scenario *s,
 	sim_preset_load_at(&preset, s->machine, &s->machine_at);
 	sim_preset_apply_set(&preset, s->machine_set, &s->machine_set_at);
 	sim_scenario_resolve(s, sim_preset_nr_cpus(&preset));
+	sim_progress_check_size(s, s->threads < s->cpus ? s->threads : s->cpus);
 
 	if (s->json[0])
 		check_writable(s->json, &s->json_at, "json");

@@ -132,6 +132,7 @@ static void xrun_here(struct sim_xctx *x, uint64_t seed,
 		fprintf(stderr, "futexsim: %s: %s\n", record, strerror(errno));
 		exit(SIM_EXIT_HOST);
 	}
+	sim_failure_set_stuck_ms(one.stuck_ms);
 	sim_machine_init(&x->preset, one.cpus, seed);
 	sim_cache_set_jitter(one.cost_jitter_pct);
 	sim_set_livelock_ps(one.livelock_ps);

@@ -60,6 +60,7 @@ static const struct {
 } names[] = {
 	{ "mutex", SIM_ORACLE_MUTEX }, { "deadlock", SIM_ORACLE_DEADLOCK },
 	{ "state", SIM_ORACLE_STATE }, { "bug", SIM_ORACLE_BUG },
+	{ "crash", SIM_ORACLE_CRASH },
 };
 
 static int parse_one(const char *item, struct sim_oracles *o)
@@ -109,7 +110,7 @@ int sim_oracle_parse(const char *text, struct sim_oracles *o, char *err,
 			goto bad;
 	return 0;
 bad:
-	snprintf(err, len, "a comma-separated list of mutex, deadlock, state, bug, starve=DURATION, overtake=N, share=F (0<F<1)");
+	snprintf(err, len, "a comma-separated list of mutex, deadlock, state, bug, crash, starve=DURATION, overtake=N, share=F (0<F<1)");
 	return -1;
 }
 
@@ -124,6 +125,10 @@ const char *sim_oracle_classify(enum sim_failure kind, const char *what,
 	case SIM_FAIL_LIVELOCK:
 		*bit = SIM_ORACLE_DEADLOCK;
 		return "livelock";
+	case SIM_FAIL_CRASH:
+	case SIM_FAIL_STUCK:
+		*bit = SIM_ORACLE_CRASH;
+		return kind == SIM_FAIL_CRASH ? "crash" : "stuck";
 	case SIM_FAIL_STARVATION:
 		*bit = what && strstr(what, "overtaken") ? SIM_ORACLE_OVERTAKE :
 		       what && strstr(what, "share") ? SIM_ORACLE_SHARE :

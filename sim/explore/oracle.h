@@ -22,12 +22,14 @@
  *   state        the *_assert_state() invariants at every dispatch
  *                (sched_assert_state(), TP's, as FUTEXSIM_CHECK_STATE=1)
  *   bug          kernel BUG()/WARN(), stack overflow
+ *   crash        a task got a fatal signal (SIGSEGV, SIGFPE ...), or ran
+ *                the stuck bound without a scheduling point ("stuck")
  *   starve=WAIT  one acquisition waited longer than WAIT (a duration)
  *   overtake=N   a waiter was overtaken by N or more acquisitions
  *   share=F      over a window of 10 x threads acquisitions, a thread
  *                that was working the whole window got fewer than F
  *                (0 < F < 1) of its fair share of them
- * Default: mutex,deadlock,state,bug.  A failure of a kind left out of the
+ * Default: mutex,deadlock,state,bug,crash.  A failure of a kind left out of the
  * list still ends a run (the machine cannot go on), but `futexsim explore`
  * counts it apart and goes on searching.
  */
@@ -48,9 +50,10 @@ enum sim_oracle_bit {
 	SIM_ORACLE_STARVE	= 1 << 4,
 	SIM_ORACLE_OVERTAKE	= 1 << 5,
 	SIM_ORACLE_SHARE	= 1 << 6,
+	SIM_ORACLE_CRASH	= 1 << 7,
 };
 
-#define SIM_ORACLE_DEFAULT	"mutex,deadlock,state,bug"
+#define SIM_ORACLE_DEFAULT	"mutex,deadlock,state,bug,crash"
 
 struct sim_oracles {
 	unsigned int mask;		/* enum sim_oracle_bit		*/
@@ -71,7 +74,8 @@ int sim_oracle_parse(const char *text, struct sim_oracles *o, char *err,
 /*
  * sim_oracle_classify - the oracle a failure of @kind with headline detail
  * @what belongs to: "mutex", "deadlock", "lost-wakeup", "livelock",
- * "state", "bug", "starve", "overtake" or "share"; *@bit gets its bit.
+ * "state", "bug", "crash", "stuck", "starve", "overtake" or "share";
+ * *@bit gets its bit.
  */
 const char *sim_oracle_classify(enum sim_failure kind, const char *what,
 				unsigned int *bit);

@@ -4,10 +4,11 @@
  * backend chosen at build time.
  *
  * Stage: machine (lowest level).  Called by sim/machine/machine.c (a coroutine
- * per task), by sim/report/failure.c (guard pages and saved contexts for its
- * report), by bench/bench.c and tests/test_coro.c.  Calls mmap(2) and
- * mprotect(2), the x86-64 switch in sim/host/coro_x86_64.S and the ucontext
- * backend in sim/host/coro_ucontext.c; in ASan builds, ASan's fiber API.
+ * per task), by sim/report/failure.c (saved contexts for its report) and
+ * sim/report/failure_signal.c (guard regions), by bench/bench.c and
+ * tests/test_coro.c.  Calls mmap(2) and mprotect(2), the x86-64 switch in
+ * sim/host/coro_x86_64.S and the ucontext backend in
+ * sim/host/coro_ucontext.c; in ASan builds, ASan's fiber API.
  *
  * Backend selection: the Makefile passes -DSIM_CORO_asm or
  * -DSIM_CORO_ucontext.  With asm, sim_coro_switch is an assembler alias
@@ -32,10 +33,14 @@
  *
  * Stack layout, from low to high addresses:
  *
- *	guard  one PROT_NONE page: an overflow faults here (SIGSEGV), and
- *	       sim/report/failure.c asks sim_coro_guard_hit() whose page it was
+ *	guard  SIM_CORO_GUARD_SIZE bytes PROT_NONE (address space, no
+ *	       memory): an overflow faults here (SIGSEGV) even when one
+ *	       frame is far larger than a page, and
+ *	       sim/report/failure_signal.c asks sim_coro_guard_hit() whose
+ *	       region it was
  *	stack  stack_size bytes, MAP_NORESERVE: only touched pages cost
- *	       memory, so thousands of tasks can have 256 KiB each
+ *	       memory, so thousands of tasks can have 256 KiB each, and a
+ *	       few up to SIM_CORO_STACK_MAX
  *
  * Stacks are mapped at fixed addresses (SIM_CORO_STACK_BASE upwards, in
  * the order they are mapped), not where ASLR would put them: a user
@@ -114,7 +119,7 @@ static char *coro_map_fixed(size_t len)
 }
 
 /*
- * Stacks of destroyed coroutines, kept mapped (guard page included) for
+ * Stacks of destroyed coroutines, kept mapped (guard region included) for
  * the next ones of the same size, lowest address first: explore mode
  * builds a machine per run, and its tasks then get, in creation order,
  * the same stacks (the same addresses) as the tasks of a fresh process,
@@ -134,7 +139,7 @@ static int cache_take(struct sim_coro *co, size_t size)
 		if (stack_cache[i].size != size)
 			continue;
 		co->guard = stack_cache[i].guard;
-		co->stack = (char *)co->guard + coro_page();
+		co->stack = (char *)co->guard + SIM_CORO_GUARD_SIZE;
 		co->stack_size = size;
 		memmove(&stack_cache[i], &stack_cache[i + 1],
 			(size_t)(cache_nr - i - 1) * sizeof(stack_cache[0]));
@@ -155,17 +160,17 @@ int sim__coro_map_stack(struct sim_coro *co, size_t stack_size)
 		size = page;
 	if (cache_take(co, size))
 		return 0;
-	base = coro_map_fixed(size + page);
+	base = coro_map_fixed(size + SIM_CORO_GUARD_SIZE);
 	if (base == MAP_FAILED)
 		return -1;
-	if (mprotect(base, page, PROT_NONE)) {
+	if (mprotect(base, SIM_CORO_GUARD_SIZE, PROT_NONE)) {
 		err = errno;
-		munmap(base, size + page);
+		munmap(base, size + SIM_CORO_GUARD_SIZE);
 		errno = err;
 		return -1;
 	}
 	co->guard = base;
-	co->stack = base + page;
+	co->stack = base + SIM_CORO_GUARD_SIZE;
 	co->stack_size = size;
 #ifdef SIM_CORO_ASAN
 	__lsan_register_root_region(co->stack, size);
@@ -199,7 +204,7 @@ void sim_coro_destroy(struct sim_coro *co)
 #ifdef SIM_CORO_ASAN
 		__lsan_unregister_root_region(co->stack, co->stack_size);
 #endif
-		munmap(co->guard, co->stack_size + coro_page());
+		munmap(co->guard, co->stack_size + SIM_CORO_GUARD_SIZE);
 	}
 	free(co->uc);
 	memset(co, 0, sizeof(*co));
@@ -210,7 +215,7 @@ int sim_coro_guard_hit(const struct sim_coro *co, const void *addr)
 {
 	uintptr_t a = (uintptr_t)addr, g = (uintptr_t)co->guard;
 
-	return co->guard && a >= g && a - g < coro_page();
+	return co->guard && a >= g && a - g < SIM_CORO_GUARD_SIZE;
 }
 
 const char *sim_coro_backend(void)

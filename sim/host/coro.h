@@ -14,9 +14,11 @@
  * coroutine is switched only by the backend that set it up (a main
  * context, by either).
  *
- * Stacks are mmap()ed with a PROT_NONE guard page below them; a stack
- * overflow faults on the guard page and sim_coro_guard_hit() names the
- * task (the SIGSEGV handler of sim/report/failure.c asks it).
+ * Stacks are mmap()ed with a PROT_NONE guard region of SIM_CORO_GUARD_SIZE
+ * below them; a stack overflow faults in it, whatever the size of the
+ * frame that overflowed (any frame or alloca() smaller than the region),
+ * and sim_coro_guard_hit() names the task (the SIGSEGV handler of
+ * sim/report/failure_signal.c asks it).
  *
  * Built with AddressSanitizer (make asan), every switch tells ASan the
  * stack it goes to (__sanitizer_start_switch_fiber() and
@@ -38,7 +40,10 @@
 #endif
 #endif
 
-#define SIM_CORO_STACK_SIZE	(256 * 1024)
+#define SIM_CORO_STACK_SIZE	(256 * 1024)	/* a task's default stack  */
+#define SIM_CORO_STACK_MAX	(8UL << 20)	/* the largest: glibc's default */
+/* The PROT_NONE region below every stack: reserved address space only. */
+#define SIM_CORO_GUARD_SIZE	(16UL << 20)
 /* Stacks are mapped from this fixed address upwards (sim/host/coro.c); one
  * below it was mapped wherever the kernel put it (no fixed address).
  * ASan's shadow memory on x86-64 ends at 0x10007fff7fff and its heap is
@@ -54,7 +59,7 @@ struct sim_coro {
 	ucontext_t *uc;		/* ucontext backend: saved context	*/
 	void *stack;		/* lowest usable byte (above the guard)	*/
 	size_t stack_size;
-	void *guard;		/* the guard page			*/
+	void *guard;		/* the guard region's lowest byte	*/
 	void (*entry)(void *arg);
 	void *arg;
 	/* ASan builds: a main context's stack, as ASan told on its first
@@ -80,7 +85,7 @@ void sim_coro_switch(struct sim_coro *from, struct sim_coro *to);
  * (kept mapped, up to 64 of them, for the next sim_coro_init() of the
  * same stack size; unmapped beyond that). */
 void sim_coro_destroy(struct sim_coro *co);
-/* sim_coro_guard_hit - is @addr inside @co's guard page? */
+/* sim_coro_guard_hit - is @addr inside @co's guard region? */
 int sim_coro_guard_hit(const struct sim_coro *co, const void *addr);
 
 /* The two backends, for the benchmark and the fallback test. */
@@ -106,7 +111,7 @@ const char *sim_coro_backend(void);
 int sim_coro_context(const struct sim_coro *co, ucontext_t *uc);
 
 /* Internal to sim/host/coro*.c: map @stack_size bytes (rounded up to pages)
- * plus a guard page below into @co.  Return: 0, or -1 (errno set). */
+ * plus the guard region below into @co.  Return: 0, or -1 (errno set). */
 int sim__coro_map_stack(struct sim_coro *co, size_t stack_size);
 
 /* Internal to sim/host/coro*.c, ASan builds: sim__coro_asan_leave() just

@@ -222,6 +222,7 @@ uint64_t sim_jitter_ps(uint64_t ps)
 void sim_progress(void)
 {
 	last_progress_ps = sim_now_ps();
+	sim.counters.progress++;
 }
 
 void *sim_task_kt(const struct sim_task *t)

@@ -97,6 +97,7 @@ struct sim_counters {
 	uint64_t hooks;		/* sim_hook() calls			*/
 	uint64_t switches;	/* coroutine switches			*/
 	uint64_t events;	/* events fired				*/
+	uint64_t progress;	/* sim_progress() calls: operations done */
 };
 
 struct sim_machine {
@@ -129,6 +130,11 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
  */
 struct sim_task *sim_task_create(const char *name, void (*fn)(void *),
 				 void *arg, int cpu);
+/* sim_task_create_stack - sim_task_create() with a stack of @stack_size
+ * bytes (at most SIM_CORO_STACK_MAX, sim/host/coro.h) instead of the
+ * default SIM_CORO_STACK_SIZE. */
+struct sim_task *sim_task_create_stack(const char *name, void (*fn)(void *),
+				       void *arg, int cpu, size_t stack_size);
 
 /*
  * sim_run - the main loop.  Starts every CPU that has work and dispatches

@@ -4,7 +4,8 @@
  * task_struct and first placement), what runs when its function returns,
  * and the user/system time it is charged.
  *
- * Stage: machine.  Called by the workloads (sim_task_create()), by
+ * Stage: machine.  Called by the workloads (sim_task_create(), a program's
+ * threads with their stack size sim_task_create_stack()), by
  * sched/ and sim/machine/machine.c at every mode switch (sim_account()); calls the
  * coroutines (sim/host/coro.h), the kernel side (ksim_task_new(), the TP
  * futex's owner-death exit) and the scheduler (sched_task_start(),
@@ -31,6 +32,12 @@ static void task_entry(void *arg)
 struct sim_task *sim_task_create(const char *name, void (*fn)(void *),
 				 void *arg, int cpu)
 {
+	return sim_task_create_stack(name, fn, arg, cpu, SIM_CORO_STACK_SIZE);
+}
+
+struct sim_task *sim_task_create_stack(const char *name, void (*fn)(void *),
+				       void *arg, int cpu, size_t stack_size)
+{
 	struct sim_task *t;
 
 	if (sim.nr_tasks >= SIM_MAX_TASKS) {
@@ -39,7 +46,9 @@ struct sim_task *sim_task_create(const char *name, void (*fn)(void *),
 		exit(SIM_EXIT_INPUT);
 	}
 	t = calloc(1, sizeof(*t));
-	if (!t || sim_coro_init(&t->coro, SIM_CORO_STACK_SIZE, task_entry, t)) {
+	if (stack_size > SIM_CORO_STACK_MAX)
+		abort();	/* the callers check it */
+	if (!t || sim_coro_init(&t->coro, stack_size, task_entry, t)) {
 		fprintf(stderr, "futexsim: out of memory for task %s\n", name);
 		exit(SIM_EXIT_INPUT);
 	}

@@ -11,8 +11,7 @@
  * sim/report/failure_lines.c for the file:line of frames, sim_trace_last_events()
  * for the end of the narration (sim/trace/trace.h), sim_oracle_lost_wakeup()
  * (sim/explore/oracle.c) to name a deadlock that is a lost wakeup, and reads the
- * machine's tasks and clocks (sim/machine/machine.h); a stack overflow ends the
- * replay file being written or checked (sim/replay/replay.h) itself.
+ * machine's tasks and clocks (sim/machine/machine.h).
  *
  * Report (stderr):
  *
@@ -48,7 +47,8 @@
  * printed (each stack is unwound twice).  The task executing here is
  * unwound from here (this file's own frames skipped); a suspended task
  * from the context its coroutine saved (sim_coro_context()); the task that
- * overflowed its stack from the signal's context.  A stack is printed
+ * overflowed its stack, crashed or was stuck from the signal's context,
+ * from the faulting (or interrupted) instruction.  A stack is printed
  * innermost first, from below the switch that suspended the task (leading
  * sim_coro_switch* frames are skipped) down to, not including, the
  * coroutine's start (frames named sim__coro_*), so both coroutine backends
@@ -72,12 +72,11 @@
 #include "sim/report/waitfor.h"
 #include "sim/machine/machine.h"
 #include "sim/explore/oracle.h"
-#include "sim/replay/replay.h"
+#include "sim/report/progress.h"
 #include "sim/trace/trace.h"
 
 #define FAILURE_MAX_FRAMES	32	/* frames printed per stack	  */
 #define FAILURE_MAX_COUNT	100000	/* frames counted beyond those	  */
-#define FAILURE_ALTSTACK_SIZE	(128 * 1024)
 
 static const struct {
 	const char *name;
@@ -92,6 +91,9 @@ static const struct {
 	[SIM_FAIL_STACK]     = { "STACK OVERFLOW", "a task overflowed its stack" },
 	[SIM_FAIL_INVARIANT] = { "INVARIANT", "a simulator invariant failed" },
 	[SIM_FAIL_STARVATION] = { "STARVATION", "a starvation oracle fired" },
+	[SIM_FAIL_CRASH]     = { "CRASH", "a task got a fatal signal" },
+	[SIM_FAIL_STUCK]     = { "STUCK TASK",
+		"a task ran too long without a scheduling point" },
 };
 
 static const char *const failure_states[] = {
@@ -103,7 +105,7 @@ static const char *const failure_states[] = {
 };
 
 static char *failure_replay;
-static volatile sig_atomic_t failure_active;
+volatile sig_atomic_t sim__failure_active;
 
 /* ---- output: one buffer, written with write(2) ------------------------ */
 
@@ -239,7 +241,7 @@ void sim_failure_stack_here(char *out, int len)
 
 /* ---- the report ------------------------------------------------------- */
 
-/* The task whose stack holds @addr (guard page included), if any. */
+/* The task whose stack holds @addr (guard region included), if any. */
 static const struct sim_task *failure_stack_owner(const void *addr)
 {
 	uintptr_t a = (uintptr_t)addr, lo, hi;
@@ -380,6 +382,7 @@ static void failure_report(enum sim_failure kind, const char *what,
 
 	if ((unsigned int)kind >= sizeof(failure_kinds) / sizeof(failure_kinds[0]))
 		kind = SIM_FAIL_INVARIANT;
+	sim_progress_bar_stop();	/* the progress line, if shown, cleared */
 	/* the narration's end goes out first: the report stays in one piece */
 	if (sim_trace_last_events(failure_event, NULL) < 0)
 		failure_ev.nr = -1;
@@ -431,12 +434,12 @@ void sim_fail(enum sim_failure kind, const char *what)
 
 	if (sim_fail_hook)
 		sim_fail_hook(kind, what);	/* explore mode: does not return */
-	if (failure_active) {	/* failed while reporting: just stop */
+	if (sim__failure_active) {	/* failed while reporting: just stop */
 		failure_printf("futexsim: failure inside the failure report\n");
 		failure_flush();
 		_exit(SIM_EXIT_FAILURE);
 	}
-	failure_active = 1;
+	sim__failure_active = 1;
 	fflush(stdout);
 	if (failure_defer)
 		exit(SIM_EXIT_REPORT_AGAIN);	/* flushes the replay file */
@@ -474,64 +477,33 @@ void sim_failure_set_replay(const char *cmd)
 	failure_replay = cmd ? strdup(cmd) : NULL;
 }
 
-/* ---- stack overflow: SIGSEGV/SIGBUS on a guard page -------------------- */
+/* ---- failures caught by a signal (sim/report/failure_signal.c) -------- */
 
-static struct sim_task *failure_guard_owner(const void *addr)
+void sim__failure_from_signal(enum sim_failure kind, const char *what,
+			      void *uc, const struct sim_task *t)
 {
-	int i;
-
-	for (i = 0; i < sim.nr_tasks && i < SIM_MAX_TASKS; i++)
-		if (sim.tasks[i] && sim_coro_guard_hit(&sim.tasks[i]->coro, addr))
-			return sim.tasks[i];
-	return NULL;
-}
-
-/*
- * Not async-signal-safe in general (vsnprintf, libunwind), but the
- * process is dying: the headline is written with write(2) before anything
- * riskier runs, and a second fault inside here kills the process with
- * the default action (SIGSEGV stays blocked while the handler runs).
- */
-static void failure_signal(int sig, siginfo_t *si, void *uc)
-{
-	struct sim_task *t = failure_guard_owner(si->si_addr);
-	char what[128];
-
-	if (!t || failure_active) {
-		signal(sig, SIG_DFL);
-		raise(sig);	/* delivered with the default action on return */
-		return;
+	if (sim_fail_hook)
+		sim_fail_hook(kind, what);	/* explore mode: does not return */
+	if (sim__failure_active) {	/* a fault while reporting */
+		failure_printf("futexsim: failure inside the failure report\n");
+		failure_flush();
+		_exit(SIM_EXIT_FAILURE);
 	}
-	failure_active = 1;
-	if (failure_defer) {
-		sim_replay_end_now();
-		_exit(SIM_EXIT_REPORT_AGAIN);
-	}
-	snprintf(what, sizeof(what), "task %d \"%.16s\" overflowed its %zu-byte stack",
-		 t->tid, t->name, t->coro.stack_size);
+	sim__failure_active = 1;
+	fflush(stdout);
+	if (failure_defer)
+		exit(SIM_EXIT_REPORT_AGAIN);	/* flushes the replay file */
 #ifdef __x86_64__
 	/* libunwind's context on x86-64 is the ucontext_t itself */
-	failure_report(SIM_FAIL_STACK, what, (unw_context_t *)uc,
-		       UNW_INIT_SIGNAL_FRAME, t);
+	failure_report(kind, what, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME,
+		       t);
 #else
-	failure_report(SIM_FAIL_STACK, what, NULL, 0, t);
+	failure_report(kind, what, NULL, 0, t);
 #endif
-	sim_replay_end_now();	/* _exit() runs no atexit() handler */
-	_exit(SIM_EXIT_FAILURE);
+	exit(SIM_EXIT_FAILURE);
 }
 
-void sim_failure_install(void)
+const struct sim_task *sim__failure_task_of(uintptr_t addr)
 {
-	static char altstack[FAILURE_ALTSTACK_SIZE];
-	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
-	struct sigaction sa;
-
-	if (sigaltstack(&ss, NULL))
-		perror("futexsim: sigaltstack");
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = failure_signal;
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
+	return failure_stack_owner((const void *)addr);
 }

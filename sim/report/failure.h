@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sim/report/failure.h - reports of simulated failures: deadlock, livelock,
- * kernel BUG()/WARN(), stack overflow of a simulated task.
+ * kernel BUG()/WARN(), stack overflow, crash (a fatal signal) or stuck
+ * task (no scheduling point for too long) of a simulated task.
  *
  * Stage: trace/report.  Called by the machine when it detects a failure,
  * and by the arch shim through sim_bug()/sim_warn() (sim/machine/hooks.h).
@@ -18,9 +19,12 @@
 #ifndef SIM_FAILURE_H
 #define SIM_FAILURE_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "sim/report/exit.h"
+
+struct sim_task;
 
 enum sim_failure {
 	SIM_FAIL_DEADLOCK,	/* every task blocked, no event pending	*/
@@ -30,6 +34,8 @@ enum sim_failure {
 	SIM_FAIL_STACK,		/* a task overflowed its stack		*/
 	SIM_FAIL_INVARIANT,	/* a simulator invariant check failed	*/
 	SIM_FAIL_STARVATION,	/* a starvation oracle (sim/explore/oracle.h)	*/
+	SIM_FAIL_CRASH,		/* a task got SIGSEGV, SIGBUS, SIGFPE ...	*/
+	SIM_FAIL_STUCK,		/* a task ran too long with no scheduling point */
 };
 
 /* sim_failure_set_replay - the command line that reproduces this run
@@ -44,9 +50,22 @@ void sim_failure_set_replay(const char *cmd);
  */
 void sim_failure_defer(int on);
 
-/* sim_failure_install - install the SIGSEGV handler that turns a fault on
- * a task's guard page into a SIM_FAIL_STACK report. */
+/*
+ * sim_failure_install - install the handlers of sim/report/failure_signal.c:
+ * a fault in a task's guard region is a SIM_FAIL_STACK failure; SIGSEGV,
+ * SIGBUS, SIGFPE, SIGILL or SIGTRAP raised while a task runs (its stack
+ * pointer on a task's stack) is a SIM_FAIL_CRASH; the watchdog's SIGPROF
+ * finding a task that has made no scheduling point for the stuck bound
+ * is a SIM_FAIL_STUCK.  Each goes through sim_fail_hook when it is set,
+ * as sim_fail() does.  A fault anywhere else keeps its default action.
+ */
 void sim_failure_install(void);
+/*
+ * sim_failure_set_stuck_ms - the stuck bound: host CPU time (of the
+ * process) a task may run without a scheduling point; 0: no watchdog.
+ * Default 5000.  Takes effect at the next sim_failure_install().
+ */
+void sim_failure_set_stuck_ms(uint64_t ms);
 /* sim_fail - report @kind with the detail @what (file:line for BUG/WARN;
  * NULL: the kind's standard headline) and exit with status 3. */
 void sim_fail(enum sim_failure kind, const char *what)
@@ -68,6 +87,17 @@ void sim_failure_stack_here(char *out, int len);
  * line each (the location may be empty), innermost inlined function
  * first and the function that holds @pc last; NULL if unresolved. */
 void sim__failure_lines_add(uintptr_t pc);
+/* Internal to sim/report/failure*.c: sim__failure_from_signal - the end of
+ * a failure caught by a signal handler, called once the handler has
+ * returned (out of signal context), with a copy of the signal's context
+ * @uc (a ucontext_t) of task @t: sim_fail_hook, or the report and exit 3.
+ * sim__failure_task_of - the task whose stack or guard region holds @addr. */
+void sim__failure_from_signal(enum sim_failure kind, const char *what,
+			      void *uc, const struct sim_task *t)
+	__attribute__((noreturn));
+const struct sim_task *sim__failure_task_of(uintptr_t addr);
+/* sim__failure_active - set once a report has begun. */
+extern volatile sig_atomic_t sim__failure_active;
 void sim__failure_lines_resolve(void);
 const char *sim__failure_lines_of(uintptr_t pc);
 

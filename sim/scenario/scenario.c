@@ -467,9 +467,11 @@ static const struct key keys[] = {
 	{ "seed", "N", "PRNG seed; default 1", set_seed },
 	{ "json", "PATH|none", "also write the results as JSON to PATH; default none", set_json },
 	{ "livelock", "DURATION", "virtual time without progress that is a livelock; default 10s", set_livelock },
+	{ "stuck", "DURATION|none", "host CPU time a task may run without a scheduling point before it is reported stuck (exit 3); default 5s", sim__scenario_set_stuck },
+	{ "progress", "auto|yes|no", "a progress line with an ETA on stderr for a run longer than a few seconds: on a terminal (auto), always, or never; default auto", sim__scenario_set_stuck },
 	{ "cost-jitter", "PCT", "every cache-miss cost varies over PCT% of itself (0-50), centred, from the seeded PRNG: breaks lockstep, lets seeds explore timings; default 0", set_cost_jitter },
 	{ "strategy", "timed|random|pct:D|dfs:P", "who runs next at each scheduling point: timed mode, or an explore strategy (docs/explore.md); default timed", set_strategy },
-	{ "oracle", "LIST", "what fails a run: mutex, deadlock, state, bug, starve=DURATION, overtake=N, share=F; default " SIM_ORACLE_DEFAULT, set_oracle },
+	{ "oracle", "LIST", "what fails a run: mutex, deadlock, state, bug, crash, starve=DURATION, overtake=N, share=F; default " SIM_ORACLE_DEFAULT, set_oracle },
 	{ "ops-per-thread", "N|none", "operations of each thread (ops = N x threads); excludes ops and duration", set_ops_per_thread },
 	{ "data", "standalone|embedded", "spin: the data in its own cache line or in the lock's; default standalone", sim__scenario_set_data },
 	{ "placement", "pack|nodes", "spin: fill one socket, or one task per socket in turn; default pack", sim__scenario_set_placement },
@@ -511,6 +513,7 @@ void sim_scenario_defaults(struct sim_scenario *s)
 	s->between = (struct sim_work){ .kind = SIM_WORK_PAUSE, .n = 1 };
 	s->seed = 1;
 	s->livelock_ps = 10 * 1000000000000ULL;
+	s->stuck_ms = SIM_STUCK_MS_DEFAULT;
 	s->trace_events = SIM_TRACE_ALL;
 	s->read_ratio = 50;
 	s->read_depth = 1;

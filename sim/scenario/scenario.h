@@ -66,7 +66,11 @@
  *             glibc236 (docs/studies/adaptive-2018.md)	default pre2018
  *   spin-count  lock=adaptive's glibc.pthread.mutex_spin_count	default 100
  *   strategy  timed | random | pct:D | dfs:P (sim/explore/explore.h)	default timed
- *   oracle    oracle list (sim/explore/oracle.h)		default mutex,deadlock,state,bug
+ *   oracle    oracle list (sim/explore/oracle.h)		default mutex,deadlock,state,bug,crash
+ *   stuck     host CPU time a task may run with no scheduling point
+ *             (sim/report/failure_signal.c), or none	default 5s
+ *   progress  auto | yes | no: the progress line on stderr
+ *             (sim/report/progress.h)			default auto
  *   tp-policy lock=tp's handoff trigger: v2 (spin budget 1<<13, -1/32 per
  *             sleep) | v6 (5 ms as the top waiter)	default v2
  *   tp-handoff lock=tp: on | off (never hand the lock off)	default on
@@ -93,6 +97,9 @@ struct ulock_ops;
 
 #define SIM_MAX_LOCKS	8
 #define SIM_NARRATE_QUIET 2	/* ->narrate: keep the last lines only	*/
+#define SIM_STUCK_MS_DEFAULT 5000	/* stuck= default: 5 s of host CPU */
+/* progress=: auto (on a terminal), yes, no (sim/report/progress.h) */
+enum { SIM_PROGRESS_AUTO, SIM_PROGRESS_YES, SIM_PROGRESS_NO };
 
 enum sim_work_kind {
 	SIM_WORK_NONE,		/* nothing					*/
@@ -144,6 +151,8 @@ struct sim_scenario {
 	uint64_t seed;
 	char json[256];			/* "" when not wanted			*/
 	uint64_t livelock_ps;
+	uint64_t stuck_ms;		/* stuck=, host CPU ms; 0: none	*/
+	int progress;			/* progress=: SIM_PROGRESS_*	*/
 	char strategy[32];		/* explore strategy, "" timed	*/
 	char oracle[128];		/* oracle list, "" the default	*/
 	unsigned int cost_jitter_pct;	/* cache-miss cost jitter, % width	*/

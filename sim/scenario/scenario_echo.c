@@ -165,6 +165,10 @@ void sim_scenario_each(const struct sim_scenario *s,
 	snprintf(v, sizeof(v), "%" PRIu64, s->seed);
 	fn(ctx, "seed", v);
 	fn(ctx, "livelock", sim_format_duration_ps(s->livelock_ps, v, sizeof(v)));
+	if (s->stuck_ms != SIM_STUCK_MS_DEFAULT)
+		fn(ctx, "stuck", !s->stuck_ms ? "none" :
+		   sim_format_duration_ps(s->stuck_ms * 1000000000ULL, v,
+					  sizeof(v)));
 	if (s->cost_jitter_pct) {
 		snprintf(v, sizeof(v), "%u", s->cost_jitter_pct);
 		fn(ctx, "cost-jitter", v);

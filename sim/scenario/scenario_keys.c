@@ -4,7 +4,8 @@
  * one lock: spin's data, placement and data-access; rwlock's readers,
  * writers, read-ratio, read-depth and roles; lock=adaptive's adaptive and
  * spin-count; workload=program's program and args; lock=tp's tp-policy,
- * tp-handoff and tp-mutex.  Each setter checks its value and stores it.
+ * tp-handoff and tp-mutex; the watchdog's stuck, and progress.  Each setter checks its
+ * value and stores it.
  *
  * Stage: CLI input.  Called through the keys[] table of sim/scenario/scenario.c
  * (sim_scenario_set()), whose helpers it uses for strings and counts
@@ -14,6 +15,8 @@
  * (sim/scenario/scenario_resolve.c).
  */
 #include <string.h>
+
+#include "sim/scenario/config.h"
 
 #include "futex/tp_abi.h"
 #include "sim/machine/machine.h"
@@ -136,4 +139,38 @@ void sim__scenario_set_tp_mutex(struct sim_scenario *s, const struct key *k,
 {
 	s->tp_mutex = sim__scenario_get_choice(k, v, "6.1", "4.8", at) ?
 		TP_MUTEX_48 : TP_MUTEX_61;
+}
+
+/* progress=: auto, yes or no */
+static void set_progress(struct sim_scenario *s, const struct key *k,
+			 const char *v, const struct sim_origin *at)
+{
+	if (!strcmp(v, "auto"))
+		s->progress = SIM_PROGRESS_AUTO;
+	else
+		s->progress = sim__scenario_get_choice(k, v, "no", "yes", at) ?
+			      SIM_PROGRESS_YES : SIM_PROGRESS_NO;
+}
+
+/* stuck=: host CPU time, whole milliseconds, at most a day; none: off.
+ * progress= goes to set_progress(). */
+void sim__scenario_set_stuck(struct sim_scenario *s, const struct key *k,
+			     const char *v, const struct sim_origin *at)
+{
+	uint64_t ps;
+
+	if (!strcmp(k->name, "progress")) {
+		set_progress(s, k, v, at);
+		return;
+	}
+	if (!strcmp(v, "none")) {
+		s->stuck_ms = 0;
+		return;
+	}
+	if (sim_parse_duration_ps(v, &ps) || ps < 1000000000ULL ||
+	    ps % 1000000000ULL || ps > 86400ULL * 1000000000000ULL)
+		sim_config_fail(at, k->name,
+				"a duration of host CPU time in whole milliseconds, 1ms to 24h (like 5s or 500ms), or none",
+				v);
+	s->stuck_ms = ps / 1000000000ULL;
 }

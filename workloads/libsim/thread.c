@@ -9,6 +9,9 @@
  * (workloads/program.c: wl_prog_start(), wl_prog_finish()); calls the machine
  * (sim_task_create(), sim_run_abort()) and futex(2).
  *
+ * Every thread's stack, main()'s included, is 8 MiB as with glibc, or
+ * what pthread_attr_setstacksize() asked for (at most 8 MiB).
+ *
  * A thread is a struct wl_prog_thread in the arena (pthread_t is its
  * address, the same in every run).  As with CLONE_CHILD_CLEARTID, its
  * word holds the TID while it runs and 0 once it has exited, with a
@@ -30,6 +33,10 @@
 #include "workloads/libsim/futexsim.h"
 #include "workloads/libsim/libsim.h"
 #include "workloads/ulock/uatomic.h"
+
+/* A program's stacks are glibc's default size: pages are only used as
+ * touched, so they cost no more than the built-in workloads' 256 KiB. */
+#define WL_PROG_STACK_SIZE	SIM_CORO_STACK_MAX
 
 struct wl_prog_state wl_prog;
 static int nr_live;			/* threads that have not exited	*/
@@ -176,7 +183,8 @@ void wl_prog_start(const struct sim_scenario *s, const struct ulock_ops *lock,
 	make_argv(s->program[0] ? s->program : "program", s->args);
 	optind = 0;		/* getopt() starts afresh (glibc) */
 	t = new_thread();
-	t->task = sim_task_create("main", main_task, t, 0);
+	t->task = sim_task_create_stack("main", main_task, t, 0,
+					WL_PROG_STACK_SIZE);
 	t->task->wl = t;
 	t->tid_word = (uint32_t)t->task->tid;
 }
@@ -215,8 +223,8 @@ int futexsim_pthread_attr_setstacksize(pthread_attr_t *a, size_t sz)
 {
 	if (sz < PTHREAD_STACK_MIN)
 		return EINVAL;
-	if (sz > SIM_CORO_STACK_SIZE)
-		wl_prog_fail("pthread_attr_setstacksize(): simulated stacks are 256 KiB");
+	if (sz > SIM_CORO_STACK_MAX)
+		wl_prog_fail("pthread_attr_setstacksize() over 8 MiB (8388608 bytes): simulated stacks are at most 8 MiB, glibc's default size");
 	((struct wl_prog_attr *)a)->stack = sz;
 	return 0;
 }
@@ -259,7 +267,9 @@ int futexsim_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	snprintf(name, sizeof(name), "thread%d", t->idx);
 	/* clone(2): a system call's entry and exit, then the new task */
 	sim_delay_ps(sim_jitter_ps(sim.preset->syscall_ps));
-	t->task = sim_task_create(name, thread_task, t, -1);
+	t->task = sim_task_create_stack(name, thread_task, t, -1,
+					a && a->stack ? a->stack :
+					WL_PROG_STACK_SIZE);
 	t->task->wl = t;
 	t->tid_word = (uint32_t)t->task->tid;
 	*th = (pthread_t)t;
