@@ -159,10 +159,10 @@ START_TEST(test_explore_finds_the_buggy_twins_and_every_hit_replays)
 	    !build("workloads/examples/condvar_if.c", "condvar") ||
 	    !build("workloads/examples/abba.c", "abba"))
 		return;
-	assert_found("counter", "racy 2 5", "random", "10000", "state");
+	assert_found("counter", "racy 2 5", "random", "10000", "crash");
 	assert_found("lostwake", "buggy 3 20 50", "random", "2000", "deadlock");
 	assert_found("lostwake", "buggy 3 20 50", "pct:3", "2000", "deadlock");
-	assert_found("condvar", "if 2 20", "random", "2000", "state");
+	assert_found("condvar", "if 2 20", "random", "2000", "crash");
 	assert_found("abba", "abba 10", "random", "2000", "deadlock");
 	assert_found("abba", "abba 10", "timed", "2000", "deadlock");
 	/* their correct twins pass */

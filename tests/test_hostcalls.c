@@ -66,7 +66,7 @@ static const struct hostcall {
 	{ "signal()", "return signal(SIGINT, SIG_IGN) == SIG_ERR;", RUNTIME, "signal()" },
 	{ "sigaction()", "struct sigaction sa = { 0 }; return sigaction(SIGINT, &sa, 0);", RUNTIME, "sigaction()" },
 	{ "mmap() of a file", "return mmap(0, 4096, PROT_READ, MAP_SHARED, 3, 0) == MAP_FAILED;", RUNTIME, "mmap()" },
-	{ "assert()", "assert(argc > 5);", FAILURE, "INVARIANT: assertion failed in the program: argc > 5 (prog.c:18, main())" },
+	{ "assert()", "assert(argc > 5);", FAILURE, "CRASH: task 100 \"main\": assertion failed in the program: argc > 5 (prog.c:18, main())" },
 	{ "getrandom()", "unsigned int v[2]; getrandom(v, sizeof(v), 0); printf(\"r %08x%08x\\n\", v[0], v[1]);", SIMULATED, "r ", 1, "the run's PRNG" },
 	{ "getentropy()", "unsigned int v[2]; getentropy(v, sizeof(v)); printf(\"r %08x%08x\\n\", v[0], v[1]);", SIMULATED, "r ", 1, "the run's PRNG" },
 	{ "arc4random()", "printf(\"r %08x %u\\n\", arc4random(), arc4random_uniform(1000));", SIMULATED, "r ", 1, "the run's PRNG" },

@@ -527,15 +527,16 @@ assert_failed(const char *what, const char *file, unsigned int line,
 
 	if (func && !strcmp(func, "futexsim_user_main"))
 		func = "main";		/* -Dmain=futexsim_user_main */
-	snprintf(msg, sizeof(msg), "assertion failed in the program: %s (%s:%u%s%s%s)",
-		 what, file, line, func ? ", " : "", func ? func : "",
-		 func ? "()" : "");
+	snprintf(msg, sizeof(msg), "task %d \"%.16s\": assertion failed in the program: %s (%s:%u%s%s%s)",
+		 sim_current() ? sim_current()->tid : 0,
+		 sim_current() ? sim_current()->name : "", what, file, line,
+		 func ? ", " : "", func ? func : "", func ? "()" : "");
 	if (!wl_prog_self()) {
 		fprintf(stderr, "%s\n", msg);
 		abort();
 	}
 	wl_prog_out_flush(wl_prog_self());
-	sim_fail(SIM_FAIL_INVARIANT, msg);
+	sim_fail(SIM_FAIL_CRASH, msg);	/* glibc's assert() raises SIGABRT */
 }
 
 void futexsim___assert_fail(const char *expr, const char *file,
@@ -557,8 +558,12 @@ void futexsim___assert(const char *expr, const char *file, int line)
 
 void futexsim_abort(void)
 {
+	char msg[96];
+
 	if (!wl_prog_self())
 		abort();
 	wl_prog_out_flush(wl_prog_self());
-	sim_fail(SIM_FAIL_INVARIANT, "the program called abort()");
+	snprintf(msg, sizeof(msg), "task %d \"%.16s\" called abort() (SIGABRT)",
+		 sim_current()->tid, sim_current()->name);
+	sim_fail(SIM_FAIL_CRASH, msg);
 }
