@@ -157,9 +157,11 @@ START_TEST(test_explore_finds_the_buggy_twins_and_every_hit_replays)
 	if (!build("tests/programs/counter.c", "counter") ||
 	    !build("workloads/examples/lostwake.c", "lostwake") ||
 	    !build("workloads/examples/condvar_if.c", "condvar") ||
-	    !build("workloads/examples/abba.c", "abba"))
+	    !build("workloads/examples/abba.c", "abba") ||
+	    !build("workloads/examples/nowake.c", "nowake"))
 		return;
 	assert_found("counter", "racy 2 5", "random", "10000", "crash");
+	assert_found("nowake", "forget 2 5", "random", "2000", "deadlock");
 	assert_found("lostwake", "buggy 3 20 50", "random", "2000", "deadlock");
 	assert_found("lostwake", "buggy 3 20 50", "pct:3", "2000", "deadlock");
 	assert_found("condvar", "if 2 20", "random", "2000", "crash");
@@ -169,6 +171,7 @@ START_TEST(test_explore_finds_the_buggy_twins_and_every_hit_replays)
 	assert_passes("lostwake", "fixed 3 20 50", "random", "2000");
 	assert_passes("condvar", "while 2 20", "random", "2000");
 	assert_passes("abba", "ordered 10", "random", "2000");
+	assert_passes("nowake", "wake 2 5", "random", "2000");
 }
 END_TEST
 
@@ -357,6 +360,38 @@ START_TEST(test_a_search_sharded_by_gnu_parallel_merges_to_the_unsharded_one)
 }
 END_TEST
 
+/*
+ * The replay of a shrunk file (forced choices) narrates the atomics on a
+ * futex word from the first one: the pre-pass that learns the futex
+ * words follows the file's choices too (with the strategy's own choices
+ * it made another run, in which nowake's word never reached futex(2)).
+ */
+START_TEST(test_a_shrunk_programs_replay_narrates_the_first_acquisition)
+{
+	static struct child_out o;
+	const char *ex[] = { NULL, "explore", "--args=forget 2 5",
+			     "--strategy=random", "--out=xp-nw.replay", NULL };
+	const char *sh[] = { "futexsim", "shrink", "xp-nw.replay",
+			     "--shrink-args=2,3", NULL };
+	const char *rp[] = { "futexsim", "replay", "xp-nw.min.replay",
+			     "--narrate=yes", NULL };
+	const char *take, *wait;
+
+	if (!build("workloads/examples/nowake.c", "nowake"))
+		return;
+	run_prog(&o, "nowake", ex);
+	ck_assert_int_eq(o.status, 3);
+	run_futexsim(&o, sh);
+	ck_assert_msg(o.status == 0, "shrink: %.2000s", o.err);
+	run_futexsim(&o, rp);
+	ck_assert_int_eq(o.status, 3);
+	take = strstr(o.err, ": cmpxchg-ok on word (nowake.c:");
+	wait = strstr(o.err, ": calls FUTEX_WAIT on word (nowake.c:");
+	ck_assert_msg(take && wait && take < wait, "%.3000s", o.err);
+	ck_assert_ptr_nonnull(strstr(o.err, ": xchg on word (nowake.c:"));
+}
+END_TEST
+
 Suite *explore_program_suite(void)
 {
 	Suite *s = suite_create("explore_program");
@@ -368,6 +403,7 @@ Suite *explore_program_suite(void)
 	tcase_add_test(tc, test_futexsim_explore_with_program_runs_the_program_not_a_builtin);
 	tcase_add_test(tc, test_shrink_minimises_a_programs_schedule_and_marked_arguments);
 	tcase_add_test(tc, test_a_programs_report_lists_only_the_keys_that_apply);
+	tcase_add_test(tc, test_a_shrunk_programs_replay_narrates_the_first_acquisition);
 	tcase_add_test(tc, test_a_search_sharded_by_gnu_parallel_merges_to_the_unsharded_one);
 	suite_add_tcase(s, tc);
 	return s;

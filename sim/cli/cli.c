@@ -126,7 +126,7 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	 * re-run with the narration kept (report_again()) */
 	sim_failure_defer(!one->narrate);
 	sim_explore_child_setup(one, preset);	/* strategy=pct: calibrate */
-	sim_program_prepass(one, preset);	/* a program: its futex words */
+	sim_program_prepass(one, preset, src);	/* a program: its futex words */
 	if (rec && sim_record_start(rec, one))
 		die_errno(rec);
 	if (src)

@@ -32,6 +32,7 @@
 #include "sim/explore/explore_run.h"
 #include "sim/machine/machine.h"
 #include "sim/program/program.h"
+#include "sim/replay/replay.h"
 #include "sim/report/failure.h"
 #include "sim/trace/uword.h"
 #include "workloads/workload.h"
@@ -46,7 +47,7 @@ static void __attribute__((noreturn)) prepass_fail(enum sim_failure kind,
 
 static void __attribute__((noreturn))
 prepass_child(const struct sim_scenario *one, const struct sim_preset *preset,
-	      int fd)
+	      const struct sim_replay_src *src, int fd)
 {
 	static uintptr_t words[SIM_UWORD_MAX];
 	struct sim_result r;
@@ -59,6 +60,8 @@ prepass_child(const struct sim_scenario *one, const struct sim_preset *preset,
 	}
 	wl_program_mute(1);
 	sim_fail_hook = prepass_fail;
+	if (src)	/* a replay's forced choices: the same run */
+		sim_replay_start(src);
 	sim_machine_init(preset, one->cpus, one->seed);
 	sim_cache_set_jitter(one->cost_jitter_pct);
 	sim_set_livelock_ps(one->livelock_ps);
@@ -73,7 +76,8 @@ prepass_child(const struct sim_scenario *one, const struct sim_preset *preset,
 }
 
 void sim_program_prepass(const struct sim_scenario *one,
-			 const struct sim_preset *preset)
+			 const struct sim_preset *preset,
+			 const struct sim_replay_src *src)
 {
 	static uintptr_t words[SIM_UWORD_MAX];
 	int fd[2], n = 0, status;
@@ -87,7 +91,7 @@ void sim_program_prepass(const struct sim_scenario *one,
 		return;		/* nothing preloaded: fewer figures, same run */
 	if (!pid) {
 		close(fd[0]);
-		prepass_child(one, preset, fd[1]);
+		prepass_child(one, preset, src, fd[1]);
 	}
 	close(fd[1]);
 	if (read(fd[0], &n, sizeof(n)) != (ssize_t)sizeof(n) || n < 0 ||

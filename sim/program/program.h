@@ -64,13 +64,16 @@ void sim_program_select(struct sim_scenario *s);
  * same run in a child process, muted, and preload the futex words it
  * passed to futex(2) (sim_uword_preload()), so that the run that follows
  * counts and traces the atomics before each word's first system call.
- * Call after sim_explore_child_setup() and before recording or replay
- * starts.  If the child cannot run, nothing is preloaded
+ * @src: the replay being checked (its forced choices make the same run),
+ * or NULL.  Call after sim_explore_child_setup() and before recording or
+ * replay starts.  If the child cannot run, nothing is preloaded
  * (sim/program/prepass.c).
  */
 struct sim_preset;
+struct sim_replay_src;
 void sim_program_prepass(const struct sim_scenario *one,
-			 const struct sim_preset *preset);
+			 const struct sim_preset *preset,
+			 const struct sim_replay_src *src);
 
 /* sim_program_report - the program lines of the report (nothing for
  * other workloads). */
