@@ -36,7 +36,7 @@
  *
  * The usage text (--help) and `list` are sim/cli/cli_list.c (sim/cli/cli.h);
  * `explore` and `merge` are sim/explore/explore_cmd.c, `shrink` sim/explore/shrink.c,
- * `build` sim/program/program.c.
+ * `build` sim/program/build.c; a program's pre-pass sim/program/prepass.c.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -24,7 +24,7 @@
  *	futexsim-explore-summary 1
  *	scenario 9f3a...        hash of the resolved scenario, seed left out
  *	strategy random
- *	oracle mutex,deadlock,state,bug
+ *	oracle mutex,deadlock,state,bug,crash
  *	seed 1                  SEED
  *	runs 1000               N
  *	shard 0/4               I/N ("all/N" once merged, "0/1" unsharded)
