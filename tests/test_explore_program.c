@@ -83,21 +83,31 @@ static void assert_replays(const char *file, const char *want)
 	free(o);
 }
 
-/* Explore @name's program with @args, @strategy, @runs (strings); the
- * hit (exit 3), its headline and its replay file; then the replay. */
-static void assert_found(const char *name, const char *args,
-			 const char *strategy, const char *runs,
-			 const char *oracle)
+/* ./xp-@name explore --args=@args --strategy=@strategy --runs=@runs. */
+static void explore_prog(struct child_out *o, const char *name,
+			 const char *args, const char *strategy,
+			 const char *runs)
 {
-	char a[128], st[64], r[64], file[256], line[512], fired[128];
+	char a[128], st[64], r[64];
 	const char *argv[] = { NULL, "explore", a, st, r, NULL };
-	struct child_out *o = malloc(sizeof(*o));
 
-	ck_assert_ptr_nonnull(o);
 	snprintf(a, sizeof(a), "--args=%s", args);
 	snprintf(st, sizeof(st), "--strategy=%s", strategy);
 	snprintf(r, sizeof(r), "--runs=%s", runs);
 	run_prog(o, name, argv);
+}
+
+/* Explore @name's program: a hit of @oracle (exit 3), and its replay
+ * file fails again with the same headline. */
+static void assert_found(const char *name, const char *args,
+			 const char *strategy, const char *runs,
+			 const char *oracle)
+{
+	char file[256], line[512], fired[128];
+	struct child_out *o = malloc(sizeof(*o));
+
+	ck_assert_ptr_nonnull(o);
+	explore_prog(o, name, args, strategy, runs);
 	ck_assert_msg(o->status == 3, "%s %s: status %d: %.2000s", name, args,
 		      o->status, o->out);
 	snprintf(fired, sizeof(fired), "explore: %s fired in run ", oracle);
@@ -114,15 +124,11 @@ static void assert_found(const char *name, const char *args,
 static void assert_passes(const char *name, const char *args,
 			  const char *strategy, const char *runs)
 {
-	char a[128], st[64], r[64], want[128];
-	const char *argv[] = { NULL, "explore", a, st, r, NULL };
+	char want[128];
 	struct child_out *o = malloc(sizeof(*o));
 
 	ck_assert_ptr_nonnull(o);
-	snprintf(a, sizeof(a), "--args=%s", args);
-	snprintf(st, sizeof(st), "--strategy=%s", strategy);
-	snprintf(r, sizeof(r), "--runs=%s", runs);
-	run_prog(o, name, argv);
+	explore_prog(o, name, args, strategy, runs);
 	ck_assert_msg(o->status == 0, "%s %s: status %d: %.2000s %.2000s", name,
 		      args, o->status, o->out, o->err);
 	snprintf(want, sizeof(want), "explore: no oracle fired in %s runs", runs);

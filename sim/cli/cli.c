@@ -50,6 +50,7 @@
 
 #include "sim/cache/cache.h"
 #include "sim/cli/cli.h"
+#include "sim/host/fdio.h"
 #include "sim/explore/explore_run.h"
 #include "sim/report/failure.h"
 #include "sim/report/progress.h"
@@ -77,32 +78,8 @@ static void __attribute__((noreturn)) die_errno(const char *what)
 
 static void write_full(int fd, const void *p, size_t n)
 {
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			die_errno("writing a result to the parent");
-		p = (const char *)p + w;
-		n -= (size_t)w;
-	}
-}
-
-static size_t read_full(int fd, void *p, size_t n)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = read(fd, (char *)p + got, n - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	return got;
+	if (sim_write_full(fd, p, n))
+		die_errno("writing a result to the parent");
 }
 
 /* The child: build the machine, run the workload with lock @one; write
@@ -313,7 +290,7 @@ static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 			  s->record[0] ? rec : NULL, src, fd[1]);
 	}
 	close(fd[1]);
-	got = read_full(fd[0], r, sizeof(*r));
+	got = sim_read_full(fd[0], r, sizeof(*r));
 	*lockstat = got == sizeof(*r) ? sim_lockstat_recv(fd[0]) : NULL;
 	close(fd[0]);
 	while (waitpid(pid, &status, 0) < 0)

@@ -37,44 +37,8 @@
 #include <unistd.h>
 
 #include "sim/explore/explore_run.h"
+#include "sim/host/fdio.h"
 #include "workloads/workload.h"
-
-static int write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n) {
-		ssize_t w = write(fd, c, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Return: the bytes read (short at end of file), -1 on an error. */
-static ssize_t read_all(int fd, void *p, size_t n)
-{
-	char *c = p;
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r = read(fd, c + got, n - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (!r)
-			break;
-		got += (size_t)r;
-	}
-	return (ssize_t)got;
-}
 
 static void __attribute__((noreturn)) child(int fd, sim_xrun_body_fn body,
 					    struct sim_xctx *x, uint64_t seed,
@@ -92,10 +56,10 @@ static void __attribute__((noreturn)) child(int fd, sim_xrun_body_fn body,
 	wl_program_mute(1);
 	body(x, seed, forced, nr_forced, record, res);
 	fflush(stdout);
-	if (write_all(fd, res, sizeof(*res)) ||
-	    write_all(fd, &l->len, sizeof(l->len)) ||
-	    write_all(fd, &l->preemptions, sizeof(l->preemptions)) ||
-	    (l->len && write_all(fd, l->c, (size_t)l->len * sizeof(*l->c))))
+	if (sim_write_full(fd, res, sizeof(*res)) ||
+	    sim_write_full(fd, &l->len, sizeof(l->len)) ||
+	    sim_write_full(fd, &l->preemptions, sizeof(l->preemptions)) ||
+	    (l->len && sim_write_full(fd, l->c, (size_t)l->len * sizeof(*l->c))))
 		_exit(SIM_EXIT_HOST);
 	_exit(0);
 }
@@ -138,14 +102,14 @@ void sim__xrun_forked(sim_xrun_body_fn body, struct sim_xctx *x,
 		child(fd[1], body, x, seed, forced, nr_forced, record, res);
 	}
 	close(fd[1]);
-	whole = read_all(fd[0], res, sizeof(*res)) == (ssize_t)sizeof(*res) &&
-		read_all(fd[0], &len, sizeof(len)) == (ssize_t)sizeof(len) &&
-		read_all(fd[0], &pre, sizeof(pre)) == (ssize_t)sizeof(pre) &&
+	whole = sim_read_full(fd[0], res, sizeof(*res)) == sizeof(*res) &&
+		sim_read_full(fd[0], &len, sizeof(len)) == sizeof(len) &&
+		sim_read_full(fd[0], &pre, sizeof(pre)) == sizeof(pre) &&
 		len >= 0;
 	if (whole && len) {
 		c = sim__explore_alloc((size_t)len * sizeof(*c));
-		whole = read_all(fd[0], c, (size_t)len * sizeof(*c)) ==
-			(ssize_t)((size_t)len * sizeof(*c));
+		whole = sim_read_full(fd[0], c, (size_t)len * sizeof(*c)) ==
+			(size_t)len * sizeof(*c);
 	}
 	close(fd[0]);
 	while (waitpid(pid, &status, 0) < 0)

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "sim/cache/cache.h"
+#include "sim/host/fdio.h"
 #include "sim/explore/explore_run.h"
 #include "sim/machine/machine.h"
 #include "sim/program/program.h"
@@ -68,9 +69,8 @@ prepass_child(const struct sim_scenario *one, const struct sim_preset *preset,
 	sim_explore_child_start(one);
 	one->wl->run(one, one->ulock[0], &r);
 	n = sim_uword_list(words, SIM_UWORD_MAX);
-	if (write(fd, &n, sizeof(n)) != (ssize_t)sizeof(n) ||
-	    write(fd, words, (size_t)n * sizeof(*words)) !=
-	    (ssize_t)((size_t)n * sizeof(*words)))
+	if (sim_write_full(fd, &n, sizeof(n)) ||
+	    sim_write_full(fd, words, (size_t)n * sizeof(*words)))
 		_exit(SIM_EXIT_HOST);
 	_exit(0);
 }
@@ -81,7 +81,7 @@ void sim_program_prepass(const struct sim_scenario *one,
 {
 	static uintptr_t words[SIM_UWORD_MAX];
 	int fd[2], n = 0, status;
-	size_t got = 0, want;
+	size_t got, want;
 	pid_t pid;
 
 	if (one->wl != &wl_program)
@@ -94,19 +94,11 @@ void sim_program_prepass(const struct sim_scenario *one,
 		prepass_child(one, preset, src, fd[1]);
 	}
 	close(fd[1]);
-	if (read(fd[0], &n, sizeof(n)) != (ssize_t)sizeof(n) || n < 0 ||
+	if (sim_read_full(fd[0], &n, sizeof(n)) != sizeof(n) || n < 0 ||
 	    n > SIM_UWORD_MAX)
 		n = 0;
 	want = (size_t)n * sizeof(*words);
-	while (got < want) {
-		ssize_t r = read(fd[0], (char *)words + got, want - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
+	got = sim_read_full(fd[0], words, want);
 	close(fd[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;

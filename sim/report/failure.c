@@ -428,10 +428,14 @@ static void failure_report(enum sim_failure kind, const char *what,
 
 void (*sim_fail_hook)(enum sim_failure kind, const char *what);
 
-void sim_fail(enum sim_failure kind, const char *what)
+/*
+ * What every failure does before its report: explore's hook (which ends
+ * the run and does not return), a stop if the failure comes from inside
+ * a report, the deferred re-run's exit.  Returns only when the report is
+ * to be written now.
+ */
+static void failure_begin(enum sim_failure kind, const char *what)
 {
-	unw_context_t here;
-
 	if (sim_fail_hook)
 		sim_fail_hook(kind, what);	/* explore mode: does not return */
 	if (sim__failure_active) {	/* failed while reporting: just stop */
@@ -443,6 +447,13 @@ void sim_fail(enum sim_failure kind, const char *what)
 	fflush(stdout);
 	if (failure_defer)
 		exit(SIM_EXIT_REPORT_AGAIN);	/* flushes the replay file */
+}
+
+void sim_fail(enum sim_failure kind, const char *what)
+{
+	unw_context_t here;
+
+	failure_begin(kind, what);
 	unw_getcontext(&here);
 	failure_report(kind, what, &here, 0, failure_stack_owner(&here));
 	exit(SIM_EXIT_FAILURE);
@@ -482,17 +493,7 @@ void sim_failure_set_replay(const char *cmd)
 void sim__failure_from_signal(enum sim_failure kind, const char *what,
 			      void *uc, const struct sim_task *t)
 {
-	if (sim_fail_hook)
-		sim_fail_hook(kind, what);	/* explore mode: does not return */
-	if (sim__failure_active) {	/* a fault while reporting */
-		failure_printf("futexsim: failure inside the failure report\n");
-		failure_flush();
-		_exit(SIM_EXIT_FAILURE);
-	}
-	sim__failure_active = 1;
-	fflush(stdout);
-	if (failure_defer)
-		exit(SIM_EXIT_REPORT_AGAIN);	/* flushes the replay file */
+	failure_begin(kind, what);
 #ifdef __x86_64__
 	/* libunwind's context on x86-64 is the ucontext_t itself */
 	failure_report(kind, what, (unw_context_t *)uc, UNW_INIT_SIGNAL_FRAME,

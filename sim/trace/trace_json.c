@@ -405,20 +405,6 @@ static void on_uatomic(const struct sim_trace_ctx *c,
 		(unsigned long long)(r->a | (uint64_t)r->b << 32));
 }
 
-/* Does futex op @op make its caller wait? */
-static int futex_waits(uint32_t op)
-{
-	switch (op & FUTEX_CMD_MASK) {
-	case FUTEX_WAIT:
-	case FUTEX_WAIT_BITSET:
-	case FUTEX_LOCK_PI:
-	case FUTEX_LOCK_PI2:
-	case FUTEX_WAIT_REQUEUE_PI:
-		return 1;
-	}
-	return 0;
-}
-
 static void on_futex(const struct sim_trace_ctx *c,
 		     const struct sim_trace_rec *r)
 {
@@ -427,7 +413,7 @@ static void on_futex(const struct sim_trace_ctx *c,
 	int enter = r->type == SIM_TEV_FUTEX_ENTER;
 
 	if (l) {
-		if (futex_waits(r->a))
+		if (sim__trace_futex_waits(r->a))
 			l->waiters += enter ? 1 : -1;
 		l->word = r->word;
 		counter(c, l, r->ts_ps);

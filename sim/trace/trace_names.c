@@ -235,6 +235,19 @@ static const char *futex_op_name(unsigned int op, char *buf, size_t len)
 	return buf;
 }
 
+int sim__trace_futex_waits(unsigned int op)
+{
+	switch (op & FUTEX_CMD_MASK) {
+	case FUTEX_WAIT:
+	case FUTEX_WAIT_BITSET:
+	case FUTEX_LOCK_PI:
+	case FUTEX_LOCK_PI2:
+	case FUTEX_WAIT_REQUEUE_PI:
+		return 1;
+	}
+	return 0;
+}
+
 /* The names of the usual ops are made once. */
 const char *sim__trace_futex_op(unsigned int op, char *buf, size_t len)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sim/trace/trace_writer.h - private to sim/trace/trace*.c: the trace record and the
+ * sim/trace/trace_writer.h - private to sim/trace/: the trace record and the
  * interface of the two writers.
  *
  * Stage: trace/report.  sim/trace/trace.c builds a record per event, orders
@@ -120,6 +120,9 @@ const char *sim__trace_event_name(enum sim_trace_event ev);
  * futex(2) does not have).  Return: the name, in @buf or a static
  * table. */
 const char *sim__trace_futex_op(unsigned int op, char *buf, size_t len);
+/* sim__trace_futex_waits - futex(2) op @op makes its caller wait (WAIT,
+ * WAIT_BITSET, LOCK_PI, LOCK_PI2, WAIT_REQUEUE_PI).  Return: 1 or 0. */
+int sim__trace_futex_waits(unsigned int op);
 /* sim__trace_errno - "EAGAIN" ... for -@ret, or NULL. */
 const char *sim__trace_errno(long ret);
 /* sim__trace_qspin_op - "slowpath", "lock", "trylock", "trylock-fail",

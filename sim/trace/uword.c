@@ -22,6 +22,7 @@
 #include "sim/report/stats.h"
 #include "sim/trace/lockstat.h"
 #include "sim/trace/trace.h"
+#include "sim/trace/trace_writer.h"
 #include "sim/trace/uword.h"
 #define FUTEXSIM_NO_RENAME	/* the op codes only */
 #include "workloads/libsim/futexsim_atomic.h"
@@ -168,15 +169,12 @@ void sim_uword_futex(const uint32_t *uaddr, int op, long ret)
 
 	if (!w)
 		return;
-	switch (op & FUTEX_CMD_MASK) {
-	case FUTEX_WAIT:
-	case FUTEX_WAIT_BITSET:
-	case FUTEX_LOCK_PI:
-	case FUTEX_LOCK_PI2:
-	case FUTEX_WAIT_REQUEUE_PI:
+	if (sim__trace_futex_waits((unsigned int)op)) {
 		w->waits++;
 		w->eagain += ret == -EAGAIN;
-		break;
+		return;
+	}
+	switch (op & FUTEX_CMD_MASK) {
 	case FUTEX_WAKE:
 	case FUTEX_WAKE_BITSET:
 	case FUTEX_WAKE_OP:
