@@ -64,7 +64,9 @@ void sim_uword_reset(void)
 {
 	for (int i = 0; i < nr_words; i++)
 		free(words[i].lat_ns);
-	memset(words, 0, sizeof(words));
+	/* the entries past nr_words are zero already: a program's run in a
+	 * fresh world (a forked child) touches no more pages than it uses */
+	memset(words, 0, (size_t)nr_words * sizeof(words[0]));
 	memset(slot, 0, sizeof(slot));
 	memset(task_acq, 0, sizeof(task_acq));
 	nr_words = nr_hists = 0;
