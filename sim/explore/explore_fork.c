@@ -25,7 +25,8 @@
  * lines only; the replay of a hit shows the program's
  * output.  A child that exits with bad input or a host error (its message
  * already on stderr) ends the search with the same status; a child that
- * dies otherwise is a failed run whose detail says how it died.
+ * dies otherwise is a failed run whose detail says how it died (a crash,
+ * if a signal killed it), a hit if its oracle is selected.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -64,15 +65,17 @@ static void __attribute__((noreturn)) child(int fd, sim_xrun_body_fn body,
 	_exit(0);
 }
 
-/* The child is gone without a whole answer: say how it ended. */
-static void died(int status, struct sim_xres *res)
+/* The child is gone without a whole answer: say how it ended, a crash
+ * if a signal ended it (one the simulated task's handler did not turn
+ * into a report), classified for @x's oracles like any failed run. */
+static void died(const struct sim_xctx *x, int status, struct sim_xres *res)
 {
 	if (WIFEXITED(status) && (WEXITSTATUS(status) == SIM_EXIT_INPUT ||
 				  WEXITSTATUS(status) == SIM_EXIT_HOST))
 		exit(WEXITSTATUS(status));	/* its message is out */
 	memset(res, 0, sizeof(*res));
 	res->failed = 1;
-	res->kind = SIM_FAIL_INVARIANT;
+	res->kind = WIFSIGNALED(status) ? SIM_FAIL_CRASH : SIM_FAIL_INVARIANT;
 	if (WIFSIGNALED(status))
 		snprintf(res->what, sizeof(res->what),
 			 "the run's process died of signal %d (%s)",
@@ -81,6 +84,8 @@ static void died(int status, struct sim_xres *res)
 		snprintf(res->what, sizeof(res->what),
 			 "the run's process exited with status %d",
 			 WEXITSTATUS(status));
+	res->oracle = sim_oracle_classify(res->kind, res->what, &res->bit);
+	res->hit = !!(res->bit & x->oracles.mask);
 	sim_explore_log_set(NULL, 0, 0);
 }
 
@@ -120,6 +125,6 @@ void sim__xrun_forked(sim_xrun_body_fn body, struct sim_xctx *x,
 	if (whole && WIFEXITED(status) && !WEXITSTATUS(status))
 		sim_explore_log_set(c, len, pre);
 	else
-		died(status, res);
+		died(x, status, res);
 	free(c);
 }
