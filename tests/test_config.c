@@ -330,10 +330,153 @@ START_TEST(test_config_fail_keeps_hostile_values_on_one_line)
 
 	fail_at = &at;
 	fail_key = NULL;
-	fail_value = "two\nlines\r\x1b[31m";
+	fail_value = "two\nlines\r\x1b[31m\xc2\x9b\xff caf\xc3\xa9";
 	run_child(do_fail, "something", &co);
 	ck_assert_str_eq(co.err, "futexsim: a.machine: expected something, "
-			 "got 'two?lines??[31m'\n");
+			 "got 'two\\x0alines\\x0d\\x1b[31m\\xc2\\x9b\\xff caf\xc3\xa9'\n");
+}
+END_TEST
+
+/* A key with an escape sequence is shown escaped too, and so is the file. */
+START_TEST(test_config_fail_escapes_keys_and_file_names)
+{
+	static const struct sim_origin at = { .file = "a\x1b]0;x\x07.scn",
+					      .line = 3 };
+
+	fail_at = &at;
+	fail_key = "lo\x1b[2Jck";
+	fail_value = NULL;
+	run_child(do_fail, "a key", &co);
+	ck_assert_int_eq(co.status, 2);
+	ck_assert_str_eq(co.err, "futexsim: a\\x1b]0;x\\x07.scn:3: "
+			 "lo\\x1b[2Jck: expected a key\n");
+}
+END_TEST
+
+/* A huge value is cut: the line stays short. */
+START_TEST(test_config_fail_cuts_a_long_value)
+{
+	static char big[100000];
+
+	memset(big, 'v', sizeof(big) - 1);
+	fail_at = NULL;
+	fail_key = "args";
+	fail_value = big;
+	run_child(do_fail, "x", &co);
+	ck_assert_int_eq(co.status, 2);
+	ck_assert_int_lt(strlen(co.err), 300);
+	ck_assert_ptr_nonnull(strstr(co.err, "vvv...'\n"));
+}
+END_TEST
+
+/* ---- bounds and escapes of the file syntax ----------------------------- */
+
+START_TEST(test_config_refuses_an_overlong_line_with_a_cut_excerpt)
+{
+	char path[64], want[128];
+	static char text[SIM_CONFIG_LINE_MAX + 100];
+
+	memcpy(text, "seed = 1\nargs = ", 16);
+	memset(text + 16, 'a', sizeof(text) - 18);
+	text[sizeof(text) - 2] = '\n';
+	write_temp(path, text);
+	fail_path = path;
+	run_child(each_fail_path, NULL, &co);
+	unlink(path);
+	snprintf(want, sizeof(want), "%s:2: expected a line of at most 65536 bytes",
+		 path);
+	assert_one_line_error(&co, want, "got 'args = aaa", "...'");
+	ck_assert_int_lt(strlen(co.err), 400);
+
+	/* exactly the limit is a line */
+	memset(text, 0, sizeof(text));
+	memcpy(text, "args = ", 7);
+	memset(text + 7, 'b', SIM_CONFIG_LINE_MAX - 7);
+	text[SIM_CONFIG_LINE_MAX] = '\n';
+	write_temp(path, text);
+	{
+		struct seen s = { 0 };
+
+		sim_config_each(path, collect, &s);
+		ck_assert_int_eq(s.n, 1);
+	}
+	unlink(path);
+}
+END_TEST
+
+START_TEST(test_config_refuses_a_nul_byte)
+{
+	char path[64], want[128];
+	FILE *f;
+
+	strcpy(path, "/tmp/futexsim-config-nul");
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fwrite("seed = 1\nops = 1\0002\n", 1, 19, f);
+	fclose(f);
+	fail_path = path;
+	run_child(each_fail_path, NULL, &co);
+	unlink(path);
+	snprintf(want, sizeof(want), "%s:2: expected a text file", path);
+	assert_one_line_error(&co, want, "NUL");
+
+	fail_path = "/dev/zero";		/* an endless line of NULs */
+	run_child(each_fail_path, NULL, &co);
+	assert_one_line_error(&co, "/dev/zero:1: expected a text file");
+}
+END_TEST
+
+START_TEST(test_config_value_escapes_read_back)
+{
+	static const char *const vals[] = {
+		"#r.json", "a #b", "a\\#b", "a\\\\#b", "\\", "x\\", "a\\b",
+		"a\\\\b", "#", "##  #", "caf\xc3\xa9 # \\#",
+	};
+	char path[64];
+
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		struct seen s = { 0 };
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&text, &len);
+
+		fputs("k = ", m);
+		sim_config_put_value(m, vals[i]);
+		fputs("\n", m);
+		fclose(m);
+		write_temp(path, text);
+		sim_config_each(path, collect, &s);
+		unlink(path);
+		ck_assert_int_eq(s.n, 1);
+		ck_assert_msg(!strcmp(s.value[0], vals[i]),
+			      "'%s' written as '%s' read back as '%s'", vals[i],
+			      text, s.value[0]);
+		free(text);
+	}
+	/* a file's own escapes */
+	{
+		struct seen s = { 0 };
+
+		write_temp(path, "a = x \\# y # comment\nb = \\\\# c\nc = p\\q\n");
+		sim_config_each(path, collect, &s);
+		unlink(path);
+		ck_assert_int_eq(s.n, 3);
+		ck_assert_str_eq(s.value[0], "x # y");
+		ck_assert_str_eq(s.value[1], "\\# c");
+		ck_assert_str_eq(s.value[2], "p\\q");
+	}
+}
+END_TEST
+
+START_TEST(test_config_clean_refuses_controls_and_broken_utf8)
+{
+	ck_assert(sim_config_clean("plain text, tabs\tok, caf\xc3\xa9"));
+	ck_assert(!sim_config_clean("new\nline"));
+	ck_assert(!sim_config_clean("esc\x1b[2J"));
+	ck_assert(!sim_config_clean("del\x7f"));
+	ck_assert(!sim_config_clean("c1 \xc2\x9b"));
+	ck_assert(!sim_config_clean("broken \xc3"));
+	ck_assert(!sim_config_clean("overlong \xc0\xaf"));
 }
 END_TEST
 
@@ -354,5 +497,11 @@ Suite *config_suite(void)
 		test_config_fail_formats_file_line_key_expected_got,
 		test_config_fail_formats_the_command_line_with_dashes,
 		test_config_fail_keeps_hostile_values_on_one_line,
+		test_config_fail_escapes_keys_and_file_names,
+		test_config_fail_cuts_a_long_value,
+		test_config_refuses_an_overlong_line_with_a_cut_excerpt,
+		test_config_refuses_a_nul_byte,
+		test_config_value_escapes_read_back,
+		test_config_clean_refuses_controls_and_broken_utf8,
 		NULL });
 }

@@ -46,8 +46,11 @@ static int output_key(const char *key)
 
 static void header_key(void *ctx, const char *key, const char *value)
 {
-	if (!output_key(key))
-		fprintf(ctx, "%s = %s\n", key, value);
+	if (output_key(key))
+		return;
+	fprintf(ctx, "%s = ", key);
+	sim_config_put_value(ctx, value);
+	fputc('\n', ctx);
 }
 
 void sim__replay_header(FILE *f, const struct sim_scenario *s)
@@ -132,17 +135,13 @@ static void copy_value(char *dst, size_t size, const char *key,
 static int header_line(char *p, struct sim_scenario *s,
 		       struct sim_replay_src *src, const struct sim_origin *at)
 {
-	char *eq = strchr(p, '='), *key = p, *value, *end;
+	char *key, *value;
 
-	if (!eq || eq == p)
+	if (!strchr(p, '='))
 		sim_config_fail(at, NULL,
 				"a 'key = value' header line or the line 'decisions'", p);
-	value = eq + 1;
-	for (end = eq; end > key && (end[-1] == ' ' || end[-1] == '\t'); end--)
-		;
-	*end = '\0';
-	while (*value == ' ' || *value == '\t')
-		value++;
+	if (!sim_config_split(p, at, &key, &value))
+		return 0;
 	if (!strcmp(key, "futexsim")) {
 		copy_value(src->futexsim, sizeof(src->futexsim), key, value, at);
 		return SEEN_FUTEXSIM;

@@ -23,35 +23,108 @@
 
 #define CMDLINE "command line"
 
-/* Print @v on @out with control characters replaced: one line stays one. */
+/*
+ * The length of the valid UTF-8 sequence at @s of a printable character
+ * (U+00A0 and above), or 0: C1 controls (U+0080..U+009F), overlong and
+ * broken sequences are escaped like the C0 controls.
+ */
+static int utf8_printable(const unsigned char *s)
+{
+	unsigned int cp, n, i;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	cp = s[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < 0xa0 || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return (int)n;
+}
+
+void sim_config_put_clean(FILE *out, const char *v, size_t max)
+{
+	const unsigned char *s = (const unsigned char *)v;
+	size_t shown = 0;
+
+	while (*s) {
+		int n = *s >= 0x80 ? utf8_printable(s) : 1;
+
+		if (shown >= max) {
+			fputs("...", out);
+			return;
+		}
+		if (n && (*s >= 0x80 || (*s >= 0x20 && *s != 0x7f))) {
+			fwrite(s, 1, (size_t)n, out);
+			s += n;
+		} else {
+			fprintf(out, "\\x%02x", *s++);
+		}
+		shown++;
+	}
+}
+
+int sim_config_clean(const char *v)
+{
+	const unsigned char *s = (const unsigned char *)v;
+
+	while (*s) {
+		int n = *s >= 0x80 ? utf8_printable(s) : 1;
+
+		if (!n || (*s < 0x20 && *s != '\t') || *s == 0x7f)
+			return 0;
+		s += n;
+	}
+	return 1;
+}
+
+/* What an error line shows of an input: a cut, cleaned excerpt. */
+#define SHOW_MAX	120
+
 static void put_clean(FILE *out, const char *v)
 {
-	for (; *v; v++)
-		fputc(iscntrl((unsigned char)*v) ? '?' : *v, out);
+	sim_config_put_clean(out, v, SHOW_MAX);
 }
 
 void sim_config_fail(const struct sim_origin *at, const char *key,
 		     const char *expected, const char *value)
 {
 	int cmdline = !at || !at->file || !strcmp(at->file, CMDLINE);
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&msg, &len);
 
 	fflush(stdout);
-	fputs("futexsim: ", stderr);
+	if (!out)	/* no memory: the line, written piecewise */
+		out = stderr;
+	fputs("futexsim: ", out);
 	if (cmdline)
-		fputs(CMDLINE, stderr);
-	else if (at->line > 0)
-		fprintf(stderr, "%s:%d", at->file, at->line);
+		fputs(CMDLINE, out);
 	else
-		put_clean(stderr, at->file);
-	if (key)
-		fprintf(stderr, ": %s%s", cmdline ? "--" : "", key);
-	fprintf(stderr, ": expected %s", expected);
-	if (value) {
-		fputs(", got '", stderr);
-		put_clean(stderr, value);
-		fputc('\'', stderr);
+		put_clean(out, at->file);
+	if (!cmdline && at->line > 0)
+		fprintf(out, ":%d", at->line);
+	if (key) {
+		fprintf(out, ": %s", cmdline ? "--" : "");
+		put_clean(out, key);
 	}
-	fputc('\n', stderr);
+	fprintf(out, ": expected %s", expected);
+	if (value) {
+		fputs(", got '", out);
+		put_clean(out, value);
+		fputc('\'', out);
+	}
+	fputc('\n', out);
+	if (out != stderr) {
+		fclose(out);
+		fwrite(msg, 1, len, stderr);
+		free(msg);
+	}
 	exit(SIM_EXIT_INPUT);
 }
 
@@ -84,41 +157,108 @@ static int valid_key(const char *k)
 	return 1;
 }
 
-/* Parse one line (modified in place); calls @fn for a key = value line. */
-static void parse_line(char *line, const struct sim_origin *at,
-		       sim_config_fn *fn, void *ctx)
+int sim_config_split(char *line, const struct sim_origin *at, char **key,
+		     char **value)
 {
-	char *p = sim_config_trim(line), *eq, *key, *value;
+	char *p = sim_config_trim(line), *eq, *end, *r, *w;
+	int prev_blank;
 
 	if (!*p || *p == '#')
-		return;
-	/* A '#' after a blank starts a trailing comment. */
-	for (char *c = p + 1; *c; c++) {
+		return 0;
+	/* A '#' after a blank starts a trailing comment, also before '='. */
+	eq = strchr(p, '=');
+	end = eq ? eq : p + strlen(p);
+	for (char *c = p + 1; c < end; c++) {
 		if (*c == '#' && is_blank(c[-1])) {
 			*c = '\0';
+			eq = NULL;
 			break;
 		}
 	}
-	p = sim_config_trim(p);
-	eq = strchr(p, '=');
 	if (!eq)
-		sim_config_fail(at, NULL, "a 'key = value' line", p);
+		sim_config_fail(at, NULL, "a 'key = value' line",
+				sim_config_trim(p));
 	*eq = '\0';
-	key = sim_config_trim(p);
-	value = sim_config_trim(eq + 1);
-	if (!valid_key(key))
-		sim_config_fail(at, *key ? key : NULL,
+	*key = sim_config_trim(p);
+	if (!valid_key(*key))
+		sim_config_fail(at, **key ? *key : NULL,
 				"a key of lowercase letters, digits and '-' before '='",
 				NULL);
-	fn(ctx, key, value, at);
+	/* The value: "\\#" is '#', "\\\\" is '\\', an unescaped '#' after a blank
+	 * ends it. */
+	r = eq + 1;
+	while (is_blank(*r))
+		r++;
+	prev_blank = is_blank(r[-1]);
+	for (*value = w = r; *r; ) {
+		if (*r == '\\' && (r[1] == '#' || r[1] == '\\')) {
+			*w++ = r[1];
+			r += 2;
+			prev_blank = 0;
+			continue;
+		}
+		if (*r == '#' && prev_blank)
+			break;
+		prev_blank = is_blank(*r);
+		*w++ = *r++;
+	}
+	*w = '\0';
+	sim_config_trim(*value);
+	return 1;
+}
+
+void sim_config_put_value(FILE *out, const char *v)
+{
+	for (; *v; v++) {
+		if (*v == '#' || (*v == '\\' && (v[1] == '#' || v[1] == '\\')))
+			fputc('\\', out);
+		fputc(*v, out);
+	}
+}
+
+/*
+ * read_line - the next line of @f into @buf (@cap bytes), without its
+ * newline.  A line longer than SIM_CONFIG_LINE_MAX or with a NUL byte is
+ * bad input at @at (a cut, cleaned excerpt is shown); a read error is
+ * bad input of @from's @key.
+ * Return: 1, or 0 at the end of the file.
+ */
+static int read_line(FILE *f, char *buf, size_t cap,
+		     const struct sim_origin *at,
+		     const struct sim_origin *from, const char *key)
+{
+	char expected[160];
+	size_t n = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (!c)
+			sim_config_fail(at, NULL,
+					"a text file (this line has a NUL byte)",
+					NULL);
+		if (n == cap - 1) {
+			buf[n] = '\0';
+			snprintf(expected, sizeof(expected),
+				 "a line of at most %zu bytes (this one is longer)",
+				 cap - 1);
+			sim_config_fail(at, NULL, expected, buf);
+		}
+		buf[n++] = (char)c;
+	}
+	if (c == EOF && ferror(f)) {
+		snprintf(expected, sizeof(expected), "a readable file (%s)",
+			 strerror(errno));
+		sim_config_fail(from, key, expected, at->file);
+	}
+	buf[n] = '\0';
+	return c != EOF || n;
 }
 
 void sim_config_read(const char *path, const struct sim_origin *from,
 		     const char *key, sim_config_fn *fn, void *ctx)
 {
 	struct sim_origin at = { .file = path, .line = 0 };
-	char *line = NULL, expected[160];
-	size_t cap = 0;
+	char *line, *k, *v, expected[160];
 	FILE *f;
 
 	f = fopen(path, "r");
@@ -127,14 +267,15 @@ void sim_config_read(const char *path, const struct sim_origin *from,
 			 strerror(errno));
 		sim_config_fail(from, key, expected, path);
 	}
-	while (getline(&line, &cap, f) != -1) {
-		at.line++;
-		parse_line(line, &at, fn, ctx);
+	line = malloc(SIM_CONFIG_LINE_MAX + 1);
+	if (!line) {
+		fprintf(stderr, "futexsim: out of memory reading %s\n", path);
+		exit(SIM_EXIT_HOST);
 	}
-	if (ferror(f)) {
-		snprintf(expected, sizeof(expected), "a readable file (%s)",
-			 strerror(errno));
-		sim_config_fail(from, key, expected, path);
+	while (at.line++,
+	       read_line(f, line, SIM_CONFIG_LINE_MAX + 1, &at, from, key)) {
+		if (sim_config_split(line, &at, &k, &v))
+			fn(ctx, k, v, &at);
 	}
 	free(line);
 	fclose(f);

@@ -9,14 +9,22 @@
  * sim_config_fail() as ONE line on stderr naming the file, the line, the
  * key and what was expected, and the process exits with status 2.
  *
- * File syntax: one "key = value" per line; blank lines and lines whose
- * first non-blank character is '#' are ignored; a '#' preceded by a blank
- * starts a trailing comment; keys are [a-z0-9-]+; values are trimmed.
+ * File syntax: one "key = value" per line of at most SIM_CONFIG_LINE_MAX
+ * bytes (no NUL byte); blank lines and lines whose first non-blank
+ * character is '#' are ignored; a '#' preceded by a blank starts a
+ * trailing comment; keys are [a-z0-9-]+; values are trimmed, and in a
+ * value "\#" stands for '#' and "\\" for '\' (any other backslash is
+ * itself), so every value without control characters can be written
+ * back (sim_config_put_value()) and re-read to itself.
  */
 #ifndef SIM_CONFIG_H
 #define SIM_CONFIG_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#define SIM_CONFIG_LINE_MAX	65536	/* bytes of one line, newline excluded */
 
 /* Where a value came from: "FILE:LINE" or "command line (--key)". */
 struct sim_origin {
@@ -45,11 +53,34 @@ void sim_config_read(const char *path, const struct sim_origin *from,
  * (or "futexsim: command line: --KEY: ..." ) and exits with status 2.
  * @value may be NULL (then the ", got" part is left out); @key may be NULL
  * (a malformed line has none); @at->line 0 with a file name gives
- * "futexsim: FILE: ..." (a check of the file as a whole).  Control
- * characters of @value are printed as '?', so the message stays one line. */
+ * "futexsim: FILE: ..." (a check of the file as a whole).  The file, the
+ * key and the value are shown cleaned and cut (sim_config_put_clean()),
+ * so the message stays one short line, written with one write(2). */
 void sim_config_fail(const struct sim_origin *at, const char *key,
 		     const char *expected, const char *value)
 	__attribute__((noreturn));
+
+/* sim_config_split - one line of a "key = value" file, cut in place:
+ * *@key and *@value point into @line, the value unescaped and without its
+ * trailing comment.  A line that is not "key = value" fails at @at.
+ * Return: 1 for a key/value line, 0 for a blank or comment line. */
+int sim_config_split(char *line, const struct sim_origin *at, char **key,
+		     char **value);
+
+/* sim_config_put_value - write @v as a value of a "key = value" line that
+ * sim_config_split() reads back as @v ('#' and the backslashes before '#'
+ * or '\' escaped).  @v has no control characters (sim_config_clean()) and
+ * no leading or trailing blank. */
+void sim_config_put_value(FILE *out, const char *v);
+
+/* sim_config_clean - is @v free of control characters (C0 but tab, DEL,
+ * C1, broken UTF-8)?  Values with them are refused: a newline or an
+ * escape sequence could not be written back to a file, nor shown. */
+int sim_config_clean(const char *v);
+
+/* sim_config_put_clean - @v for a human: control characters and broken
+ * UTF-8 as \xHH, cut after @max characters with "...". */
+void sim_config_put_clean(FILE *out, const char *v, size_t max);
 
 /* sim_config_trim - cut @s's trailing blanks in place.  Return: its first
  * non-blank character. */

@@ -537,14 +537,24 @@ void sim_scenario_pick_lock(struct sim_scenario *one,
 void sim_scenario_set(struct sim_scenario *s, const char *key,
 		      const char *value, const struct sim_origin *at)
 {
-	char expected[1024] = "a known key:";
+	char expected[1024] = "a known key:", *v;
 	int i;
 
 	for (i = 0; i < nr_keys; i++) {
-		if (!strcmp(keys[i].name, key)) {
-			keys[i].set(s, &keys[i], value, at);
-			return;
-		}
+		if (strcmp(keys[i].name, key) != 0)
+			continue;
+		if (!sim_config_clean(value))
+			sim_config_fail(at, key,
+					"a value without control characters (a newline or an escape could not be written back to a scenario file)",
+					value);
+		/* A command-line value is trimmed like a file's. */
+		v = strdup(value);
+		if (!v)
+			sim_config_fail(at, key, "a value that fits in memory",
+					NULL);
+		keys[i].set(s, &keys[i], sim_config_trim(v), at);
+		free(v);
+		return;
 	}
 	for (i = 0; i < nr_keys; i++)
 		snprintf(expected + strlen(expected),

@@ -18,6 +18,7 @@
 
 #include "futex/tp_abi.h"
 #include "sim/report/report.h"
+#include "sim/scenario/config.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/trace.h"
 #include "workloads/ulock/adaptive.h"
@@ -212,7 +213,9 @@ void sim_scenario_each(const struct sim_scenario *s,
 
 static void print_one(void *ctx, const char *key, const char *value)
 {
-	fprintf(ctx, "%s = %s\n", key, value);
+	fprintf(ctx, "%s = ", key);
+	sim_config_put_value(ctx, value);
+	fputc('\n', ctx);
 }
 
 void sim_scenario_print(const struct sim_scenario *s, FILE *out)
