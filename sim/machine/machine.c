@@ -64,6 +64,9 @@ static bool cache_on;			/* sim/cache/cache.c prices the accesses */
 static int in_event;			/* an event callback is running	*/
 static uint64_t event_now_ps;		/* its deadline			*/
 static uint64_t last_progress_ps;	/* livelock watchdog		*/
+/* Events fired past the livelock deadline without a dispatch between
+ * them before the watchdog gives up (dispatch_fire_due()). */
+#define SIM_LATE_EVENTS_MAX	100000
 static uint64_t livelock_ps = 10ULL * 1000 * 1000 * 1000 * 1000;
 static int check_state;			/* FUTEXSIM_CHECK_STATE=1	*/
 static int nr_parked;			/* CPUs in sim_spin_wait()	*/
@@ -408,11 +411,21 @@ static void fire(struct sim_event *ev)
 
 /* ---- dispatch ---------------------------------------------------------- */
 
+/* The livelock watchdog's deadline, saturated: a bound near 2^64 ps
+ * means none. */
+static inline uint64_t livelock_deadline(void)
+{
+	uint64_t d;
+
+	return __builtin_add_overflow(last_progress_ps, livelock_ps, &d) ?
+	       UINT64_MAX : d;
+}
+
 /* What the CPU picked to run may run up to: the next CPU's clock, the
  * next event, and the livelock deadline. */
 static uint64_t compute_horizon(void)
 {
-	uint64_t h = last_progress_ps + livelock_ps;
+	uint64_t h = livelock_deadline();
 	struct sim_event *ev = sim_events_peek();
 
 	if (ev && ev->when_ps < h)
@@ -461,6 +474,7 @@ static void resume(struct sim_cpu *c)
 static void dispatch_fire_due(void)
 {
 	struct sim_cpu *c = sim_cur;
+	unsigned int late = 0;
 
 	if (c && c->curr && !c->parked && !sim_runheap_contains(c))
 		sim_runheap_add(c);
@@ -469,6 +483,18 @@ static void dispatch_fire_due(void)
 		uint64_t earliest_ps = sim_runheap_min_ps();
 
 		if (ev && ev->when_ps <= earliest_ps) {
+			/*
+			 * The watchdog of dispatch_check() sees the clocks
+			 * of the CPUs it dispatches; events that keep firing
+			 * past the deadline with no CPU ever dispatched (a
+			 * tick handler that eats the whole period, which a
+			 * machine file cannot give: sim/scenario/preset.c)
+			 * would never reach it.
+			 */
+			if (ev->when_ps >= livelock_deadline() &&
+			    ++late > SIM_LATE_EVENTS_MAX)
+				sim_fail(SIM_FAIL_LIVELOCK,
+					 "events kept firing past the livelock bound and no CPU could run a task");
 			fire(ev);
 			continue;
 		}
@@ -489,9 +515,12 @@ static struct sim_cpu *dispatch_pick(void)
  * when asked for, every layer's state checker. */
 static void dispatch_check(const struct sim_cpu *next)
 {
-	if (next->now_ps >= last_progress_ps + livelock_ps)
+	if (next->now_ps >= livelock_deadline())
 		sim_fail(SIM_FAIL_LIVELOCK,
 			 "no task completed an operation within the livelock bound");
+	if (next->now_ps >= SIM_CLOCK_MAX_PS)
+		sim_fail(SIM_FAIL_LIVELOCK,
+			 "the simulated clock reached its limit (2^62 ps, 53 days)");
 	if (!check_state)
 		return;
 	for (int i = 0; i < nr_checkers; i++)

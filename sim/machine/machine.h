@@ -27,6 +27,10 @@
 #include "sim/scenario/preset.h"
 
 #define SIM_MAX_CPUS	256
+/* A clock at or past this ends the run as a livelock: with every step
+ * bounded (machine costs at most 1 s, sim/scenario/preset.h), no clock
+ * can wrap around 2^64 ps. */
+#define SIM_CLOCK_MAX_PS	(1ULL << 62)
 #define SIM_MAX_TASKS	4096
 #define SIM_TID_BASE	100	/* TID of the first task; then in order */
 

@@ -143,6 +143,9 @@ static void preset_set_as(struct sim_preset *p, const char *key,
 			k = &pkeys[i];
 	if (!k)
 		fail_key(at, label);
+	if (!sim_config_clean(value))
+		sim_config_fail(at, label,
+				"a value without control characters", value);
 
 	switch (k->kind) {
 	case P_TEXT:
@@ -184,10 +187,10 @@ static void preset_set_as(struct sim_preset *p, const char *key,
 	case P_DURATION:
 	case P_PERIOD:
 		if (sim_parse_duration_ps(value, &v) ||
-		    (k->kind == P_PERIOD && !v))
+		    (k->kind == P_PERIOD && !v) || v > SIM_PRESET_DURATION_MAX)
 			sim_config_fail(at, label, k->kind == P_PERIOD ?
-					"a positive duration with a unit (ns, us, ms or s)" :
-					"a duration with a unit (ns, us, ms or s), like 45ns or 1.7ns",
+					"a positive duration with a unit (ns, us, ms or s), at most 1s" :
+					"a duration with a unit (ns, us, ms or s), like 45ns or 1.7ns, at most 1s",
 					value);
 		*(uint64_t *)((char *)p + k->off) = v;
 		break;
@@ -261,14 +264,25 @@ static void fail_unknown(const struct sim_origin *at, const char *name)
 	sim_config_fail(at, "machine", expected, name);
 }
 
-/* Check what no single key can: the CPU count fits the machine.  A
- * failure names @key at @at. */
+/* Check what no single key can: the CPU count fits the machine, and a
+ * busy CPU's tick handler leaves it time to run (with tick-cost >= tick,
+ * the clock would only ever advance in the handler).  A failure names
+ * @key (the CPU count) or tick-cost at @at. */
 static void preset_check(const struct sim_preset *p,
 			 const struct sim_origin *at, const char *key)
 {
-	char expected[96], got[64];
+	char expected[96], got[64], a[32], b[32];
 	long n = (long)p->sockets * p->cores_per_socket * p->threads_per_core;
 
+	if (p->tick_cost_ps >= p->tick_ps) {
+		snprintf(expected, sizeof(expected),
+			 "a tick-cost below the tick (%s)",
+			 sim_format_duration_ps(p->tick_ps, a, sizeof(a)));
+		sim_config_fail(at, strcmp(key, "sockets") ? key : "tick-cost",
+				expected,
+				sim_format_duration_ps(p->tick_cost_ps, b,
+						       sizeof(b)));
+	}
 	if (n <= SIM_MAX_CPUS)
 		return;
 	snprintf(expected, sizeof(expected),
@@ -323,6 +337,10 @@ static void set_list(struct sim_preset *p, const char *list,
 			 sizeof(buf) - 1);
 		sim_config_fail(at, "machine-set", label, list);
 	}
+	if (!sim_config_clean(list))
+		sim_config_fail(at, "machine-set",
+				"KEY=VALUE pairs without control characters",
+				list);
 	memcpy(buf, list, strlen(list) + 1);
 	for (pair = strtok_r(buf, ",", &save); pair;
 	     pair = strtok_r(NULL, ",", &save)) {
@@ -351,7 +369,12 @@ void sim_preset_print(const struct sim_preset *p, FILE *out)
 
 		switch (k->kind) {
 		case P_TEXT:
-			break;
+			if (!*v)
+				continue;
+			fprintf(out, "%s = ", k->name);
+			sim_config_put_value(out, v);
+			fputc('\n', out);
+			continue;
 		case P_COUNT:
 			snprintf(buf, sizeof(buf), "%d", *(const int *)v);
 			v = buf;

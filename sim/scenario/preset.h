@@ -79,6 +79,10 @@ void sim_preset_load_at(struct sim_preset *p, const char *name_or_path,
  * what a preset file is checked for (the CPU count); "" changes nothing.
  */
 #define SIM_MACHINE_SET_MAX	512
+/* The longest duration a machine key takes: 1 s.  No cost or period of a
+ * real machine comes near it, and with every step of a clock bounded, no
+ * clock can overflow (sim/machine/machine.c also checks). */
+#define SIM_PRESET_DURATION_MAX	1000000000000ULL
 void sim_preset_check_set(const char *list, const struct sim_origin *at);
 void sim_preset_apply_set(struct sim_preset *p, const char *list,
 			  const struct sim_origin *at);
