@@ -346,6 +346,10 @@ static int apply_option(struct sim_scenario *s, const char *arg,
 		sim_scenario_set(s, key, eq + 1, &cmdline);
 		return 1;
 	}
+	if (!strcmp(key, "force")) {		/* --force: no size refusal */
+		sim_progress_force = 1;
+		return 1;
+	}
 	if (!strcmp(key, "progress")) {		/* --progress: yes */
 		sim_scenario_set(s, key, "yes", &cmdline);
 		return 1;

@@ -11,10 +11,14 @@
  * (sim/machine/machine.h); calls setitimer(2) and write(2).
  *
  * Sizes: ops over SIM_OPS_HARD (10^12) and duration over a day of
- * simulated time (86400s) are refused (exit 2, sim_config_fail()).  Below those, a
- * run whose rough estimate of host time is over 10 minutes (ops: 1 us per
- * operation; duration: 0.5 s per simulated second per busy CPU, both at
- * the fast end of what this host does) gets one warning line first.
+ * simulated time (86400s) are refused (exit 2, sim_config_fail()).  Below
+ * those, a rough estimate of the host time, from the scenario alone (ops:
+ * 1 us per operation; duration: 1 s per simulated second with one busy
+ * CPU, 2.5 s with more: the fast end of what a contended lock costs on a
+ * 2-core host, where 1 to 10 s were measured) decides: over an hour, the
+ * run is refused unless --force (sim_progress_force) is given; over 10
+ * minutes, one warning line comes first.  The estimate reads no clock,
+ * so whether a scenario runs is the same on every host.
  *
  * The line: a SIGALRM every host second (ITIMER_REAL, counted, not read
  * from a clock); from the third on, stderr shows
@@ -26,8 +30,9 @@
  *
  * redrawn in place (\r) on a terminal and cleared at the end; with
  * progress=yes on another stderr, the same as a line of its own at the
- * third second and every 10 s.  At the third second a run that would take over a day at the rate
- * so far says so once, whatever progress= is.  Nothing of it reaches
+ * third second and every 10 s.  At the third second a run that would
+ * take over 10 more minutes at the rate so far says so once, whatever
+ * progress= is (a warning on stderr only: the run goes on).  Nothing of it reaches
  * stdout, the report or a trace: only stderr, which a failure report
  * shares (it clears the line first).
  */
@@ -46,9 +51,12 @@
 #define SIM_OPS_HARD		1000000000000ULL	/* 10^12 */
 #define DURATION_HARD_S		86400ULL
 #define SOFT_HOST_S		600	/* warn over 10 minutes */
+#define HARD_HOST_S		3600	/* refuse over an hour, but --force */
 #define BAR_FIRST_S		3	/* "a run longer than a few seconds" */
 #define BAR_PIPE_EVERY_S	10
-#define SLOW_WARN_S		86400
+#define SLOW_WARN_S		SOFT_HOST_S
+
+int sim_progress_force;
 
 static struct {
 	volatile sig_atomic_t on;	/* the timer runs		*/
@@ -189,9 +197,17 @@ void sim_progress_bar_stop(void)
 /* ---- sizes, before the run ---------------------------------------------- */
 
 static void size_warn(const char *key, const char *value, double host_s,
-		      const char *how)
+		      const char *how, const struct sim_origin *at)
 {
-	char span[32];
+	char span[32], expected[256];
+
+	if (host_s > HARD_HOST_S && !sim_progress_force) {
+		bar_span(span, sizeof(span), host_s);
+		snprintf(expected, sizeof(expected),
+			 "a run of at most about 1 h of host time (at %s, this one takes at least about %s; --force runs it anyway)",
+			 how, span);
+		sim_config_fail(at, key, expected, value);
+	}
 
 	bar_span(span, sizeof(span), host_s);
 	fprintf(stderr, "futexsim: warning: %s=%s: this run takes at least about %s of host time (%s); --progress shows its rate\n",
@@ -219,16 +235,17 @@ void sim_progress_check_size(const struct sim_scenario *s, int busy_cpus)
 				sim_format_duration_ps(s->duration_ps, v, sizeof(v)));
 	if (!s->program[0] && s->ops && (double)s->ops * 1e-6 > SOFT_HOST_S) {
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)s->ops);
-		size_warn("ops", v, (double)s->ops * 1e-6,
-			  "1 us per operation");
+		size_warn(s->ops_at.file ? "ops" : "ops-per-thread", v,
+			  (double)s->ops * 1e-6, "1 us per operation", at);
 	}
-	host_s = (double)s->duration_ps * 1e-12 * 0.5 * busy_cpus;
+	host_s = (double)s->duration_ps * 1e-12 * (busy_cpus > 1 ? 2.5 : 1);
 	if (host_s > SOFT_HOST_S) {
 		snprintf(expected, sizeof(expected),
-			 "0.5 s per simulated second on each of %d busy CPUs",
-			 busy_cpus);
+			 "%s s of host time per simulated second with %d busy CPU%s",
+			 busy_cpus > 1 ? "2.5" : "1", busy_cpus,
+			 busy_cpus > 1 ? "s" : "");
 		size_warn("duration",
 			  sim_format_duration_ps(s->duration_ps, v, sizeof(v)),
-			  host_s, expected);
+			  host_s, expected, &s->duration_at);
 	}
 }

@@ -13,10 +13,12 @@ struct sim_scenario;
 
 /*
  * sim_progress_check_size - refuse (exit 2, one line naming the key and
- * the limit) ops over 10^12 or a duration over 24 h; warn in one line on
- * stderr when the resolved @s would take more than about 10 minutes of
- * host time with @busy_cpus CPUs at work.
+ * the limit) ops over 10^12 or a duration over 24 h, and, unless
+ * sim_progress_force, a run whose estimate from @s alone is over an hour
+ * of host time with @busy_cpus CPUs at work; warn in one line on stderr
+ * over about 10 minutes.
  */
+extern int sim_progress_force;	/* --force: run whatever the estimate	*/
 void sim_progress_check_size(const struct sim_scenario *s, int busy_cpus);
 /*
  * sim_progress_bar_start - the run of lock @one starts in this process:
