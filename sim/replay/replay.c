@@ -149,6 +149,9 @@ static int parse_dec(const char *line, struct dec *d)
 	}
 	if (get_fields(line, v, dec_fields[k]))
 		return -1;
+	/* T, J, L and X pick their second field below their first. */
+	if (dec_fields[k] == 2 && k != SIM_DEC_END && v[1] >= v[0])
+		return -1;
 	*d = (struct dec){ .kind = (enum sim_decision)k,
 			   .a = v[0], .b = v[1], .c = v[2] };
 	return 0;
@@ -159,7 +162,7 @@ static int parse_dec(const char *line, struct dec *d)
 static void rep_corrupt(const char *line)
 {
 	static const char expected[] =
-		"a decision line: S TIME CPU TID, T N K, J BOUND VALUE, L BOUND VALUE or end N";
+		"a decision line: S TIME CPU TID, T N K, J BOUND VALUE, L BOUND VALUE, X N K (each K or VALUE below its N or BOUND) or end N";
 	struct sim_origin at = { .file = rep.path, .line = rep.line };
 	char v[DEC_LINE_MAX];
 
