@@ -145,7 +145,10 @@ static int list_machine(int argc, char **argv)
 	}
 	sim_preset_load_at(&p, argv[0], &cmdline);
 	sim_preset_apply_set(&p, set, &cmdline);
-	printf("# %s%s%s\n", p.name, *set ? ", machine-set " : "", set);
+	/* a comment line: the name of a file may hold anything */
+	fputs("# ", stdout);
+	sim_config_put_clean(stdout, p.name, sizeof(p.name));
+	printf("%s%s\n", *set ? ", machine-set " : "", set);
 	sim_preset_print(&p, stdout);
 	return 0;
 }
