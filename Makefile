@@ -217,7 +217,8 @@ kernel-audit: $(KERNEL_OBJS) $(KPROJ_OBJS) $(KX86_OBJS)
 
 # ---- benchmark, static checks ----------------------------------------------
 
-$(B)/bench: $(B)/h/bench/bench.o $(B)/h/bench/bench_spawn.o $(SIM_OBJS)
+$(B)/bench: $(B)/h/bench/bench.o $(B)/h/bench/bench_spawn.o \
+	    $(B)/h/bench/bench_native.o $(SIM_OBJS)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 bench: $(B)/bench $(B)/futexsim $(B)/libfutexsim.a

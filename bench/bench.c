@@ -24,6 +24,12 @@
  *	mutex_ops_per_s		`futexsim run --machine=tiny4 --threads=8
  *				--lock=ww --ops=200000`: simulated operations
  *				per host second (results[0].ops/host.seconds)
+ *	native_ops_per_s	the same work done natively: 8 host threads,
+ *				one 3-state futex mutex on the host's
+ *				futex(2), the same operations and PAUSEs
+ *				(bench/bench_native.c), best of 3
+ *	sim_native_ratio	mutex_ops_per_s / native_ops_per_s, both
+ *				measured in this run (target >= 0.4)
  *	program_ops_per_s	the same work as a user program: the example
  *				workloads/examples/lostwake.c in mode pthread,
  *				built with `futexsim build` (beside OUT.json)
@@ -99,6 +105,7 @@
 #define TARGET_GLIBC_TABLES_S	120.0	/* the 2017 mutex table		*/
 #define TARGET_TRACE_SLOWDOWN	3.0
 #define TARGET_PROGRAM_RATIO	1.5	/* layer <= 1.5x built-in	*/
+#define TARGET_SIM_NATIVE	0.4	/* simulated vs native ops/s	*/
 
 /* ---- coroutine switches ----------------------------------------------------- */
 
@@ -282,7 +289,7 @@ static char *default_futexsim(const char *argv0)
 int main(int argc, char **argv)
 {
 	double sw, uc, ratio, hook, mutex, trace, spin_table, explore, glibc;
-	double program, program_ratio;
+	double program, program_ratio, native, sim_native;
 	double tp_table[3] = { -1, -1, -1 };
 	char *exe;
 	FILE *f;
@@ -298,6 +305,8 @@ int main(int argc, char **argv)
 			  pp_a_uc, pp_b_uc, BENCH_UC_TRIPS);
 	ratio = sw > 0 && uc > 0 ? uc / sw : -1;
 	mutex = exe ? bench_mutex(exe) : -1;
+	native = bench_native();
+	sim_native = mutex > 0 && native > 0 ? mutex / native : -1;
 	program_ratio = -1;
 	program = exe ? bench_program(exe, argv[1], &program_ratio) : -1;
 	trace = exe ? bench_trace(exe) : -1;
@@ -315,6 +324,8 @@ int main(int argc, char **argv)
 	show("ucontext_ratio", ratio, ">=", TARGET_RATIO);
 	show("hook_ns", hook, "<=", TARGET_HOOK_NS);
 	show("mutex_ops_per_s", mutex, NULL, 0);
+	show("native_ops_per_s", native, NULL, 0);
+	show("sim_native_ratio", sim_native, ">=", TARGET_SIM_NATIVE);
 	show("program_ops_per_s", program, NULL, 0);
 	show("program_ratio", program_ratio, "<=", TARGET_PROGRAM_RATIO);
 	show("trace_on_slowdown", trace, "<=", TARGET_TRACE_SLOWDOWN);
@@ -339,6 +350,8 @@ int main(int argc, char **argv)
 	json_num(f, "ucontext_ratio", ratio, ",");
 	json_num(f, "hook_ns", hook, ",");
 	json_num(f, "mutex_ops_per_s", mutex, ",");
+	json_num(f, "native_ops_per_s", native, ",");
+	json_num(f, "sim_native_ratio", sim_native, ",");
 	json_num(f, "program_ops_per_s", program, ",");
 	json_num(f, "program_ratio", program_ratio, ",");
 	json_num(f, "trace_on_slowdown", trace, ",");

@@ -27,6 +27,9 @@ static inline double host_now(void)
 /* bench_mutex - mutex_ops_per_s: results[0].ops/host.seconds of
  * `futexsim run --machine=tiny4 --threads=8 --lock=ww --ops=200000`. */
 double bench_mutex(const char *exe);
+/* bench_native - native_ops_per_s, best of 3: the work of bench_mutex()
+ * on the host's own threads and futex(2) (bench/bench_native.c). */
+double bench_native(void);
 /* bench_program - program_ops_per_s, best of 3: workloads/examples/
  * lostwake.c built with `futexsim build` doing the same work.  *@ratio:
  * program_ratio, bench_mutex()'s best over it, or -1. */
