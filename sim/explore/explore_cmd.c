@@ -48,6 +48,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/host/outfile.h"
 #include "sim/scenario/config.h"
 #include "sim/explore/explore_run.h"
 #include "sim/program/program.h"
@@ -297,19 +298,17 @@ static int show_hit(const char *self, struct sim_xctx *x, uint64_t seed,
 	return SIM_EXIT_FAILURE;
 }
 
+static int fill_summary(FILE *f, void *m)
+{
+	summary_write(m, f);
+	return ferror(f) ? -1 : 0;
+}
+
+/* The summary file, whole or not at all (sim/host/outfile.h). */
 static void write_summary(const char *path, const struct summary *m)
 {
-	FILE *f = fopen(path, "w");
-
-	if (!f) {
-		fprintf(stderr, "futexsim: %s: %s\n", path, strerror(errno));
-		exit(SIM_EXIT_HOST);
-	}
-	summary_write(m, f);
-	if (fclose(f)) {
-		fprintf(stderr, "futexsim: %s: %s\n", path, strerror(errno));
-		exit(SIM_EXIT_HOST);
-	}
+	if (sim_outfile_write(path, fill_summary, (void *)m))
+		exit(SIM_EXIT_HOST);	/* its line is printed */
 }
 
 int sim_cmd_explore(const char *self, int argc, char **argv)
