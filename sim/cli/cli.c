@@ -491,10 +491,11 @@ static void check_writable(const char *path, const struct sim_origin *at,
 	}
 }
 
-/* Resolve @s, run each lock (checked against @src in a replay) and print
- * the report.  Return: the exit status, 0 or SIM_EXIT_DIVERGED. */
+/* Resolve @s (read from the scenario file @scn, NULL if none), run each
+ * lock (checked against @src in a replay) and print the report.
+ * Return: the exit status, 0 or SIM_EXIT_DIVERGED. */
 static int run_scenario(const char *self, struct sim_scenario *s,
-			const struct sim_replay_src *src)
+			const char *scn, const struct sim_replay_src *src)
 {
 	struct sim_result r[SIM_MAX_LOCKS];
 	char *lockstat[SIM_MAX_LOCKS];
@@ -514,6 +515,7 @@ static int run_scenario(const char *self, struct sim_scenario *s,
 	if (s->lock_stat[0] && strcmp(s->lock_stat, "-") != 0)
 		check_writable(s->lock_stat, &s->lock_stat_at, "lock-stat");
 	sim_replay_check(s, src);
+	sim_cli_check_files(s, scn, src);
 
 	memset(r, 0, sizeof(r));
 	for (i = 0; i < s->nr_locks; i++)
@@ -547,7 +549,7 @@ static int cmd_run(const char *self, int argc, char **argv)
 	if (file)
 		sim_scenario_load(&s, file);
 	apply_options(&s, argc, argv);
-	return run_scenario(self, &s, NULL);
+	return run_scenario(self, &s, file, NULL);
 }
 
 static int cmd_replay(const char *self, int argc, char **argv)
@@ -568,7 +570,7 @@ static int cmd_replay(const char *self, int argc, char **argv)
 	sim_scenario_defaults(&s);
 	sim_replay_load(file, &s, &src);
 	apply_options(&s, argc, argv);
-	return run_scenario(self, &s, &src);
+	return run_scenario(self, &s, NULL, &src);
 }
 
 int main(int argc, char **argv)
