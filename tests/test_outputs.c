@@ -4,7 +4,8 @@
  * data (sim/host/outfile.c, sim/cli/cli_files.c) through the binary.
  * Two outputs that are one file, and an output that is an input of the
  * run (the scenario, the machine file, the replay file), are bad input
- * and leave every file as it was, while distinct files are accepted; a
+ * and leave every file as it was, for `run`, `replay` and `explore`,
+ * while distinct files are accepted; a
  * full disk (a file size limit, EFBIG) leaves the previous files, and
  * no temporary, under the final names, says which file could not be
  * written, and exits 1 (a normal run) or 3 (a failing run, whose report
@@ -214,6 +215,24 @@ START_TEST(test_an_output_that_is_an_input_of_the_run_is_refused)
 }
 END_TEST
 
+START_TEST(test_explore_refuses_a_summary_that_is_its_out_or_its_scenario)
+{
+	if (!setup_dir())
+		return;
+	spill("in.scn", "threads = 3\nops = 100\n");
+	fx("explore", "in.scn", "--runs=2", "--summary=s.txt", "--out=./s.txt");
+	assert_one_line_error(&co, "--out", "--summary file", "s.txt");
+	fx("explore", "in.scn", "--runs=2", "--summary=in.scn");
+	assert_one_line_error(&co, "--summary", "the scenario file being read");
+	assert_holds("in.scn", "threads = 3\nops = 100\n");
+	/* the control: two files */
+	fx("explore", "in.scn", "--runs=2", "--summary=s.txt", "--out=o.replay");
+	ck_assert_msg(co.status == 0, "status %d: %s", co.status, co.err);
+	free(slurp(in_dir("s.txt"), NULL));
+	remove_dir();
+}
+END_TEST
+
 /* The negative control: distinct files, and a link to an input, pass. */
 START_TEST(test_distinct_outputs_are_accepted_and_a_symlink_is_replaced)
 {
@@ -416,6 +435,7 @@ Suite *outputs_suite(void)
 	return one_case_suite("outputs", 600, (const TTest *const[]){
 		test_two_outputs_that_are_one_file_are_refused,
 		test_an_output_that_is_an_input_of_the_run_is_refused,
+		test_explore_refuses_a_summary_that_is_its_out_or_its_scenario,
 		test_distinct_outputs_are_accepted_and_a_symlink_is_replaced,
 		test_full_disk_leaves_the_previous_files_and_exits_1,
 		test_full_disk_in_a_failing_run_keeps_3_and_names_no_replay_file,

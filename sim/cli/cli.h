@@ -44,4 +44,11 @@ struct sim_replay_src;
 void sim_cli_check_files(const struct sim_scenario *s, const char *scenario,
 			 const struct sim_replay_src *src);
 
+/*
+ * sim_cli_same_file - would writing the output @out replace @other, an
+ * input (the file read, if @input) or another output, by the rule of
+ * sim_cli_check_files()?  Return: 1 or 0.
+ */
+int sim_cli_same_file(const char *out, const char *other, int input);
+
 #endif /* SIM_CLI_H */

@@ -7,6 +7,8 @@
  * before any simulation.  Called by `run` and `replay` (sim/cli/cli.c);
  * calls sim/scenario/config.c for the one-line error (exit 2), the file
  * names of sim/trace/trace.h and sim/replay/replay.h, and realpath(3).
+ * `explore` (sim/explore/explore_cmd.c) compares its files with
+ * sim_cli_same_file().
  *
  * The outputs are --json, --lock-stat (but "-"), and per lock --trace and
  * --record (their names with ".LOCK" for several locks); the inputs are
@@ -145,6 +147,23 @@ static void add_outputs(struct run_files *rf, const struct sim_scenario *s)
 		if (!sim_record_lock_path(s->record, s->locks[i], s->nr_locks,
 					  path, sizeof(path)))
 			add_output(rf, "record", &s->record_at, path);
+}
+
+int sim_cli_same_file(const char *out, const char *other, int input)
+{
+	struct run_files *rf = calloc(1, sizeof(*rf));
+	int r;
+
+	if (!rf)
+		exit(1);
+	add_output(rf, "", NULL, out);
+	if (input)
+		add_input(rf, "", other);
+	else
+		add_output(rf, "", NULL, other);
+	r = rf->nr == 2 && same(&rf->f[0], &rf->f[1]);
+	free(rf);
+	return r;
 }
 
 void sim_cli_check_files(const struct sim_scenario *s, const char *scenario,
