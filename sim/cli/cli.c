@@ -20,6 +20,12 @@
  * prints the tables after the report (sim/trace/lockstat.h); --narrate goes
  * from each child to stderr (sim/trace/trace.h).
  *
+ * Every output file is written through sim/host/outfile.h (a temporary,
+ * renamed into place when whole) by the process that opens it: a child
+ * its trace and its record, the parent the JSON and lock-stat files; the
+ * checks before the run (sim_cli_check_files(), sim/cli/cli_files.c)
+ * refuse two outputs that are one file and an output that is an input.
+ *
  * `replay` takes the scenario from a replay file's header
  * (sim_replay_load()), then the command line, and runs its one lock while
  * the child checks every decision against the file (sim/replay/replay.h); a run
@@ -176,6 +182,8 @@ static int rerun(const struct sim_scenario *one,
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			die_errno("waitpid");
+	if (WIFSIGNALED(status) && rec)
+		sim_outfile_remove_orphans(rec, pid);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -310,6 +318,10 @@ static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 	 * (a task's stack overflow, a kernel oops): status 3, with the
 	 * command that reproduces it. */
 	if (WIFSIGNALED(status)) {
+		if (s->trace[0])
+			sim_outfile_remove_orphans(trace, pid);
+		if (s->record[0])
+			sim_outfile_remove_orphans(rec, pid);
 		fprintf(stderr, "futexsim: lock %s: the simulation died of signal %d (%s); replay: %.*s\n",
 			one.locks[0], WTERMSIG(status),
 			strsignal(WTERMSIG(status)), (int)strcspn(replay, "\n"),

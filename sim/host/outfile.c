@@ -84,7 +84,7 @@ static int cookie_close(void *cookie)
 /* ---- names ----------------------------------------------------------------- */
 
 /* DIR/.BASE.PID.tmp, or DIR/.BASE.PID.N.tmp for @try > 0. */
-static char *tmp_name(const char *path, int try)
+static char *tmp_name_of(const char *path, pid_t pid, int try)
 {
 	const char *slash = strrchr(path, '/');
 	const char *base = slash ? slash + 1 : path;
@@ -92,18 +92,18 @@ static char *tmp_name(const char *path, int try)
 	char *buf;
 
 	n = try ? snprintf(NULL, 0, "%.*s.%s.%d.%d.tmp", dir, path, base,
-			   (int)getpid(), try)
+			   (int)pid, try)
 		: snprintf(NULL, 0, "%.*s.%s.%d.tmp", dir, path, base,
-			   (int)getpid());
+			   (int)pid);
 	buf = n < 0 ? NULL : malloc((size_t)n + 1);
 	if (!buf)
 		return NULL;
 	if (try)
 		snprintf(buf, (size_t)n + 1, "%.*s.%s.%d.%d.tmp", dir, path,
-			 base, (int)getpid(), try);
+			 base, (int)pid, try);
 	else
 		snprintf(buf, (size_t)n + 1, "%.*s.%s.%d.tmp", dir, path, base,
-			 (int)getpid());
+			 (int)pid);
 	return buf;
 }
 
@@ -114,6 +114,11 @@ static int is_stream(const char *path)
 	struct stat st;
 
 	return !stat(path, &st) && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+static char *tmp_name(const char *path, int try)
+{
+	return tmp_name_of(path, getpid(), try);
 }
 
 /* Create the temporary of @path: its descriptor, its name in *@name. */
@@ -267,4 +272,16 @@ int sim_outfile_check(const char *path)
 	free(name);
 	errno = err;
 	return err ? -1 : 0;
+}
+
+void sim_outfile_remove_orphans(const char *path, pid_t pid)
+{
+	for (int try = 0; try < TMP_TRIES; try++) {
+		char *name = tmp_name_of(path, pid, try);
+		int gone = !name || unlink(name);
+
+		free(name);
+		if (gone)
+			break;
+	}
 }

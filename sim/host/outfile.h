@@ -41,7 +41,8 @@
  *    error line, and nothing is renamed.
  *
  * A process killed before the commit leaves the temporary behind and the
- * final name as it was.
+ * final name as it was; its parent may remove it
+ * (sim_outfile_remove_orphans()).
  */
 #ifndef SIM_HOST_OUTFILE_H
 #define SIM_HOST_OUTFILE_H
@@ -99,6 +100,12 @@ int sim_outfile_write(const char *path, int (*fill)(FILE *f, void *arg),
  * before a long run, not after it).  Return: 0, or -1 with errno set.
  */
 int sim_outfile_check(const char *path);
+
+/*
+ * sim_outfile_remove_orphans - process @pid, which wrote @path, died of
+ * a signal: remove the temporaries it left (its parent knows the names).
+ */
+void sim_outfile_remove_orphans(const char *path, pid_t pid);
 
 /*
  * sim_outfile_errors_to - print the error lines on @fd from now on
