@@ -20,6 +20,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +173,9 @@ START_TEST(test_pi_report_counts_a_lock_syscall_per_contended_op)
 	snprintf(arg, sizeof(arg), "--json=%s", path);
 	run_program(bin, argv, &co);
 	ck_assert_int_eq(co.status, 0);
+	close(fd);
+	fd = open(path, O_RDONLY);	/* the report renamed over it */
+	ck_assert_int_ge(fd, 0);
 	n = read(fd, json, sizeof(json) - 1);
 	close(fd);
 	unlink(path);

@@ -20,6 +20,7 @@
  * left it; it counts fast (no FUTEX_LOCK) and kernel acquisitions.
  */
 #include <check.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <linux/futex.h>
 #include <stdio.h>
@@ -371,6 +372,9 @@ START_TEST(test_tp_report_and_json_count_the_status_codes)
 	ck_assert_int_eq(co.status, 0);
 	ck_assert_ptr_nonnull(strstr(co.out, "TP handoffs (% ops)"));
 	ck_assert_ptr_nonnull(strstr(co.out, "TP kernel steals (% ops)"));
+	close(fd);
+	fd = open(path, O_RDONLY);	/* the report renamed over it */
+	ck_assert_int_ge(fd, 0);
 	n = read(fd, json, sizeof(json) - 1);
 	close(fd);
 	unlink(path);

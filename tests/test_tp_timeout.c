@@ -18,6 +18,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -380,8 +381,11 @@ START_TEST(test_tp_trace_has_the_user_and_mutex_events)
 	ck_assert_msg(bin != NULL, "FUTEXSIM must name the binary (make check sets it)");
 	ck_assert_int_ge(fd, 0);
 	snprintf(arg, sizeof(arg), "--trace=%s", path);
+	close(fd);
 	run_program(bin, argv, &co);
 	ck_assert_msg(co.status == 0, "exit %d: %s", co.status, co.err);
+	fd = open(path, O_RDONLY);	/* the trace renamed over it */
+	ck_assert_int_ge(fd, 0);
 	while ((n = read(fd, buf + got, sizeof(buf) - 1 - got)) > 0)
 		got += n;
 	close(fd);

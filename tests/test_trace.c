@@ -107,15 +107,25 @@ struct text_stats {
  * Check every line of @text: the header is '#' lines only, then each
  * line is "COMM-PID [CPU] SECONDS: EVENT: FIELDS" with the strict FIELDS
  * of its EVENT, Perfetto's tokenizer finds the same event, and the times
- * never go back.  Counts the events in @st.
+ * never go back; the last line is "# end of trace: N events" with N the
+ * event lines (without it the trace is truncated).  Counts the events
+ * in @st.
  */
 static void check_text(char *text, struct text_stats *st)
 {
 	regex_t head, pf, re[NR_FORMATS];
 	regmatch_t m[6];
-	char *line, *save = NULL, pat[400];
+	char *line, *save = NULL, pat[400], *end;
+	unsigned long n = 0;
 	int body = 0;
-	size_t i;
+	size_t i, len = strlen(text);
+
+	ck_assert_msg(len && text[len - 1] == '\n', "truncated: no final newline");
+	text[len - 1] = '\0';
+	end = strrchr(text, '\n');
+	ck_assert_msg(end && sscanf(end + 1, "# end of trace: %lu events", &n) == 1,
+		      "truncated: no '# end of trace' line");
+	*end = '\0';
 
 	ck_assert_int_eq(regcomp(&head, "^ *[^ ]+-[0-9]+ +\\[[0-9]{3}\\] +"
 				 "([0-9]+\\.[0-9]{9}): ([a-z_]+): (.*)$",
@@ -160,6 +170,9 @@ static void check_text(char *text, struct text_stats *st)
 	regfree(&pf);
 	for (i = 0; i < NR_FORMATS; i++)
 		regfree(&re[i]);
+	ck_assert_msg(n == (unsigned long)st->lines,
+		      "the end line counts %lu events, the trace has %d", n,
+		      st->lines);
 }
 
 static int count_of(const struct text_stats *st, const char *event)
@@ -282,6 +295,7 @@ START_TEST(test_window_keeps_exactly_the_events_inside_it)
 {
 	char full[128], part[128], js[128], o1[160], o2[160], o3[160];
 	char *a, *b, *line, *save = NULL, *want, *w;
+	int nr = 0;
 	size_t la, lb;
 	struct text_stats st;
 	struct tj_doc d;
@@ -306,12 +320,18 @@ START_TEST(test_window_keeps_exactly_the_events_inside_it)
 	w = want;
 	for (line = strtok_r((char *)body_of(a), "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
-		double t = strtod(strchr(line, ']') + 1, NULL);
+		double t;
 
-		if (t >= 100e-6 && t <= 200e-6)
+		if (line[0] == '#')
+			continue;	/* the end line */
+		t = strtod(strchr(line, ']') + 1, NULL);
+		if (t >= 100e-6 && t <= 200e-6) {
 			w += sprintf(w, "%s\n", line);
+			nr++;
+		}
 	}
 	ck_assert_int_gt(w - want, 1000);
+	sprintf(w, "# end of trace: %d events\n", nr);
 	ck_assert_str_eq(body_of(b), want);
 	check_text(b, &st);
 	ck_assert(st.first_s >= 100e-6 && st.last_s <= 200e-6);

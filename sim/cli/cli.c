@@ -20,6 +20,12 @@
  * prints the tables after the report (sim/trace/lockstat.h); --narrate goes
  * from each child to stderr (sim/trace/trace.h).
  *
+ * Every output file is written through sim/host/outfile.h (a temporary,
+ * renamed into place when whole) by the process that opens it: a child
+ * its trace and its record, the parent the JSON and lock-stat files; the
+ * checks before the run (sim_cli_check_files(), sim/cli/cli_files.c)
+ * refuse two outputs that are one file and an output that is an input.
+ *
  * `replay` takes the scenario from a replay file's header
  * (sim_replay_load()), then the command line, and runs its one lock while
  * the child checks every decision against the file (sim/replay/replay.h); a run
@@ -44,6 +50,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -51,6 +58,7 @@
 #include "sim/cache/cache.h"
 #include "sim/cli/cli.h"
 #include "sim/host/fdio.h"
+#include "sim/host/outfile.h"
 #include "sim/explore/explore_run.h"
 #include "sim/report/failure.h"
 #include "sim/report/progress.h"
@@ -83,13 +91,15 @@ static void write_full(int fd, const void *p, size_t n)
 }
 
 /* The child: build the machine, run the workload with lock @one; write
- * its trace to @trace and its decisions to @rec if not NULL, check them
- * against @src if not NULL.  Exit status SIM_EXIT_DIVERGED after sending
- * the result if the replay diverged. */
+ * its trace to @trace and its decisions to @rec if not NULL (kept only if
+ * the run fails when @failed_only), check them against @src if not NULL.
+ * Exit status SIM_EXIT_DIVERGED after sending the result if the replay
+ * diverged.  The child writes, and renames into place, its own files
+ * (sim/host/outfile.h); the parent only the report's. */
 static void __attribute__((noreturn))
 child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	  const char *replay, const char *trace, const char *rec,
-	  const struct sim_replay_src *src, int fd)
+	  int failed_only, const struct sim_replay_src *src, int fd)
 {
 	const struct wl_workload *wl = one->wl;
 	/* NULL for a workload with kernel locks: it takes one->klock[0] */
@@ -106,6 +116,8 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	sim_program_prepass(one, preset, src);	/* a program: its futex words */
 	if (rec && sim_record_start(rec, one))
 		die_errno(rec);
+	if (rec && failed_only)
+		sim_record_failed_only();
 	if (src)
 		sim_replay_start(src);
 	sim_failure_set_stuck_ms(one->stuck_ms);
@@ -122,7 +134,7 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	wl->run(one, lock, &r);
 	sim_progress_bar_stop();
 	if (sim_trace_close())
-		die_errno(trace ? trace : "narration");
+		exit(SIM_EXIT_HOST);	/* its line is printed */
 	status = sim_replay_finish();
 	if (!r.lock[0])
 		memcpy(r.lock, one->locks[0],
@@ -137,15 +149,17 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 
 /*
  * Run @one again in a child with its output (and its stderr too if
- * @silent) sent to /dev/null, recording into @rec if not NULL and checking
- * the decisions of @src if not NULL.  Return: its exit status, 3 for a
- * failure, -1 if it died of a signal.
+ * @silent, but for the line of a file it could not write) sent to
+ * /dev/null, recording into @rec if not NULL (kept only if the run fails
+ * when @failed_only) and checking the decisions of @src if not NULL.
+ * Return: its exit status, 3 for a failure, -1 if it died of a signal.
  */
 static int rerun(const struct sim_scenario *one,
 		 const struct sim_preset *preset, const char *replay,
-		 const char *rec, const struct sim_replay_src *src, int silent)
+		 const char *rec, int failed_only,
+		 const struct sim_replay_src *src, int silent)
 {
-	int quiet, status;
+	int quiet, status, err;
 	pid_t pid;
 
 	quiet = open("/dev/null", O_RDWR);
@@ -157,60 +171,60 @@ static int rerun(const struct sim_scenario *one,
 		die_errno("fork");
 	if (pid == 0) {
 		dup2(quiet, STDOUT_FILENO);
+		if (silent && (err = dup(STDERR_FILENO)) >= 0)
+			sim_outfile_errors_to(err);
 		if (silent)
 			dup2(quiet, STDERR_FILENO);
-		child_run(one, preset, replay, NULL, rec, src, quiet);
+		child_run(one, preset, replay, NULL, rec, failed_only, src,
+			  quiet);
 	}
 	close(quiet);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			die_errno("waitpid");
+	if (WIFSIGNALED(status) && rec)
+		sim_outfile_remove_orphans(rec, pid);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* @path.part, where a failed run is recorded until it has failed again.
- * Return: @buf, or NULL if the name does not fit. */
-static const char *part_path(const char *path, char *buf, size_t len)
+/* The identity of file @path, 0 if there is none. */
+static ino_t inode_of(const char *path)
 {
-	if (!path || snprintf(buf, len, "%s.part", path) >= (int)len)
-		return NULL;
-	return buf;
-}
+	struct stat st;
 
-/* The re-run recorded into @part failed again: keep it as @path. */
-static void keep_part(const char *part, const char *path, int status)
-{
-	if (status == 3 && !rename(part, path))
-		return;
-	unlink(part);
-	fprintf(stderr, "futexsim: %s was not saved: %s\n", path,
-		status == 3 ? strerror(errno) :
-		"the run did not fail again when recorded");
+	return stat(path, &st) ? 0 : st.st_ino;
 }
 
 /*
- * A narrated run failed (exit 3, report on stderr) and was not recorded:
- * run it again, silently, recording into @path (through @path.part,
- * renamed when the recorded run has failed as well).
+ * A narrated run failed (exit 3, report on stderr, up to its "replay:"
+ * line) and was not recorded: run it again, silently, recording into
+ * @path, and name the file (the report's last line, @file_line) once it
+ * is written.  The record is renamed into place whole (a new inode), or
+ * not at all, its line printed by the re-run.
  */
 static void save_failure(const struct sim_scenario *one,
 			 const struct sim_preset *preset, const char *replay,
-			 const char *path)
+			 const char *path, const char *file_line)
 {
-	char buf[PATH_MAX];
-	const char *part = part_path(path, buf, sizeof(buf));
+	ino_t before = inode_of(path);
+	int status = rerun(one, preset, replay, path, 1, NULL, 1);
+	ino_t after = inode_of(path);
 
-	if (part)
-		keep_part(part, path, rerun(one, preset, replay, part, NULL, 1));
+	if (status != SIM_EXIT_FAILURE)
+		fprintf(stderr, "futexsim: %s was not saved: the run did not fail again when recorded\n",
+			path);
+	else if (after && after != before)
+		fprintf(stderr, "%s\n", file_line);
 }
 
 /*
  * A run that did not narrate failed (SIM_EXIT_REPORT_AGAIN, nothing
  * printed): run it again with the narration kept in memory only, so that
  * its report (on stderr) shows the last events, recording into @rec, or
- * into @failed as save_failure() does, if not NULL, and checking the
+ * into @failed (kept if the run fails) if not NULL, and checking the
  * decisions of @src again if not NULL.  The run is a pure function of
- * scenario and seed, so it fails again, the same way.
+ * scenario and seed, so it fails again, the same way; its report names
+ * the replay file once written (sim_record_end()).
  * Return: the re-run's exit status (3), 1 if it did not fail.
  */
 static int report_again(const struct sim_scenario *one,
@@ -219,14 +233,11 @@ static int report_again(const struct sim_scenario *one,
 			const struct sim_replay_src *src)
 {
 	struct sim_scenario again = *one;
-	char buf[PATH_MAX];
-	const char *part = part_path(failed, buf, sizeof(buf));
 	int status;
 
 	again.narrate = SIM_NARRATE_QUIET;
-	status = rerun(&again, preset, replay, rec ? rec : part, src, 0);
-	if (part && !rec)
-		keep_part(part, failed, status);
+	status = rerun(&again, preset, replay, rec ? rec : failed, !rec, src,
+		       0);
 	if (status == SIM_EXIT_FAILURE)
 		return SIM_EXIT_FAILURE;
 	fprintf(stderr, "futexsim: lock %s failed, but not when run again for its report: the simulation is not deterministic (a futexsim bug: please report it with the command below)\nreplay: %.*s\n",
@@ -256,6 +267,7 @@ static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 	struct sim_scenario one = *s;	/* the scenario with this lock only */
 	struct timespec t0;
 	char replay[8192], trace[sizeof(s->trace) + sizeof(s->locks[0]) + 1];
+	char shown[8192];	/* the command the child's report shows	*/
 	char rec[sizeof(s->record) + sizeof(s->locks[0]) + 1], failed[320];
 	const char *file = NULL;	/* the replay file of this run	*/
 	int fd[2], status;
@@ -274,6 +286,12 @@ static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 	else if (!access(".", W_OK))
 		file = failed;	/* saved if the run fails */
 	sim_replay_command(self, &one, file, replay, sizeof(replay));
+	/* a narrated run reports as it fails, before its failure is saved:
+	 * its report names the file once saved (save_failure()) */
+	if (file == failed && one.narrate)
+		sim_replay_command(self, &one, NULL, shown, sizeof(shown));
+	else
+		memcpy(shown, replay, sizeof(shown));
 	if (s->trace[0])
 		sim_trace_lock_path(s->trace, one.locks[0], s->nr_locks, trace,
 				    sizeof(trace));
@@ -286,8 +304,8 @@ static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 		die_errno("fork");
 	if (pid == 0) {
 		close(fd[0]);
-		child_run(&one, preset, replay, s->trace[0] ? trace : NULL,
-			  s->record[0] ? rec : NULL, src, fd[1]);
+		child_run(&one, preset, shown, s->trace[0] ? trace : NULL,
+			  s->record[0] ? rec : NULL, 0, src, fd[1]);
 	}
 	close(fd[1]);
 	got = sim_read_full(fd[0], r, sizeof(*r));
@@ -300,6 +318,10 @@ static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 	 * (a task's stack overflow, a kernel oops): status 3, with the
 	 * command that reproduces it. */
 	if (WIFSIGNALED(status)) {
+		if (s->trace[0])
+			sim_outfile_remove_orphans(trace, pid);
+		if (s->record[0])
+			sim_outfile_remove_orphans(rec, pid);
 		fprintf(stderr, "futexsim: lock %s: the simulation died of signal %d (%s); replay: %.*s\n",
 			one.locks[0], WTERMSIG(status),
 			strsignal(WTERMSIG(status)), (int)strcspn(replay, "\n"),
@@ -311,7 +333,8 @@ static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 				  s->record[0] ? rec : NULL,
 				  file == failed ? failed : NULL, src));
 	if (WEXITSTATUS(status) == SIM_EXIT_FAILURE && file == failed)
-		save_failure(&one, preset, replay, failed);
+		save_failure(&one, preset, replay, failed,
+			     replay + strcspn(replay, "\n") + 1);
 	if (WEXITSTATUS(status) && WEXITSTATUS(status) != SIM_EXIT_DIVERGED)
 		exit(WEXITSTATUS(status));	/* its report is on stderr */
 	if (got != sizeof(*r)) {
@@ -373,21 +396,18 @@ static int takes_value(char **argv, int argc, int i)
 }
 
 /* The trace file of lock @idx must be writable: bad input, said before
- * the run.  It is created (empty) here. */
+ * the run.  The file itself is not touched (sim_outfile_check()). */
 static void check_trace_file(const struct sim_scenario *s, int idx)
 {
 	char path[sizeof(s->trace) + sizeof(s->locks[0]) + 1], expected[320];
-	FILE *f;
 
 	sim_trace_lock_path(s->trace, s->locks[idx], s->nr_locks, path,
 			    sizeof(path));
-	f = fopen(path, "w");
-	if (!f) {
+	if (sim_outfile_check(path)) {
 		snprintf(expected, sizeof(expected), "a writable file (%s: %s)",
 			 path, strerror(errno));
 		sim_config_fail(&s->trace_at, "trace", expected, s->trace);
 	}
-	fclose(f);
 }
 
 /*
@@ -435,46 +455,59 @@ static void apply_options(struct sim_scenario *s, int argc, char **argv)
 			i++;
 }
 
+struct lockstats {
+	int nr;
+	char **text;
+	int to_stdout;
+};
+
+static int put_lockstats(FILE *f, void *arg)
+{
+	const struct lockstats *l = arg;
+
+	for (int i = 0; i < l->nr; i++) {
+		if (l->to_stdout || i)
+			fputc('\n', f);
+		if (l->text[i])
+			fputs(l->text[i], f);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
 /* --lock-stat: the tables of the locks, on stdout after the report or in
- * the file given. */
+ * the file given (whole or not at all: sim/host/outfile.h). */
 static void write_lockstats(const struct sim_scenario *s, char **text)
 {
-	int to_file = strcmp(s->lock_stat, "-") != 0;
-	FILE *f = to_file ? fopen(s->lock_stat, "w") : stdout;
+	struct lockstats l = { .nr = s->nr_locks, .text = text,
+			       .to_stdout = !strcmp(s->lock_stat, "-") };
+	int err = l.to_stdout ? put_lockstats(stdout, &l) :
+		  sim_outfile_write(s->lock_stat, put_lockstats, &l);
 
-	if (!f)
-		die_errno(s->lock_stat);
-	for (int i = 0; i < s->nr_locks; i++) {
-		if (f == stdout || i)
-			fputc('\n', f);
-		if (text[i])
-			fputs(text[i], f);
+	for (int i = 0; i < s->nr_locks; i++)
 		free(text[i]);
-	}
-	if (f != stdout && fclose(f))
-		die_errno(s->lock_stat);
+	if (err)
+		exit(SIM_EXIT_HOST);	/* its line is printed */
 }
 
 /* A file that cannot be written is bad input: say so before a long run,
- * not after it. */
+ * not after it.  The file itself is not touched. */
 static void check_writable(const char *path, const struct sim_origin *at,
 			   const char *key)
 {
 	char expected[320];
-	FILE *f = fopen(path, "a");
 
-	if (!f) {
+	if (sim_outfile_check(path)) {
 		snprintf(expected, sizeof(expected), "a writable file (%s)",
 			 strerror(errno));
 		sim_config_fail(at, key, expected, path);
 	}
-	fclose(f);
 }
 
-/* Resolve @s, run each lock (checked against @src in a replay) and print
- * the report.  Return: the exit status, 0 or SIM_EXIT_DIVERGED. */
+/* Resolve @s (read from the scenario file @scn, NULL if none), run each
+ * lock (checked against @src in a replay) and print the report.
+ * Return: the exit status, 0 or SIM_EXIT_DIVERGED. */
 static int run_scenario(const char *self, struct sim_scenario *s,
-			const struct sim_replay_src *src)
+			const char *scn, const struct sim_replay_src *src)
 {
 	struct sim_result r[SIM_MAX_LOCKS];
 	char *lockstat[SIM_MAX_LOCKS];
@@ -494,6 +527,7 @@ static int run_scenario(const char *self, struct sim_scenario *s,
 	if (s->lock_stat[0] && strcmp(s->lock_stat, "-") != 0)
 		check_writable(s->lock_stat, &s->lock_stat_at, "lock-stat");
 	sim_replay_check(s, src);
+	sim_cli_check_files(s, scn, src);
 
 	memset(r, 0, sizeof(r));
 	for (i = 0; i < s->nr_locks; i++)
@@ -507,7 +541,7 @@ static int run_scenario(const char *self, struct sim_scenario *s,
 	if (s->lock_stat[0])
 		write_lockstats(s, lockstat);
 	if (s->json[0] && sim_report_json(s->json, s, r, s->nr_locks))
-		die_errno(s->json);
+		exit(SIM_EXIT_HOST);	/* its line is printed */
 	if (fflush(stdout))
 		die_errno("writing the report");
 	return status;
@@ -527,7 +561,7 @@ static int cmd_run(const char *self, int argc, char **argv)
 	if (file)
 		sim_scenario_load(&s, file);
 	apply_options(&s, argc, argv);
-	return run_scenario(self, &s, NULL);
+	return run_scenario(self, &s, file, NULL);
 }
 
 static int cmd_replay(const char *self, int argc, char **argv)
@@ -548,7 +582,7 @@ static int cmd_replay(const char *self, int argc, char **argv)
 	sim_scenario_defaults(&s);
 	sim_replay_load(file, &s, &src);
 	apply_options(&s, argc, argv);
-	return run_scenario(self, &s, &src);
+	return run_scenario(self, &s, NULL, &src);
 }
 
 int main(int argc, char **argv)

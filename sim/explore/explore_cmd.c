@@ -48,6 +48,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sim/cli/cli.h"
+#include "sim/host/outfile.h"
 #include "sim/scenario/config.h"
 #include "sim/explore/explore_run.h"
 #include "sim/program/program.h"
@@ -133,6 +135,29 @@ static int explore_opt(struct opts *o, const char *key, const char *v)
 	return 1;
 }
 
+/* --summary and --out are two files, neither the scenario file @file
+ * (NULL if none): bad input, said before the search. */
+static void check_files(const char *file, const struct opts *o)
+{
+	char expected[400];
+
+	if (o->summary && o->out && sim_cli_same_file(o->out, o->summary, 0)) {
+		snprintf(expected, sizeof(expected),
+			 "a file other than the --summary file (%.300s)", o->summary);
+		sim_config_fail(&cmdline, "out", expected, o->out);
+	}
+	for (int i = 0; file && i < 2; i++) {
+		const char *out = i ? o->out : o->summary;
+
+		if (!out || !sim_cli_same_file(out, file, 1))
+			continue;
+		snprintf(expected, sizeof(expected),
+			 "a file other than the scenario file being read (%.300s)",
+			 file);
+		sim_config_fail(&cmdline, i ? "out" : "summary", expected, out);
+	}
+}
+
 /* Defaults, then SCENARIO, then the options, as `futexsim run` does. */
 static void parse(int argc, char **argv, struct sim_scenario *s, struct opts *o)
 {
@@ -168,6 +193,7 @@ static void parse(int argc, char **argv, struct sim_scenario *s, struct opts *o)
 		if (!explore_opt(o, key, v))
 			sim_scenario_set(s, key, v, &cmdline);
 	}
+	check_files(file, o);
 	sim_program_select(s);	/* --program, or this binary's program */
 }
 
@@ -297,19 +323,17 @@ static int show_hit(const char *self, struct sim_xctx *x, uint64_t seed,
 	return SIM_EXIT_FAILURE;
 }
 
+static int fill_summary(FILE *f, void *m)
+{
+	summary_write(m, f);
+	return ferror(f) ? -1 : 0;
+}
+
+/* The summary file, whole or not at all (sim/host/outfile.h). */
 static void write_summary(const char *path, const struct summary *m)
 {
-	FILE *f = fopen(path, "w");
-
-	if (!f) {
-		fprintf(stderr, "futexsim: %s: %s\n", path, strerror(errno));
-		exit(SIM_EXIT_HOST);
-	}
-	summary_write(m, f);
-	if (fclose(f)) {
-		fprintf(stderr, "futexsim: %s: %s\n", path, strerror(errno));
-		exit(SIM_EXIT_HOST);
-	}
+	if (sim_outfile_write(path, fill_summary, (void *)m))
+		exit(SIM_EXIT_HOST);	/* its line is printed */
 }
 
 int sim_cmd_explore(const char *self, int argc, char **argv)

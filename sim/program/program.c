@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sim/host/outfile.h"
 #include "sim/scenario/config.h"
 #include "sim/program/program.h"
 #include "workloads/workload.h"
@@ -159,19 +160,24 @@ int sim_program_status(const struct sim_result *r, int nr)
 int sim_program_spawn(const char *path, char *const argv[], const char *out,
 		      const char *who)
 {
-	int status, fd;
+	struct sim_outfile o = { .fd = -1 };
+	int status;
 	pid_t pid;
 
+	if (out && sim_outfile_open(&o, out)) {
+		fprintf(stderr, "%s: %s: %s\n", who, out, strerror(errno));
+		return -1;
+	}
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		sim_outfile_discard(&o);
 		return -1;
+	}
 	if (pid == 0) {
-		fd = out ? open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644) : -1;
-		if (fd >= 0 && fd != STDOUT_FILENO) {
-			dup2(fd, STDOUT_FILENO);
-			close(fd);
-		}
+		/* the command writes the temporary; this process renames it */
+		if (out && o.fd != STDOUT_FILENO)
+			dup2(o.fd, STDOUT_FILENO);
 		if (path)
 			execv(path, argv);
 		execvp(argv[0], argv);
@@ -180,7 +186,15 @@ int sim_program_spawn(const char *path, char *const argv[], const char *out,
 		_exit(127);
 	}
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			sim_outfile_discard(&o);
 			return -1;
-	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+		}
+	status = WIFSIGNALED(status) ? 128 + WTERMSIG(status) :
+		 WEXITSTATUS(status);
+	if (status)
+		sim_outfile_discard(&o);	/* the file as it was */
+	else if (sim_outfile_commit(&o))
+		return -1;
+	return status;
 }

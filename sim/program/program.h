@@ -88,8 +88,10 @@ int sim_program_status(const struct sim_result *r, int nr);
  * sim_program_spawn - run a command in a child process and wait for it:
  * exec @path if it is not NULL, else (or if that fails) @argv[0] looked
  * up in PATH as execvp() does, with the NULL-terminated @argv.  Its
- * stdout goes to the file @out (created or truncated; "/dev/null" drops
- * it), or stays this process's if @out is NULL; stderr stays ours.  If
+ * stdout goes to the file @out ("/dev/null" drops it), or stays this
+ * process's if @out is NULL; stderr stays ours.  @out is written
+ * through sim/host/outfile.h: put in place when the command exits 0,
+ * else left as it was (a write error: one line, Return -1).  If
  * no exec works, the child says "@who: cannot run ARGV0: REASON" on
  * stderr and exits 127.  Used by `futexsim build` (the compiler), the
  * explore command (a hit's replay) and bench/bench_spawn.c.

@@ -15,13 +15,17 @@
  * A simulated failure ends the process with exit(3) in the middle of the
  * run; an atexit() handler then ends the record (its "end" line) and
  * checks that the replayed file ends there too, so a failed run is
- * recorded whole and its replay is checked to the failure.
+ * recorded whole and its replay is checked to the failure.  The record
+ * is written through sim/host/outfile.h: into a temporary, renamed over
+ * its name once its "end" line is written; the failure report ends it
+ * first (sim_record_end()), so that it names the file only once written.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/host/outfile.h"
 #include "sim/scenario/config.h"
 #include "sim/machine/machine.h"
 #include "sim/replay/replay.h"
@@ -49,10 +53,10 @@ static const int dec_fields[SIM_DEC_NR] = {
 };
 
 static struct {
-	FILE *f;
-	char *path;
+	struct sim_outfile out;	/* out.f: NULL when not recording	*/
 	uint64_t n;		/* decisions written			*/
-	int err;		/* errno of the first failed write	*/
+	int failed_only;	/* kept only if the run fails		*/
+	int err;		/* the record was not written		*/
 	size_t len;
 	char buf[REC_BUF];
 } rec;
@@ -73,8 +77,8 @@ static int finished;		/* sim_replay_finish() ran		*/
 
 static void rec_flush(void)
 {
-	if (rec.len && !rec.err && fwrite(rec.buf, 1, rec.len, rec.f) != rec.len)
-		rec.err = errno ? errno : EIO;
+	if (rec.len)	/* an error is caught by the stream, said at the end */
+		fwrite(rec.buf, 1, rec.len, rec.out.f);
 	rec.len = 0;
 }
 
@@ -311,7 +315,7 @@ void sim__decision(enum sim_decision kind, uint64_t a, uint64_t b,
 
 	if (rep.checking)
 		rep_check(&d);
-	if (rec.f) {
+	if (rec.out.f) {
 		rec.n++;
 		rec_put(&d);
 	}
@@ -337,8 +341,41 @@ int sim_replay_forced(uint64_t n, uint64_t *k)
 
 /* ---- start and finish ----------------------------------------------------- */
 
-/* The end of the run, normal or not: the last "decision". */
-static void finish(void)
+/*
+ * The record's "end" line, then the file renamed into place; @keep 0:
+ * removed instead (the run did not fail and only a failure is kept).
+ * In a process forked from the recording one, nothing: it is not ours.
+ */
+static void rec_end(int keep)
+{
+	struct dec end = { .kind = SIM_DEC_END, .a = rec.n };
+
+	if (!rec.out.f)
+		return;
+	if (!sim_outfile_mine(&rec.out) || !keep) {
+		rec.len = 0;
+		sim_outfile_discard(&rec.out);
+		return;
+	}
+	rec_put(&end);
+	rec_flush();
+	if (sim_outfile_commit(&rec.out))
+		rec.err = 1;	/* its line is printed */
+}
+
+int sim_record_end(void)
+{
+	rec_end(1);
+	return rec.err ? -1 : 0;
+}
+
+void sim_record_discard(void)
+{
+	rec_end(0);
+}
+
+/* The end of the run, normal (@failed 0) or not: the last "decision". */
+static void finish(int failed)
 {
 	struct dec end = { .kind = SIM_DEC_END };
 
@@ -353,21 +390,14 @@ static void finish(void)
 		fclose(rep.f);
 	rep.f = NULL;
 	rep.checking = 0;
-	if (rec.f) {
-		end.a = rec.n;
-		rec_put(&end);
-		rec_flush();
-		if (fclose(rec.f) && !rec.err)
-			rec.err = errno ? errno : EIO;
-		rec.f = NULL;
-	}
+	rec_end(failed || !rec.failed_only);
 	sim_replay_active = 0;
 }
 
 void sim_replay_end_now(void)
 {
 	rep.exiting = 1;
-	finish();
+	finish(1);
 }
 
 static void arm(void)
@@ -383,19 +413,20 @@ static void arm(void)
 
 int sim_record_start(const char *path, const struct sim_scenario *s)
 {
-	FILE *f = fopen(path, "w");
-
-	if (!f)
+	if (sim_outfile_open(&rec.out, path))
 		return -1;
-	sim__replay_header(f, s);
-	free(rec.path);
-	rec.path = strdup(path);
-	rec.f = f;
+	sim__replay_header(rec.out.f, s);
 	rec.n = 0;
 	rec.len = 0;
 	rec.err = 0;
+	rec.failed_only = 0;
 	arm();
 	return 0;
+}
+
+void sim_record_failed_only(void)
+{
+	rec.failed_only = 1;
 }
 
 void sim_replay_start(const struct sim_replay_src *src)
@@ -422,11 +453,8 @@ void sim_replay_start(const struct sim_replay_src *src)
 
 int sim_replay_finish(void)
 {
-	finish();
-	if (rec.err) {
-		fprintf(stderr, "futexsim: writing the replay file %s: %s\n",
-			rec.path, strerror(rec.err));
-		exit(SIM_EXIT_HOST);
-	}
+	finish(0);
+	if (rec.err)
+		exit(SIM_EXIT_HOST);	/* its line is printed */
 	return rep.diverged ? SIM_EXIT_DIVERGED : 0;
 }

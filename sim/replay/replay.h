@@ -147,7 +147,8 @@ void sim_replay_load(const char *path, struct sim_scenario *s,
 /*
  * sim_replay_check - after sim_scenario_resolve(), before any run: a
  * replay (@src not NULL) runs exactly one lock; every --record file of @s
- * is writable (created empty here) and is not the file replayed.  Bad
+ * could be written (sim_outfile_check(): the file is not touched) and is
+ * not the file replayed.  Bad
  * input: one line, exit 2.  A replay file recorded by another futexsim
  * or kernel version gets one note on stderr (the run goes on).
  */
@@ -188,9 +189,35 @@ void sim_replay_failure_path(const char *lock, uint64_t seed, char *out,
  * sim_record_start - write the header of the run of @s (one lock) to
  * @path and record every decision from now on.  Call before
  * sim_machine_init().  A failure (exit()) still ends the file with its
- * "end" line.  Return: 0, or -1 with errno if @path cannot be created.
+ * "end" line.  The file is written through sim/host/outfile.h: @path
+ * appears, whole, when the record ends (sim_replay_finish(),
+ * sim_record_end() or the exit), and is left as it was if it could not
+ * be written (one line on stderr).  Return: 0, or -1 with errno if the
+ * file cannot be created.
  */
 int sim_record_start(const char *path, const struct sim_scenario *s);
+
+/*
+ * sim_record_failed_only - the record started is kept only if the run
+ * fails (the file a failed run is saved in): a run that returns to
+ * sim_replay_finish() removes it and leaves @path as it was.
+ */
+void sim_record_failed_only(void);
+
+/*
+ * sim_record_end - the run failed: end the record now (its "end" line)
+ * and put the file in place, before the failure report names it.
+ * Return: 0 if no record was started or it is written; -1 if it could not
+ * be written (its line is printed: the report must not name it).
+ */
+int sim_record_end(void);
+
+/*
+ * sim_record_discard - drop the record started: its temporary is removed
+ * and its file left as it was (a run that fails and is run again to
+ * report, which records again).
+ */
+void sim_record_discard(void);
 
 /*
  * sim_replay_start - check every decision from now on against the file
@@ -202,7 +229,7 @@ void sim_replay_start(const struct sim_replay_src *src);
 /*
  * sim_replay_finish - the run returned: check that the replayed file ends
  * here too, write the record's end and close both.  A write error of the
- * record: one line, exit 1.
+ * record: one line (sim/host/outfile.h), exit 1.
  * Return: 0, or SIM_EXIT_DIVERGED if the replay diverged.
  */
 int sim_replay_finish(void);

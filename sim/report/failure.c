@@ -10,8 +10,10 @@
  * coroutine layer for saved contexts and guard pages (sim/host/coro.h),
  * sim/report/failure_lines.c for the file:line of frames, sim_trace_last_events()
  * for the end of the narration (sim/trace/trace.h), sim_oracle_lost_wakeup()
- * (sim/explore/oracle.c) to name a deadlock that is a lost wakeup, and reads the
- * machine's tasks and clocks (sim/machine/machine.h).
+ * (sim/explore/oracle.c) to name a deadlock that is a lost wakeup,
+ * sim_record_end() (sim/replay/replay.h) to put the replay file in place
+ * before the report names it, and reads the machine's tasks and clocks
+ * (sim/machine/machine.h).
  *
  * Report (stderr):
  *
@@ -73,6 +75,7 @@
 #include "sim/machine/machine.h"
 #include "sim/explore/oracle.h"
 #include "sim/report/progress.h"
+#include "sim/replay/replay.h"
 #include "sim/trace/trace.h"
 
 #define FAILURE_MAX_FRAMES	32	/* frames printed per stack	  */
@@ -421,8 +424,14 @@ static void failure_report(enum sim_failure kind, const char *what,
 	if (kind == SIM_FAIL_DEADLOCK)	/* sim/report/waitfor.h */
 		failure_printf("%s", sim_waitfor_text(failure_waitfor,
 						       sizeof(failure_waitfor)));
-	failure_printf("replay: %s\n",
-		       failure_replay ? failure_replay : "(not recorded)");
+	failure_flush();
+	/* the record is put in place first: named only once written */
+	if (sim_record_end() && failure_replay)
+		failure_printf("replay: %.*s\nreplay file: none (it could not be written)\n",
+			       (int)strcspn(failure_replay, "\n"), failure_replay);
+	else
+		failure_printf("replay: %s\n",
+			       failure_replay ? failure_replay : "(not recorded)");
 	failure_flush();
 }
 
@@ -445,8 +454,10 @@ static void failure_begin(enum sim_failure kind, const char *what)
 	}
 	sim__failure_active = 1;
 	fflush(stdout);
-	if (failure_defer)
-		exit(SIM_EXIT_REPORT_AGAIN);	/* flushes the replay file */
+	if (failure_defer) {
+		sim_record_discard();	/* the re-run records it again */
+		exit(SIM_EXIT_REPORT_AGAIN);
+	}
 }
 
 void sim_fail(enum sim_failure kind, const char *what)

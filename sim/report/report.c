@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "sim/host/outfile.h"
 #include "sim/report/report.h"
 #include "sim/report/report_tp.h"
 #include "sim/report/report_uword.h"
@@ -566,39 +567,41 @@ static void json_result(FILE *f, const struct sim_result *r, int spin)
 	fputs("}}", f);
 }
 
+struct json_doc {
+	const struct sim_scenario *s;
+	const struct sim_result *r;
+	int nr;
+};
+
+static int json_fill(FILE *f, void *arg)
+{
+	const struct json_doc *d = arg;
+
+	fputs("{\"scenario\":", f);
+	sim_scenario_json(d->s, f);
+	fprintf(f, ",\n\"seed\":%" PRIu64 ",\n\"results\":[", d->s->seed);
+	for (int i = 0; i < d->nr; i++) {
+		fputs(i ? ",\n" : "\n", f);
+		json_result(f, &d->r[i], is_spin(d->s));
+	}
+	fputs("\n]}\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
 /**
  * sim_report_json() - write the JSON results document to @path.
- * @path: file to create or truncate.
+ * @path: the file to write (sim/host/outfile.h: whole, or not at all).
  * @s:    the resolved scenario.
  * @r:    one result per lock.
  * @nr:   number of results.
  *
- * Return: 0; -1 with errno set if @path could not be opened, written or
- * closed (EIO when the stream failed without an errno).
+ * Return: 0; -1 with errno set and one line on stderr if @path could not
+ * be created, written or renamed into place (it is left as it was).
  */
 int sim_report_json(const char *path, const struct sim_scenario *s,
 		    const struct sim_result *r, int nr)
 {
-	FILE *f = fopen(path, "w");
-	int i, err;
+	struct json_doc d = { .s = s, .r = r, .nr = nr };
 
-	if (!f)
-		return -1;
-	errno = 0;
-	fputs("{\"scenario\":", f);
-	sim_scenario_json(s, f);
-	fprintf(f, ",\n\"seed\":%" PRIu64 ",\n\"results\":[", s->seed);
-	for (i = 0; i < nr; i++) {
-		fputs(i ? ",\n" : "\n", f);
-		json_result(f, &r[i], is_spin(s));
-	}
-	fputs("\n]}\n", f);
-
-	if (ferror(f)) {
-		err = errno ? errno : EIO;
-		fclose(f);
-		errno = err;
-		return -1;
-	}
-	return fclose(f) ? -1 : 0;
+	return sim_outfile_write(path, json_fill, &d);
 }

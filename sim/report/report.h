@@ -24,8 +24,9 @@
 
 void sim_report_text(FILE *out, const struct sim_scenario *s,
 		     const struct sim_result *r, int nr);
-/* sim_report_json - write the JSON document; Return: 0, or -1 with errno
- * if the file could not be written. */
+/* sim_report_json - write the JSON document to @path, whole or not at all
+ * (sim/host/outfile.h).  Return: 0, or -1 with errno set and one line on
+ * stderr if the file could not be written (it is left as it was). */
 int sim_report_json(const char *path, const struct sim_scenario *s,
 		    const struct sim_result *r, int nr);
 

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "sim/host/arena.h"
+#include "sim/host/outfile.h"
 #include "sim/trace/lockstat.h"
 #include "sim/machine/machine.h"
 #include "sim/scenario/scenario.h"
@@ -41,6 +42,7 @@ unsigned int sim_trace_mask;
 
 static struct {
 	struct sim_trace_ctx c;
+	struct sim_outfile out;	/* the file (c.f = out.f), sim/host/outfile.h */
 	int open;
 	int file;		/* a trace file is written (c.f)	*/
 	int narrate;		/* --narrate: sim/trace/trace_narrate.c	*/
@@ -342,16 +344,17 @@ static void close_at_exit(void)
 	sim_trace_close();
 }
 
-/* The trace file @path, if any: its format and buffering. */
+/* The trace file @path, if any: its format and buffering.  It is written
+ * into a temporary and renamed into place by sim_trace_close(). */
 static int open_file(const char *path)
 {
 	FILE *f;
 
 	if (!path)
 		return 0;
-	f = fopen(path, "w");
-	if (!f)
+	if (sim_outfile_open(&tr.out, path))
 		return -1;
+	f = tr.out.f;
 	tr.file = 1;
 	tr.c.f = f;
 	tr.c.format = sim_trace_format_of(path);
@@ -418,10 +421,14 @@ int sim_trace_last_events(void (*fn)(const char *line, void *arg), void *arg)
 
 int sim_trace_close(void)
 {
-	int err;
-
 	if (!tr.open)
 		return 0;
+	if (tr.file && !sim_outfile_mine(&tr.out)) {
+		tr.open = 0;	/* a forked child's exit: the file is not ours */
+		sim_trace_mask = 0;
+		sim_outfile_discard(&tr.out);
+		return 0;
+	}
 	while (tr.nr && !tr.done)
 		write_one();
 	if (!tr.done)
@@ -436,11 +443,6 @@ int sim_trace_close(void)
 		return 0;
 	if (tr.c.format == SIM_TRACE_TEXT)
 		sim__trace_text_end(&tr.c);
-	err = ferror(tr.c.f);
-	if (fclose(tr.c.f) || err) {
-		if (!errno)
-			errno = EIO;
-		return -1;
-	}
-	return 0;
+	tr.c.f = NULL;
+	return sim_outfile_commit(&tr.out);
 }

@@ -97,7 +97,11 @@ int sim_trace_open(const char *path, const struct sim_scenario *s);
  * end the narration, stop the lock-stat collection (its table stays for
  * sim_lockstat_write()); nothing if no stream is open.
  * Also run at exit(), so a simulated failure (exit 3) leaves a complete
- * trace up to the failure.  Return: 0, or -1 with errno on a write error.
+ * trace up to the failure.  The file is written through
+ * sim/host/outfile.h: it appears, whole, here, or (a write error) is
+ * left as it was, with one line on stderr.  In a process forked from
+ * the one that opened it, forgets the stream and writes nothing.
+ * Return: 0, or -1 with errno on a write error (its line printed).
  */
 int sim_trace_close(void);
 

@@ -42,9 +42,19 @@
  * miss in flight and the time to completion after it (a store in the
  * store buffer: in the background).
  *
+ * The last line says that the writer finished, and how many event lines
+ * it wrote:
+ *
+ *   # end of trace: 123456 events
+ *
+ * A reader that does not find it reads a truncated trace (the file is
+ * renamed into place only when whole, sim/host/outfile.h, but a copy may
+ * be cut).  A failed run's trace ends with it too, at the failure.
+ *
  * Formatting is done by hand, not printf: a full trace has millions of
  * lines, and `make bench` holds its cost (trace_on_slowdown) to 3x.
  */
+#include <inttypes.h>
 #include <string.h>
 
 #include "sim/cache/cache.h"
@@ -63,6 +73,14 @@ struct line {
 
 static char obuf[OUT_SIZE];
 static size_t olen;
+static uint64_t nr_lines;	/* event lines written			*/
+
+/* Write out what obuf holds. */
+static void flush_out(const struct sim_trace_ctx *c)
+{
+	fwrite(obuf, 1, olen, c->f);
+	olen = 0;
+}
 
 static void put_n(struct line *l, const char *s, size_t n)
 {
@@ -392,7 +410,8 @@ void sim__trace_text_rec(const struct sim_trace_ctx *c,
 	struct line l;
 
 	if (olen > OUT_SIZE - LINE_MAX)
-		sim__trace_text_end(c);
+		flush_out(c);
+	nr_lines++;
 	l.p = obuf + olen;
 	put_head(&l, r);
 	switch (r->type) {
@@ -441,8 +460,8 @@ void sim__trace_text_rec(const struct sim_trace_ctx *c,
 /* Hand what is formatted to the file (also before it is closed). */
 void sim__trace_text_end(const struct sim_trace_ctx *c)
 {
-	fwrite(obuf, 1, olen, c->f);
-	olen = 0;
+	flush_out(c);
+	fprintf(c->f, "%s %" PRIu64 " events\n", SIM_TRACE_TEXT_END, nr_lines);
 }
 
 void sim__trace_text_begin(const struct sim_trace_ctx *c)
@@ -450,6 +469,7 @@ void sim__trace_text_begin(const struct sim_trace_ctx *c)
 	char events[256], from[40], to[40];
 
 	olen = 0;
+	nr_lines = 0;
 	sim_format_duration_ps(c->from_ps, from, sizeof(from));
 	if (c->to_ps == UINT64_MAX)
 		strcpy(to, "the end");

@@ -73,7 +73,9 @@ struct sim_trace_ctx {
 					 * report only, not printed	*/
 };
 
-/* The text writer (sim/trace/trace_text.c). */
+/* The text writer (sim/trace/trace_text.c).  sim__trace_text_end() writes
+ * what is buffered and the last line, SIM_TRACE_TEXT_END " N events". */
+#define SIM_TRACE_TEXT_END	"# end of trace:"
 void sim__trace_text_begin(const struct sim_trace_ctx *c);
 void sim__trace_text_rec(const struct sim_trace_ctx *c,
 			 const struct sim_trace_rec *r);
