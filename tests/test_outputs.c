@@ -204,6 +204,9 @@ START_TEST(test_an_output_that_is_an_input_of_the_run_is_refused)
 			      "r.replay");
 	fx("replay", "r.replay", "--lock-stat=./r.replay");
 	assert_one_line_error(&co, "--lock-stat", "the replay file being read");
+	fx("shrink", "r.replay", "--out=./r.replay");
+	assert_one_line_error(&co, "--out", "the replay file being shrunk",
+			      "./r.replay");
 	fx("run", SMALL, "--json", bin);
 	assert_one_line_error(&co, "--json", "the futexsim executable");
 	assert_holds("input.scn", "threads = 3\nops = 200\n");

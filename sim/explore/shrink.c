@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/cli/cli.h"
 #include "sim/explore/explore_run.h"
 #include "sim/program/program.h"
 #include "sim/replay/replay.h"
@@ -473,6 +474,13 @@ int sim_cmd_shrink(const char *self, int argc, char **argv)
 	}
 	if (!file)
 		sim_config_fail(&cmdline, NULL, "a replay file: futexsim shrink FILE", NULL);
+	/* the minimal file never replaces the file it is shrunk from */
+	if (out && sim_cli_same_file(out, file, 1)) {
+		snprintf(buf, sizeof(buf),
+			 "a file other than the replay file being shrunk (%s)",
+			 file);
+		sim_config_fail(&cmdline, "out", buf, out);
+	}
 	sim_scenario_defaults(&s);
 	sim_replay_load(file, &s, &src);
 	sim_program_select(&s);	/* the file's program, or this binary's */
