@@ -221,6 +221,13 @@ START_TEST(test_build_refuses_an_option_missing_its_argument)
 		snprintf(want, sizeof(want), "expected %s ", opts[k]);
 		assert_one_line_error(&o, want, "(the option's argument)");
 	}
+	/* an empty OUT, separated or joined */
+	{
+		const char *argv[] = { "futexsim", "build", "prog.c", "-o", "", NULL };
+
+		run_futexsim(&o, argv);
+		assert_one_line_error(&o, "-o OUT with a file name");
+	}
 }
 END_TEST
 

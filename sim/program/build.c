@@ -190,6 +190,10 @@ static void put_opt(struct build *b, const struct build_opt *o, char *a,
 {
 	if (o->to == TO_OUT) {
 		b->out = arg ? arg : a + strlen(o->name);
+		if (!*b->out)
+			sim_config_fail(&cmdline, NULL,
+					"-o OUT with a file name, not an empty one",
+					a);
 		return;
 	}
 	if (o->to == TO_LINK) {
