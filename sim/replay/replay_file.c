@@ -29,7 +29,7 @@
 #include "sim/scenario/scenario.h"
 #include "version.h"
 
-#define HDR_LINE_MAX	1024
+#define HDR_LINE_MAX	4096	/* a header line: every value escaped fits */
 
 enum { SEEN_FUTEXSIM = 1, SEEN_KERNEL = 2, SEEN_SEED = 4 };
 
