@@ -281,7 +281,8 @@ FUZZ_CC	   ?= clang-14
 FUZZ_S	   ?= 60
 FUZZ_SAN   := -fsanitize=fuzzer-no-link,address,undefined
 FUZZ_LINK  := -fsanitize=fuzzer,address,undefined \
-	      -Wl,--wrap=fopen,--wrap=fclose,--wrap=getline
+	      -Wl,--wrap=fopen,--wrap=fclose,--wrap=getline \
+	      -Wl,--wrap=malloc,--wrap=free
 FUZZ_NAMES := scenario machine replay build
 # A target that #includes a simulator source links without its object.
 FUZZ_OWN_replay := $(B)/h/sim/replay/replay.o

@@ -8,11 +8,12 @@
  * libc and sets sim_config_fail_hook (sim/scenario/config.h).
  *
  * Why the wraps: sim_config_read() (sim/scenario/config.c) and the
- * replay reader hold a FILE and a getline() buffer when they fail; in
+ * replay reader hold a FILE and a line buffer when they fail; in
  * futexsim the exit cleans up, here the next input comes.  Unclosed,
  * they would exhaust the descriptors after about a thousand bad inputs
- * and grow the heap by some KiB per input.  Other allocations a failed
- * parse leaves behind are small (run with -detect_leaks=0).
+ * and grow the heap by 64 KiB per input.  Other allocations a failed
+ * parse leaves behind are small (a value's copy; run with
+ * -detect_leaks=0).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,16 +39,23 @@ static int verbose;		/* FUTEXSIM_FUZZ_VERBOSE=1		*/
 static const void *input;	/* the input being run			*/
 static size_t input_len;
 
-/* ---- streams ------------------------------------------------------------ */
+/* ---- streams and line buffers ------------------------------------------- */
 
 FILE *__real_fopen(const char *path, const char *mode);
 int __real_fclose(FILE *f);
 ssize_t __real_getline(char **line, size_t *cap, FILE *f);
+void *__real_malloc(size_t n);
+void __real_free(void *p);
 
 static struct {
 	FILE *f;
 	char **line;	/* the caller's getline() buffer, if any	*/
 } open_f[OPEN_MAX_TRACKED];
+
+/* sim_config_read()'s line buffers (SIM_CONFIG_LINE_MAX + 1 bytes: no
+ * other block has that size), live, allocated in a call */
+static void *line_buf[OPEN_MAX_TRACKED];
+static int nr_line_buf;
 
 FILE *__wrap_fopen(const char *path, const char *mode)
 {
@@ -78,21 +86,44 @@ ssize_t __wrap_getline(char **line, size_t *cap, FILE *f)
 	return __real_getline(line, cap, f);
 }
 
-/* Close what the call left open; free the getline() buffers of the
- * streams a failure cut short (a reader frees its own buffer before it
- * closes its stream). */
+void *__wrap_malloc(size_t n)
+{
+	void *p = __real_malloc(n);
+
+	if (p && in_call && n == SIM_CONFIG_LINE_MAX + 1 &&
+	    nr_line_buf < OPEN_MAX_TRACKED)
+		line_buf[nr_line_buf++] = p;
+	return p;
+}
+
+void __wrap_free(void *p)
+{
+	for (int i = 0; p && i < nr_line_buf; i++)
+		if (line_buf[i] == p) {
+			line_buf[i] = line_buf[--nr_line_buf];
+			break;
+		}
+	__real_free(p);
+}
+
+/* Close what the call left open; free the getline() and line buffers of
+ * the readers a failure cut short (a reader frees its own buffer before
+ * it closes its stream). */
 static void close_left_open(int failed)
 {
 	for (int i = 0; i < OPEN_MAX_TRACKED; i++) {
 		if (!open_f[i].f)
 			continue;
 		if (failed && open_f[i].line) {
-			free(*open_f[i].line);
+			__real_free(*open_f[i].line);
 			*open_f[i].line = NULL;
 		}
 		__real_fclose(open_f[i].f);
 		open_f[i].f = NULL;
 	}
+	while (failed && nr_line_buf)
+		__real_free(line_buf[--nr_line_buf]);
+	nr_line_buf = 0;
 }
 
 /* ---- calls ---------------------------------------------------------------- */

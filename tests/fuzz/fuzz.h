@@ -7,9 +7,9 @@
  * Stage: tests (fuzzing).  Implemented in tests/fuzz/fuzz.c; used by each
  * tests/fuzz/fuzz_*.c.  Built only by `make fuzz` (clang-14,
  * -fsanitize=fuzzer,address,undefined, in build/fuzz), linked with
- * -Wl,--wrap=fopen,--wrap=fclose,--wrap=getline so that the streams a
- * parser leaves open when bad input cuts it short are closed (and their
- * getline() buffers freed) before the next input.
+ * -Wl,--wrap=fopen,--wrap=fclose,--wrap=getline,--wrap=malloc,--wrap=free
+ * so that the streams a parser leaves open when bad input cuts it short
+ * are closed, and its line buffers freed, before the next input.
  *
  * The contract of a target: bad input is fine (the parsers' exit-2 path,
  * here a longjmp() through sim_config_fail_hook, sim/scenario/config.h);
