@@ -8,6 +8,8 @@
 #   make tidy       static checks (cppcheck, clang-tidy)
 #   make sanitize   build with sanitizers (in build/san) and run the tests
 #   make asan       the same with AddressSanitizer and UBSan (build/asan)
+#   make fuzz       libFuzzer targets of the parsers (build/fuzz), each run
+#                   FUZZ_S seconds (default 60)
 #   make clean
 #
 # Variables (override on the command line or in an untracked config.mak):
@@ -205,6 +207,7 @@ check: $(B)/futexsim $(B)/check kernel-audit $(B)/libfutexsim.a
 	+@sh mk/determinism.sh $(B) || exit 1
 	+@sh mk/test-ucontext.sh $(B) || exit 1
 	@sh mk/selftests.sh $(B) || exit 1
+	+@$(MAKE) --no-print-directory fuzz-smoke || exit 1
 	@# from a scratch folder: failing runs leave replay files where they run
 	@mkdir -p $(B)/checkrun
 	@cd $(B)/checkrun && CK_DEFAULT_TIMEOUT=600 \
@@ -264,6 +267,45 @@ ASAN_B	 = $(if $(filter command line,$(origin B)),$(B),build/asan)
 asan:
 	+@$(MAKE) --no-print-directory sanitize B=$(ASAN_B) \
 	  SAN_FLAGS="-fsanitize=address,undefined"
+
+# ---- fuzzing ----------------------------------------------------------------
+
+# make fuzz: libFuzzer targets of the parsers (tests/fuzz/README.md), built
+# with clang-14 and -fsanitize=fuzzer,address,undefined in build/fuzz (or
+# the B given): the whole simulator again there, SAN= as `make asan`, the
+# targets linked with -fsanitize=fuzzer (libFuzzer's main()).  Then each
+# target runs FUZZ_S seconds (mk/fuzz.sh).  `make check` runs the short,
+# fixed smoke of mk/fuzz-smoke.sh (make fuzz-smoke).  fuzz-bins is the
+# sub-make's target, in the fuzz build directory only.
+FUZZ_B	   = $(if $(filter command line,$(origin B)),$(B),build/fuzz)
+FUZZ_CC	   ?= clang-14
+FUZZ_S	   ?= 60
+FUZZ_SAN   := -fsanitize=fuzzer-no-link,address,undefined
+FUZZ_LINK  := -fsanitize=fuzzer,address,undefined \
+	      -Wl,--wrap=fopen,--wrap=fclose,--wrap=getline \
+	      -Wl,--wrap=malloc,--wrap=free
+FUZZ_NAMES := scenario machine replay build
+# A target that #includes a simulator source links without its object.
+FUZZ_OWN_replay := $(B)/h/sim/replay/replay.o
+FUZZ_OWN_build  := $(B)/h/sim/program/build.o
+
+.PHONY: fuzz fuzz-build fuzz-bins fuzz-smoke
+fuzz-build:
+	@sh mk/deps.sh clang-14
+	+@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=$(FUZZ_CC) O=1 \
+	  SAN="$(FUZZ_SAN)" fuzz-bins
+fuzz-bins: $(patsubst %,$(B)/fuzz_%,$(FUZZ_NAMES))
+fuzz: fuzz-build
+	@sh mk/fuzz.sh $(FUZZ_B) $(FUZZ_S)
+fuzz-smoke: fuzz-build
+	@sh mk/fuzz-smoke.sh $(FUZZ_B)
+
+$(B)/fuzz_%: $(B)/h/tests/fuzz/fuzz_%.o $(B)/h/tests/fuzz/fuzz.o $(SIM_OBJS)
+	@echo "  LD      $@"
+	@$(CC) $(LDFLAGS) $(filter-out $(FUZZ_OWN_$*),$^) $(LDLIBS) \
+	  $(FUZZ_LINK) -o $@
+$(B)/h/tests/fuzz/fuzz_build.o: $(B)/program_flags.h
+.PRECIOUS: $(B)/h/tests/fuzz/%.o
 
 clean:
 	rm -rf $(B)

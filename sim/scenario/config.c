@@ -23,6 +23,8 @@
 
 #define CMDLINE "command line"
 
+void (*sim_config_fail_hook)(void);
+
 /*
  * The length of the valid UTF-8 sequence at @s of a printable character
  * (U+00A0 and above), or 0: C1 controls (U+0080..U+009F), overlong and
@@ -125,6 +127,8 @@ void sim_config_fail(const struct sim_origin *at, const char *key,
 		fwrite(msg, 1, len, stderr);
 		free(msg);
 	}
+	if (sim_config_fail_hook)
+		sim_config_fail_hook();
 	exit(SIM_EXIT_INPUT);
 }
 

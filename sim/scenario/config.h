@@ -60,6 +60,13 @@ void sim_config_fail(const struct sim_origin *at, const char *key,
 		     const char *expected, const char *value)
 	__attribute__((noreturn));
 
+/* sim_config_fail_hook - NULL in futexsim and its tests.  A harness that
+ * must survive bad input (the fuzz targets of tests/fuzz/) sets it to a
+ * function that does not return (it longjmp()s back to the harness);
+ * sim_config_fail() calls it after writing its line, in place of
+ * exit(2).  A hook that returns gets the exit anyway. */
+extern void (*sim_config_fail_hook)(void);
+
 /* sim_config_split - one line of a "key = value" file, cut in place:
  * *@key and *@value point into @line, the value unescaped and without its
  * trailing comment.  A line that is not "key = value" fails at @at.
