@@ -305,7 +305,10 @@ $(B)/fuzz_%: $(B)/h/tests/fuzz/fuzz_%.o $(B)/h/tests/fuzz/fuzz.o $(SIM_OBJS)
 	@$(CC) $(LDFLAGS) $(filter-out $(FUZZ_OWN_$*),$^) $(LDLIBS) \
 	  $(FUZZ_LINK) -o $@
 $(B)/h/tests/fuzz/fuzz_build.o: $(B)/program_flags.h
-.PRECIOUS: $(B)/h/tests/fuzz/%.o
+# the objects of a pattern rule's chain: kept, so an up-to-date build
+# does nothing
+.SECONDARY: $(patsubst %,$(B)/h/tests/fuzz/fuzz_%.o,$(FUZZ_NAMES)) \
+	    $(B)/h/tests/fuzz/fuzz.o
 
 clean:
 	rm -rf $(B)

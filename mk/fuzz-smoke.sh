@@ -25,7 +25,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 B=$(cd "$B" && pwd)
 RUNS=${FUZZ_RUNS:-20000}
 # open findings' classes: tests/fuzz/README.md "Findings"
-KNOWN=${FUZZ_KNOWN-empty-out}
+KNOWN=${FUZZ_KNOWN-}
 
 export ASAN_OPTIONS=detect_leaks=0
 export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1:suppressions=$SRC/mk/ubsan.supp
