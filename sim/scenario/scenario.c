@@ -537,6 +537,7 @@ void sim_scenario_pick_lock(struct sim_scenario *one,
 void sim_scenario_set(struct sim_scenario *s, const char *key,
 		      const char *value, const struct sim_origin *at)
 {
+	static char trimmed[SIM_CONFIG_LINE_MAX + 1];
 	char expected[1024] = "a known key:", *v;
 	int i;
 
@@ -547,13 +548,14 @@ void sim_scenario_set(struct sim_scenario *s, const char *key,
 			sim_config_fail(at, key,
 					"a value without control characters (a newline or an escape could not be written back to a scenario file)",
 					value);
-		/* A command-line value is trimmed like a file's. */
-		v = strdup(value);
-		if (!v)
-			sim_config_fail(at, key, "a value that fits in memory",
-					NULL);
-		keys[i].set(s, &keys[i], sim_config_trim(v), at);
-		free(v);
+		/* A command-line value is trimmed like a file's (a copy:
+		 * nothing to free when a setter fails), and no longer. */
+		if (strlen(value) > SIM_CONFIG_LINE_MAX)
+			sim_config_fail(at, key,
+					"a value of at most 65536 bytes", value);
+		strcpy(trimmed, value);
+		v = sim_config_trim(trimmed);
+		keys[i].set(s, &keys[i], v, at);
 		return;
 	}
 	for (i = 0; i < nr_keys; i++)
