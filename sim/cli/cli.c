@@ -47,6 +47,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -592,6 +593,10 @@ int main(int argc, char **argv)
 
 	if (!cmd)
 		sim_config_fail(&cmdline, NULL, commands, NULL);
+	/* A file size limit (ulimit -f) is a failed write, EFBIG, reported
+	 * with the file's name like a full disk (sim/host/outfile.h), not a
+	 * signal that kills a lock's child in the middle of its run. */
+	signal(SIGXFSZ, SIG_IGN);
 	sim_program_args(argc, argv);
 	if (!strcmp(cmd, "build"))
 		return sim_program_build(argc - 2, argv + 2);
