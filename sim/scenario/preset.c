@@ -261,6 +261,8 @@ static void fail_unknown(const struct sim_origin *at, const char *name)
 	snprintf(expected + strlen(expected), sizeof(expected) - strlen(expected),
 		 "%s%s) or a path to a .machine file", n ? " (in " : " in ",
 		 sim_preset_dir());
+	for (i = 0; i < n; i++)
+		free(names[i]);
 	sim_config_fail(at, "machine", expected, name);
 }
 
