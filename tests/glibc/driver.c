@@ -34,6 +34,7 @@
 #include <support/xunistd.h>
 
 static int tst_failed;		/* a failure was recorded */
+unsigned int test_verbose;	/* support/test-driver.h: quiet */
 
 int tst_driver_status(int status);
 
@@ -351,6 +352,22 @@ pthread_key_t xpthread_key_create(void (*dtor)(void *))
 void xpthread_key_delete(pthread_key_t k)
 {
 	TST_X(pthread_key_delete(k), "pthread_key_delete");
+}
+
+static void *tst_delayed_exit(void *arg)
+{
+	struct timespec ts = { (time_t)(long)arg, 0 };
+
+	nanosleep(&ts, NULL);
+	exit(0);
+}
+
+/* delayed_exit - end the process with status 0 @seconds from now, from
+ * a thread of its own (a test that must hang in a deadlock ends so). */
+void delayed_exit(int seconds)
+{
+	xpthread_detach(xpthread_create(NULL, tst_delayed_exit,
+					(void *)(long)seconds));
 }
 
 /* A PI mutex's timed lock measures CLOCK_MONOTONIC (Linux 5.14 and

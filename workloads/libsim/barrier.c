@@ -9,7 +9,9 @@
  * A barrier counts the tasks of a round; the last to arrive starts the
  * next round (bumps the round word, FUTEX_WAKEs every waiter) and is
  * the PTHREAD_BARRIER_SERIAL_THREAD; the others FUTEX_WAIT for the
- * round word to change.  A count of 0 is EINVAL, as glibc's.  pshared
+ * round word to change.  A count of 0 is EINVAL, as glibc's; init
+ * keeps the round word, so a barrier set up again at once (glibc lets
+ * the serial thread do so) lets the last round's tasks leave.  pshared
  * is accepted (one process: the same futex word serves).  A spinlock is
  * a test-and-test-and-set word: no futex(2) at all.
  */
@@ -62,10 +64,13 @@ int futexsim_pthread_barrier_init(pthread_barrier_t *pb,
 {
 	struct wl_prog_barrier *b = (struct wl_prog_barrier *)pb;
 
-	if (!count)
+	if (!count || count > INT_MAX)
 		return EINVAL;
-	memset(pb, 0, sizeof(*pb));
+	/* the round word is left as it is: a barrier destroyed and set up
+	 * again by the serial thread while the others of the last round
+	 * are still leaving must not send them back to sleep */
 	b->count = count;
+	uatomic_store(&b->arrived, 0);
 	return 0;
 }
 

@@ -76,6 +76,7 @@
 #endif
 #include <assert.h>
 #include <errno.h>
+#include <error.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -339,6 +340,9 @@ size_t futexsim_fwrite(const void *p, size_t size, size_t n, FILE *f);
 int futexsim_fflush(FILE *f);
 void futexsim_perror(const char *s);
 ssize_t futexsim_write(int fd, const void *p, size_t n);
+void futexsim_error(int status, int errnum, const char *fmt, ...)
+	FUTEXSIM_PRINTF(3, 4);
+int futexsim_dup2(int oldfd, int newfd);	/* 1 and 2 only		*/
 
 /*
  * The calls the layer refuses at run time, with the reason the failure
@@ -575,6 +579,14 @@ FUTEXSIM_AS(fwrite);
 FUTEXSIM_AS(fflush);
 FUTEXSIM_AS(perror);
 FUTEXSIM_AS(write);
+#if defined __extern_always_inline && defined __va_arg_pack
+/* <bits/error.h>'s inline error() calls error under other C names
+ * that already have an assembler name: the calls are renamed instead */
+#define error(...)	futexsim_error(__VA_ARGS__)
+#else
+FUTEXSIM_AS(error);
+#endif
+FUTEXSIM_AS(dup2);
 
 /* The time stamp counter: gcc's __rdtsc() and __rdtscp() (ia32intrin.h,
  * included after this header) are inline functions around these

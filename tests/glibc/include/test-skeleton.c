@@ -25,4 +25,9 @@
 #include <support/support.h>
 #include <support/xthread.h>
 
+/* without TEST_FUNCTION, a test of this style defines do_test(argc, argv) */
+#if !defined(TEST_FUNCTION) && !defined(TEST_FUNCTION_ARGV)
+#define TEST_FUNCTION_ARGV do_test
+#endif
+
 #include <support/test-driver.c>
