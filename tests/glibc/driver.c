@@ -272,6 +272,12 @@ void xpthread_detach(pthread_t t)
 	TST_X(pthread_detach(t), "pthread_detach");
 }
 
+/* futexsim ends the run here: cancellation is not simulated */
+void xpthread_cancel(pthread_t t)
+{
+	TST_X(pthread_cancel(t), "pthread_cancel");
+}
+
 void *xpthread_join(pthread_t t)
 {
 	void *ret;

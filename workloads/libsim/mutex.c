@@ -25,6 +25,9 @@
  * adaptive) in FUTEX_WAIT_BITSET.  The other user locks have no timed
  * protocol: a timed lock of one ends the run naming it.
  *
+ * A normal (or adaptive) PI mutex relocked by its owner hangs (lock) or waits out its
+ * deadline (timed locks), as glibc's does where the kernel says EDEADLK.
+ *
  * Process-shared mutexes (PTHREAD_PROCESS_SHARED) are the same locks:
  * one simulated process, so the same futex words serve.  Robust mutexes
  * are accepted and reported as such; an owner that exits holding one
@@ -62,6 +65,14 @@ _Static_assert(offsetof(struct wl_prog_mutex, kind) ==
 static const struct ulock_ops *mutex_ops(const struct wl_prog_mutex *m)
 {
 	return m->kind & WL_PROG_PI_KIND ? &ulock_pi_ops : wl_prog.lock;
+}
+
+/* A normal or adaptive mutex: its owner relocking it hangs (glibc). */
+static int mutex_hangs_on_relock(const struct wl_prog_mutex *m)
+{
+	int type = m->kind & 0xff;
+
+	return type == PTHREAD_MUTEX_NORMAL || type == PTHREAD_MUTEX_ADAPTIVE_NP;
 }
 
 static int self_tid(void)
@@ -221,6 +232,14 @@ int futexsim_pthread_mutex_lock(pthread_mutex_t *pm)
 	if (r >= 0)
 		return r;
 	r = mutex_acquire(m, t);
+	if (r == EDEADLK && mutex_hangs_on_relock(m)) {
+		/* a normal PI mutex relocked by its owner hangs, as glibc's
+		 * does (the kernel said EDEADLK) */
+		uint32_t never = 0;
+
+		for (;;)
+			wl_prog_futex(&never, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+	}
 	if (!r) {
 		m->owner = tid;
 		m->count = 1;
@@ -299,6 +318,11 @@ static int mutex_wait_pi(struct wl_prog_mutex *m, struct wl_prog_thread *t,
 		t->st.lock_syscalls++;
 		r = wl_prog_futex(m->lock, op, 0, abs, NULL, 0);
 	} while (r < 0 && (errno == EAGAIN || errno == EINTR));
+	if (r < 0 && errno == EDEADLK && mutex_hangs_on_relock(m)) {
+		/* glibc: its owner waits out the deadline, as it would */
+		futexsim_clock_nanosleep(clk, TIMER_ABSTIME, abs, NULL);
+		errno = ETIMEDOUT;
+	}
 	if (r < 0 && errno == ETIMEDOUT)
 		t->st.timeouts++;
 	return r < 0 ? errno : 0;
