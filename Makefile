@@ -314,3 +314,14 @@ clean:
 	rm -rf $(B)
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+# ---- glibc's nptl tests (not part of `make check`: time) ------------------
+#
+# make check-glibc: glibc 2.36's nptl tests (Debian's glibc-source),
+# built unmodified natively and with `futexsim build`, each run over
+# GLIBC_SEEDS seeds; a table and `N passed, M failed, K skipped`
+# (mk/check-glibc.sh; the driver and the skip list in tests/glibc/).
+GLIBC_SEEDS ?= 3
+.PHONY: check-glibc
+check-glibc: $(B)/futexsim $(B)/libfutexsim.a
+	@sh mk/check-glibc.sh $(B) $(GLIBC_SEEDS)

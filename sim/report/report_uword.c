@@ -13,7 +13,7 @@
  *       acquire latency p50 120 ns, p99 5.10 us, max 6.03 us
  *
  * "raw": a word of the program's own atomics (a hand-written lock);
- * "pthread": a pthread mutex of the layer (workloads/libsim/sync.c);
+ * "pthread": a pthread mutex of the layer (workloads/libsim/mutex.c);
  * neither: a word only futex(2) saw (a condition variable, a join).
  *
  * Stage: trace/report, last in the flow.  Called by sim/report/report.c;

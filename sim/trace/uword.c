@@ -4,7 +4,7 @@
  * figures (the contract is in sim/trace/uword.h).
  *
  * Stage: trace/report, beside the flow.  Called by sim/syscall/syscall.c,
- * workloads/libsim/atomic.c and workloads/libsim/sync.c as the program
+ * workloads/libsim/atomic.c and workloads/libsim/mutex.c as the program
  * runs; read by workloads/program.c, sim/report/report.c and
  * sim/report/waitfor.c.  Calls the trace's atomic emitter
  * (sim/trace/trace.h) and sim/report/stats.c's histograms.

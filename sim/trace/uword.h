@@ -8,7 +8,7 @@
  * Stage: trace/report, beside the flow.  Filled by the futex(2) boundary
  * (sim/syscall/syscall.c: every uaddr and uaddr2, and each call's
  * result), by the program's atomics (workloads/libsim/atomic.c) and by
- * the pthread layer (workloads/libsim/sync.c: a mutex's holder); read by
+ * the pthread layer (workloads/libsim/mutex.c: a mutex's holder); read by
  * the report (workloads/program.c, sim/report/report.c), --lock-stat
  * and the wait-for cycle (sim/report/waitfor.c).  Calls the trace's
  * emitter of atomic events (sim/trace/trace.c) and sim/report/stats.c.

@@ -26,10 +26,11 @@
  * of this file).
  *
  * What the renaming covers (docs/programs.md has the full list):
- *   threads    pthread_create/join/exit/self/detach/equal, attributes,
- *              once, keys; mutexes (the scenario's user lock), condition
- *              variables, reader-writer locks, barriers, spinlocks,
- *              semaphores
+ *   threads    pthread_create/join/exit/self/detach/equal, the _np joins,
+ *              attributes, once, keys; mutexes (the scenario's user
+ *              lock), condition variables, reader-writer locks, barriers,
+ *              spinlocks, semaphores (named ones too), with their timed
+ *              and clock variants and attributes; C11 <threads.h>
  *   syscalls   syscall(SYS_futex | SYS_futex_waitv | SYS_gettid | ...),
  *              gettid(), sched_yield()
  *   time       clock_gettime(), gettimeofday(), time(), nanosleep(),
@@ -75,6 +76,7 @@
 #endif
 #include <assert.h>
 #include <errno.h>
+#include <error.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -95,6 +97,7 @@
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <threads.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -106,6 +109,11 @@
 int futexsim_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 			    void *(*fn)(void *), void *arg);
 int futexsim_pthread_join(pthread_t th, void **ret);
+int futexsim_pthread_tryjoin_np(pthread_t th, void **ret);
+int futexsim_pthread_timedjoin_np(pthread_t th, void **ret,
+				  const struct timespec *abs);
+int futexsim_pthread_clockjoin_np(pthread_t th, void **ret, clockid_t clk,
+				  const struct timespec *abs);
 void futexsim_pthread_exit(void *ret) __attribute__((noreturn));
 pthread_t futexsim_pthread_self(void);
 int futexsim_pthread_equal(pthread_t a, pthread_t b);
@@ -124,7 +132,8 @@ int futexsim_pthread_key_delete(pthread_key_t k);
 void *futexsim_pthread_getspecific(pthread_key_t k);
 int futexsim_pthread_setspecific(pthread_key_t k, const void *v);
 
-/* ---- synchronisation (workloads/libsim/sync.c) ---- */
+/* ---- synchronisation (workloads/libsim/mutex.c, cond.c, rwlock.c,
+ * barrier.c, sem.c) ---- */
 int futexsim_pthread_mutex_init(pthread_mutex_t *m,
 				const pthread_mutexattr_t *a);
 int futexsim_pthread_mutex_destroy(pthread_mutex_t *m);
@@ -132,21 +141,44 @@ int futexsim_pthread_mutex_lock(pthread_mutex_t *m);
 int futexsim_pthread_mutex_trylock(pthread_mutex_t *m);
 int futexsim_pthread_mutex_timedlock(pthread_mutex_t *m,
 				     const struct timespec *abs);
+int futexsim_pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk,
+				     const struct timespec *abs);
 int futexsim_pthread_mutex_unlock(pthread_mutex_t *m);
+int futexsim_pthread_mutex_consistent(pthread_mutex_t *m);
 int futexsim_pthread_mutexattr_init(pthread_mutexattr_t *a);
 int futexsim_pthread_mutexattr_destroy(pthread_mutexattr_t *a);
 int futexsim_pthread_mutexattr_settype(pthread_mutexattr_t *a, int type);
 int futexsim_pthread_mutexattr_setprotocol(pthread_mutexattr_t *a, int p);
+int futexsim_pthread_mutexattr_gettype(const pthread_mutexattr_t *a, int *type);
+int futexsim_pthread_mutexattr_getprotocol(const pthread_mutexattr_t *a, int *p);
+int futexsim_pthread_mutexattr_setpshared(pthread_mutexattr_t *a, int ps);
+int futexsim_pthread_mutexattr_getpshared(const pthread_mutexattr_t *a, int *ps);
+int futexsim_pthread_mutexattr_setrobust(pthread_mutexattr_t *a, int r);
+int futexsim_pthread_mutexattr_getrobust(const pthread_mutexattr_t *a, int *r);
 int futexsim_pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *a);
 int futexsim_pthread_cond_destroy(pthread_cond_t *c);
 int futexsim_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m);
 int futexsim_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m,
 				    const struct timespec *abs);
+int futexsim_pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m,
+				    clockid_t clk, const struct timespec *abs);
 int futexsim_pthread_cond_signal(pthread_cond_t *c);
 int futexsim_pthread_cond_broadcast(pthread_cond_t *c);
 int futexsim_pthread_condattr_init(pthread_condattr_t *a);
 int futexsim_pthread_condattr_destroy(pthread_condattr_t *a);
 int futexsim_pthread_condattr_setclock(pthread_condattr_t *a, clockid_t c);
+int futexsim_pthread_condattr_getclock(const pthread_condattr_t *a,
+				       clockid_t *c);
+int futexsim_pthread_condattr_setpshared(pthread_condattr_t *a, int ps);
+int futexsim_pthread_condattr_getpshared(const pthread_condattr_t *a, int *ps);
+int futexsim_pthread_rwlockattr_init(pthread_rwlockattr_t *a);
+int futexsim_pthread_rwlockattr_destroy(pthread_rwlockattr_t *a);
+int futexsim_pthread_rwlockattr_setkind_np(pthread_rwlockattr_t *a, int k);
+int futexsim_pthread_rwlockattr_getkind_np(const pthread_rwlockattr_t *a,
+					   int *k);
+int futexsim_pthread_rwlockattr_setpshared(pthread_rwlockattr_t *a, int ps);
+int futexsim_pthread_rwlockattr_getpshared(const pthread_rwlockattr_t *a,
+					   int *ps);
 int futexsim_pthread_rwlock_init(pthread_rwlock_t *rw,
 				 const pthread_rwlockattr_t *a);
 int futexsim_pthread_rwlock_destroy(pthread_rwlock_t *rw);
@@ -155,6 +187,19 @@ int futexsim_pthread_rwlock_wrlock(pthread_rwlock_t *rw);
 int futexsim_pthread_rwlock_tryrdlock(pthread_rwlock_t *rw);
 int futexsim_pthread_rwlock_trywrlock(pthread_rwlock_t *rw);
 int futexsim_pthread_rwlock_unlock(pthread_rwlock_t *rw);
+int futexsim_pthread_rwlock_timedrdlock(pthread_rwlock_t *rw,
+					const struct timespec *abs);
+int futexsim_pthread_rwlock_timedwrlock(pthread_rwlock_t *rw,
+					const struct timespec *abs);
+int futexsim_pthread_rwlock_clockrdlock(pthread_rwlock_t *rw, clockid_t clk,
+					const struct timespec *abs);
+int futexsim_pthread_rwlock_clockwrlock(pthread_rwlock_t *rw, clockid_t clk,
+					const struct timespec *abs);
+int futexsim_pthread_barrierattr_init(pthread_barrierattr_t *a);
+int futexsim_pthread_barrierattr_destroy(pthread_barrierattr_t *a);
+int futexsim_pthread_barrierattr_setpshared(pthread_barrierattr_t *a, int ps);
+int futexsim_pthread_barrierattr_getpshared(const pthread_barrierattr_t *a,
+					    int *ps);
 int futexsim_pthread_barrier_init(pthread_barrier_t *b,
 				  const pthread_barrierattr_t *a,
 				  unsigned int count);
@@ -171,6 +216,38 @@ int futexsim_sem_wait(sem_t *s);
 int futexsim_sem_trywait(sem_t *s);
 int futexsim_sem_post(sem_t *s);
 int futexsim_sem_getvalue(sem_t *s, int *v);
+int futexsim_sem_timedwait(sem_t *s, const struct timespec *abs);
+int futexsim_sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *abs);
+sem_t *futexsim_sem_open(const char *name, int oflag, ...);
+int futexsim_sem_close(sem_t *s);
+int futexsim_sem_unlink(const char *name);
+
+/* ---- C11 <threads.h> (workloads/libsim/c11.c) ---- */
+int futexsim_thrd_create(thrd_t *thr, thrd_start_t fn, void *arg);
+int futexsim_thrd_equal(thrd_t a, thrd_t b);
+thrd_t futexsim_thrd_current(void);
+int futexsim_thrd_sleep(const struct timespec *d, struct timespec *rem);
+void futexsim_thrd_exit(int res) __attribute__((noreturn));
+int futexsim_thrd_detach(thrd_t thr);
+int futexsim_thrd_join(thrd_t thr, int *res);
+void futexsim_thrd_yield(void);
+int futexsim_mtx_init(mtx_t *m, int type);
+int futexsim_mtx_lock(mtx_t *m);
+int futexsim_mtx_timedlock(mtx_t *m, const struct timespec *abs);
+int futexsim_mtx_trylock(mtx_t *m);
+int futexsim_mtx_unlock(mtx_t *m);
+void futexsim_mtx_destroy(mtx_t *m);
+void futexsim_call_once(once_flag *flag, void (*fn)(void));
+int futexsim_cnd_init(cnd_t *c);
+int futexsim_cnd_signal(cnd_t *c);
+int futexsim_cnd_broadcast(cnd_t *c);
+int futexsim_cnd_wait(cnd_t *c, mtx_t *m);
+int futexsim_cnd_timedwait(cnd_t *c, mtx_t *m, const struct timespec *abs);
+void futexsim_cnd_destroy(cnd_t *c);
+int futexsim_tss_create(tss_t *k, tss_dtor_t dtor);
+void *futexsim_tss_get(tss_t k);
+int futexsim_tss_set(tss_t k, void *v);
+void futexsim_tss_delete(tss_t k);
 
 /* ---- system calls, time, memory, process (workloads/libsim/sys.c) ---- */
 long futexsim_syscall(long nr, ...);
@@ -263,6 +340,9 @@ size_t futexsim_fwrite(const void *p, size_t size, size_t n, FILE *f);
 int futexsim_fflush(FILE *f);
 void futexsim_perror(const char *s);
 ssize_t futexsim_write(int fd, const void *p, size_t n);
+void futexsim_error(int status, int errnum, const char *fmt, ...)
+	FUTEXSIM_PRINTF(3, 4);
+int futexsim_dup2(int oldfd, int newfd);	/* 1 and 2 only		*/
 
 /*
  * The calls the layer refuses at run time, with the reason the failure
@@ -362,6 +442,66 @@ FUTEXSIM_AS(sem_wait);
 FUTEXSIM_AS(sem_trywait);
 FUTEXSIM_AS(sem_post);
 FUTEXSIM_AS(sem_getvalue);
+/* the calls above with no counterpart in the first list */
+FUTEXSIM_AS(pthread_tryjoin_np);
+FUTEXSIM_AS(pthread_timedjoin_np);
+FUTEXSIM_AS(pthread_clockjoin_np);
+FUTEXSIM_AS(pthread_mutex_clocklock);
+FUTEXSIM_AS(pthread_mutex_consistent);
+FUTEXSIM_AS(pthread_mutexattr_gettype);
+FUTEXSIM_AS(pthread_mutexattr_getprotocol);
+FUTEXSIM_AS(pthread_mutexattr_setpshared);
+FUTEXSIM_AS(pthread_mutexattr_getpshared);
+FUTEXSIM_AS(pthread_mutexattr_setrobust);
+FUTEXSIM_AS(pthread_mutexattr_getrobust);
+FUTEXSIM_AS(pthread_cond_clockwait);
+FUTEXSIM_AS(pthread_condattr_getclock);
+FUTEXSIM_AS(pthread_condattr_setpshared);
+FUTEXSIM_AS(pthread_condattr_getpshared);
+FUTEXSIM_AS(pthread_rwlockattr_init);
+FUTEXSIM_AS(pthread_rwlockattr_destroy);
+FUTEXSIM_AS(pthread_rwlockattr_setkind_np);
+FUTEXSIM_AS(pthread_rwlockattr_getkind_np);
+FUTEXSIM_AS(pthread_rwlockattr_setpshared);
+FUTEXSIM_AS(pthread_rwlockattr_getpshared);
+FUTEXSIM_AS(pthread_rwlock_timedrdlock);
+FUTEXSIM_AS(pthread_rwlock_timedwrlock);
+FUTEXSIM_AS(pthread_rwlock_clockrdlock);
+FUTEXSIM_AS(pthread_rwlock_clockwrlock);
+FUTEXSIM_AS(pthread_barrierattr_init);
+FUTEXSIM_AS(pthread_barrierattr_destroy);
+FUTEXSIM_AS(pthread_barrierattr_setpshared);
+FUTEXSIM_AS(pthread_barrierattr_getpshared);
+FUTEXSIM_AS(sem_timedwait);
+FUTEXSIM_AS(sem_clockwait);
+FUTEXSIM_AS(sem_open);
+FUTEXSIM_AS(sem_close);
+FUTEXSIM_AS(sem_unlink);
+FUTEXSIM_AS(thrd_create);
+FUTEXSIM_AS(thrd_equal);
+FUTEXSIM_AS(thrd_current);
+FUTEXSIM_AS(thrd_sleep);
+FUTEXSIM_AS(thrd_exit);
+FUTEXSIM_AS(thrd_detach);
+FUTEXSIM_AS(thrd_join);
+FUTEXSIM_AS(thrd_yield);
+FUTEXSIM_AS(mtx_init);
+FUTEXSIM_AS(mtx_lock);
+FUTEXSIM_AS(mtx_timedlock);
+FUTEXSIM_AS(mtx_trylock);
+FUTEXSIM_AS(mtx_unlock);
+FUTEXSIM_AS(mtx_destroy);
+FUTEXSIM_AS(call_once);
+FUTEXSIM_AS(cnd_init);
+FUTEXSIM_AS(cnd_signal);
+FUTEXSIM_AS(cnd_broadcast);
+FUTEXSIM_AS(cnd_wait);
+FUTEXSIM_AS(cnd_timedwait);
+FUTEXSIM_AS(cnd_destroy);
+FUTEXSIM_AS(tss_create);
+FUTEXSIM_AS(tss_get);
+FUTEXSIM_AS(tss_set);
+FUTEXSIM_AS(tss_delete);
 FUTEXSIM_AS(syscall);
 FUTEXSIM_AS(gettid);
 FUTEXSIM_AS(getpid);
@@ -389,6 +529,9 @@ FUTEXSIM_AS_TO(mmap64, futexsim_mmap);
 #endif
 FUTEXSIM_AS(munmap);
 FUTEXSIM_AS(sysconf);
+#ifdef __SC_THREAD_STACK_MIN_VALUE	/* PTHREAD_STACK_MIN calls it */
+FUTEXSIM_AS_TO(__sysconf, futexsim_sysconf);
+#endif
 FUTEXSIM_AS(get_nprocs);
 FUTEXSIM_AS_TO(get_nprocs_conf, futexsim_get_nprocs);
 FUTEXSIM_AS(sched_getcpu);
@@ -436,6 +579,14 @@ FUTEXSIM_AS(fwrite);
 FUTEXSIM_AS(fflush);
 FUTEXSIM_AS(perror);
 FUTEXSIM_AS(write);
+#if defined __extern_always_inline && defined __va_arg_pack
+/* <bits/error.h>'s inline error() calls error under other C names
+ * that already have an assembler name: the calls are renamed instead */
+#define error(...)	futexsim_error(__VA_ARGS__)
+#else
+FUTEXSIM_AS(error);
+#endif
+FUTEXSIM_AS(dup2);
 
 /* The time stamp counter: gcc's __rdtsc() and __rdtscp() (ia32intrin.h,
  * included after this header) are inline functions around these

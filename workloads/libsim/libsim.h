@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "sim/machine/machine.h"
 #include "sim/machine/prng.h"
@@ -62,6 +63,8 @@ struct wl_prog_thread {
 	size_t all_len, all_cap;
 };
 
+struct wl_prog_named_sem;		/* sem.c			*/
+
 /* The program of the current run. */
 struct wl_prog_state {
 	int (*main)(int, char **, char **);
@@ -77,6 +80,7 @@ struct wl_prog_state {
 	void (*key_dtor[WL_PROG_MAX_KEYS])(void *);
 	struct sim_prng rand;		/* rand()'s stream (rand.c)	*/
 	int rand_seeded;		/* it is seeded			*/
+	struct wl_prog_named_sem *named_sems;	/* sem_open() (sem.c)	*/
 };
 
 extern struct wl_prog_state wl_prog;
@@ -111,6 +115,25 @@ static inline int wl_prog_errno_save(void)
 static inline void wl_prog_errno_restore(int e)
 {
 	errno = e;
+}
+
+/*
+ * wl_prog_abstime_check - an absolute deadline as glibc checks it before
+ * it blocks.  Return: 0 usable; EINVAL tv_nsec outside [0, 10^9);
+ * ETIMEDOUT a negative tv_sec (long past: the kernel would refuse it).
+ */
+static inline int wl_prog_abstime_check(const struct timespec *abs)
+{
+	if (abs->tv_nsec < 0 || abs->tv_nsec >= 1000000000L)
+		return EINVAL;
+	return abs->tv_sec < 0 ? ETIMEDOUT : 0;
+}
+
+/* wl_prog_clock_ok - @clk is a clock a timed wait may measure
+ * (CLOCK_REALTIME, CLOCK_MONOTONIC), as glibc's futex waits accept. */
+static inline int wl_prog_clock_ok(clockid_t clk)
+{
+	return clk == CLOCK_REALTIME || clk == CLOCK_MONOTONIC;
 }
 
 /* wl_prog_futex - futex(2) with the libc convention: -1 and errno. */

@@ -14,7 +14,9 @@
  * ends (fflush() does not cut a line).  Everything a task wrote is also
  * kept in order in its struct wl_prog_thread (->all) for the tests.  Other
  * FILE streams and file descriptors are files, which are not simulated:
- * writing to one ends the run with a report.
+ * writing to one ends the run with a report.  error(3) writes its
+ * line on stderr; dup2() between descriptors 1 and 2 changes nothing
+ * (each stream stays captured as itself).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -231,4 +233,40 @@ ssize_t futexsim_write(int fd, const void *p, size_t n)
 		wl_prog_fail("write() to a file descriptor other than 1 and 2: files are not simulated");
 	wl_prog_out(fd, p, n);
 	return (ssize_t)n;
+}
+
+/* error(3): "PROGRAM: message[: strerror(errnum)]" on stderr, then
+ * exit(@status) unless it is 0. */
+void futexsim_error(int status, int errnum, const char *fmt, ...)
+{
+	char buf[1024];
+	const char *prog = wl_prog.argv && wl_prog.argv[0] ? wl_prog.argv[0] :
+			   "program";
+	va_list ap;
+
+	wl_prog_out(2, prog, strlen(prog));
+	wl_prog_out(2, ": ", 2);
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	wl_prog_out(2, buf, strlen(buf));
+	if (errnum) {
+		const char *msg = strerror(errnum);
+
+		wl_prog_out(2, ": ", 2);
+		wl_prog_out(2, msg, strlen(msg));
+	}
+	wl_prog_out(2, "\n", 1);
+	if (status)
+		futexsim_exit(status);
+}
+
+/* dup2() between stdout and stderr: both are the run's captured streams,
+ * each kept apart, so there is nothing to do; any other descriptor is a
+ * file, not simulated. */
+int futexsim_dup2(int oldfd, int newfd)
+{
+	if ((oldfd != 1 && oldfd != 2) || (newfd != 1 && newfd != 2))
+		wl_prog_fail("dup2() of a descriptor other than 1 and 2: files are not simulated");
+	return newfd;
 }

@@ -477,6 +477,8 @@ long futexsim_sysconf(int name)
 	if (sim_current() &&
 	    (name == _SC_NPROCESSORS_ONLN || name == _SC_NPROCESSORS_CONF))
 		return sim.nr_cpus;
+	if (name == _SC_THREAD_STACK_MIN)	/* PTHREAD_STACK_MIN: not the host's */
+		return 16384;
 	return sysconf(name);
 }
 

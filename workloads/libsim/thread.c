@@ -12,6 +12,10 @@
  * Every thread's stack, main()'s included, is 8 MiB as with glibc, or
  * what pthread_attr_setstacksize() asked for (at most 8 MiB).
  *
+ * pthread_join() and its _np kin (tryjoin: EBUSY while the thread runs;
+ * timedjoin and clockjoin: glibc's EINVAL for a bad deadline or clock,
+ * ETIMEDOUT) wait the same way.
+ *
  * A thread is a struct wl_prog_thread in the arena (pthread_t is its
  * address, the same in every run).  As with CLONE_CHILD_CLEARTID, its
  * word holds the TID while it runs and 0 once it has exited, with a
@@ -277,23 +281,68 @@ int futexsim_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	return 0;
 }
 
-int futexsim_pthread_join(pthread_t th, void **ret)
+/* The join, measuring @clk until @abs if given; @try: EBUSY rather than
+ * wait.  Return: 0, EDEADLK, EINVAL, EBUSY or ETIMEDOUT. */
+static int thread_join(pthread_t th, void **ret, int try, clockid_t clk,
+		       const struct timespec *abs)
 {
 	struct wl_prog_thread *t = (struct wl_prog_thread *)th;
-	int e = wl_prog_errno_save();
+	int e = wl_prog_errno_save(), op = FUTEX_WAIT_PRIVATE, err = 0;
 	uint32_t v;
 
 	if (t == wl_prog_self())
 		return EDEADLK;
 	if (t->detached || t->joined)
 		return EINVAL;
-	while ((v = uatomic_load(&t->tid_word)) != 0)
-		wl_prog_futex(&t->tid_word, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0);
-	t->joined = 1;
-	if (ret)
-		*ret = t->ret;
+	if (abs && (!wl_prog_clock_ok(clk) || abs->tv_nsec < 0 ||
+		    abs->tv_nsec >= 1000000000L))
+		return EINVAL;
+	if (abs)
+		op = FUTEX_WAIT_BITSET_PRIVATE |
+		     (clk == CLOCK_REALTIME ? FUTEX_CLOCK_REALTIME : 0);
+	while ((v = uatomic_load(&t->tid_word)) != 0) {
+		if (try) {
+			err = EBUSY;
+			break;
+		}
+		if (abs && (err = wl_prog_abstime_check(abs)) != 0)
+			break;
+		if (wl_prog_futex(&t->tid_word, op, v, abs, NULL,
+				  FUTEX_BITSET_MATCH_ANY) < 0 &&
+		    errno == ETIMEDOUT) {
+			err = ETIMEDOUT;
+			break;
+		}
+	}
+	if (!err) {
+		t->joined = 1;
+		if (ret)
+			*ret = t->ret;
+	}
 	wl_prog_errno_restore(e);
-	return 0;
+	return err;
+}
+
+int futexsim_pthread_join(pthread_t th, void **ret)
+{
+	return thread_join(th, ret, 0, CLOCK_REALTIME, NULL);
+}
+
+int futexsim_pthread_tryjoin_np(pthread_t th, void **ret)
+{
+	return thread_join(th, ret, 1, CLOCK_REALTIME, NULL);
+}
+
+int futexsim_pthread_timedjoin_np(pthread_t th, void **ret,
+				  const struct timespec *abs)
+{
+	return thread_join(th, ret, 0, CLOCK_REALTIME, abs);
+}
+
+int futexsim_pthread_clockjoin_np(pthread_t th, void **ret, clockid_t clk,
+				  const struct timespec *abs)
+{
+	return thread_join(th, ret, 0, clk, abs);
 }
 
 void futexsim_pthread_exit(void *ret)

@@ -1,0 +1,403 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * workloads/libsim/mutex.c - pthread mutexes of a simulated program and
+ * their attributes.
+ *
+ * Stage: user program -> user lock (workloads/ulock) -> futex(2).
+ * Called by the program through workloads/libsim/futexsim.h and by the
+ * condition variables (cond.c: the unlock and relock around a wait).
+ *
+ * Mutexes are the scenario's user lock (lock=, default ww: glibc's
+ * 3-state mutex), kept in the first bytes of the pthread_mutex_t; a
+ * mutex with PTHREAD_PRIO_INHERIT is the pi lock (FUTEX_LOCK_PI).  An
+ * all-zero pthread_mutex_t (PTHREAD_MUTEX_INITIALIZER) is an unlocked
+ * lock of every user lock here.  The type (recursive, errorcheck) lives
+ * where glibc keeps it (__kind), so the static initialisers of
+ * <pthread.h> work.  Every acquisition is counted for the report like
+ * the built-in mutex workload's: latency, syscalls, EAGAIN, wakeups; the
+ * holder is told to sim/trace/uword.h (the report's futex words, a
+ * deadlock's wait-for cycle).
+ *
+ * Timed locks (timedlock, clocklock) check the deadline as glibc does
+ * (EINVAL for a tv_nsec outside [0, 10^9), ETIMEDOUT for a negative
+ * tv_sec) once the lock is found taken; a PI mutex then waits in
+ * FUTEX_LOCK_PI2 with the deadline, a mutex of the 3-state word (ww,
+ * adaptive) in FUTEX_WAIT_BITSET.  The other user locks have no timed
+ * protocol: a timed lock of one ends the run naming it.
+ *
+ * A normal (or adaptive) PI mutex relocked by its owner hangs (lock) or waits out its
+ * deadline (timed locks), as glibc's does where the kernel says EDEADLK.
+ *
+ * Process-shared mutexes (PTHREAD_PROCESS_SHARED) are the same locks:
+ * one simulated process, so the same futex words serve.  Robust mutexes
+ * are accepted and reported as such; an owner that exits holding one
+ * leaves it locked (no EOWNERDEAD: its waiters are a deadlock).
+ * PTHREAD_PRIO_PROTECT ends the run (priorities are not simulated).
+ */
+#include <limits.h>
+#include <linux/futex.h>
+#include <string.h>
+
+#include "sim/trace/lockstat.h"
+#include "sim/trace/uword.h"
+#define FUTEXSIM_NO_RENAME
+#include "workloads/libsim/futexsim.h"
+#include "workloads/libsim/libsim.h"
+#include "workloads/ulock/uatomic.h"
+
+/* Attribute bits beside the type (bits 0-7), in pthread_mutexattr_t
+ * and in __kind; glibc's initialisers set none of them. */
+#define WL_PROG_PI_KIND		0x100	/* PTHREAD_PRIO_INHERIT		*/
+#define WL_PROG_PSHARED_KIND	0x200	/* PTHREAD_PROCESS_SHARED	*/
+#define WL_PROG_ROBUST_KIND	0x400	/* PTHREAD_MUTEX_ROBUST		*/
+
+struct wl_prog_mutex {
+	uint32_t lock[4];		/* the user lock's memory	*/
+	int kind;			/* glibc's __kind		*/
+	int owner;			/* TID of the holder		*/
+	unsigned int count;		/* recursion depth		*/
+};
+_Static_assert(sizeof(struct wl_prog_mutex) <= sizeof(pthread_mutex_t),
+	       "pthread_mutex_t too small");
+_Static_assert(offsetof(struct wl_prog_mutex, kind) ==
+	       offsetof(pthread_mutex_t, __data.__kind), "glibc's __kind");
+
+static const struct ulock_ops *mutex_ops(const struct wl_prog_mutex *m)
+{
+	return m->kind & WL_PROG_PI_KIND ? &ulock_pi_ops : wl_prog.lock;
+}
+
+/* A normal or adaptive mutex: its owner relocking it hangs (glibc). */
+static int mutex_hangs_on_relock(const struct wl_prog_mutex *m)
+{
+	int type = m->kind & 0xff;
+
+	return type == PTHREAD_MUTEX_NORMAL || type == PTHREAD_MUTEX_ADAPTIVE_NP;
+}
+
+static int self_tid(void)
+{
+	return sim_current() ? sim_current()->tid : 0;
+}
+
+int futexsim_pthread_mutexattr_init(pthread_mutexattr_t *a)
+{
+	memset(a, 0, sizeof(*a));
+	return 0;
+}
+
+int futexsim_pthread_mutexattr_destroy(pthread_mutexattr_t *a)
+{
+	return 0;
+}
+
+int futexsim_pthread_mutexattr_settype(pthread_mutexattr_t *a, int type)
+{
+	int *k = (int *)a;
+
+	if (type < 0 || type > PTHREAD_MUTEX_ADAPTIVE_NP)
+		return EINVAL;
+	*k = (*k & WL_PROG_PI_KIND) | type;
+	return 0;
+}
+
+int futexsim_pthread_mutexattr_setprotocol(pthread_mutexattr_t *a, int p)
+{
+	int *k = (int *)a;
+
+	if (p == PTHREAD_PRIO_PROTECT)
+		wl_prog_fail("pthread_mutexattr_setprotocol(PTHREAD_PRIO_PROTECT)");
+	*k = p == PTHREAD_PRIO_INHERIT ? *k | WL_PROG_PI_KIND : *k & ~WL_PROG_PI_KIND;
+	return 0;
+}
+
+int futexsim_pthread_mutexattr_gettype(const pthread_mutexattr_t *a, int *type)
+{
+	*type = *(const int *)a & 0xff;
+	return 0;
+}
+
+int futexsim_pthread_mutexattr_getprotocol(const pthread_mutexattr_t *a, int *p)
+{
+	*p = *(const int *)a & WL_PROG_PI_KIND ? PTHREAD_PRIO_INHERIT :
+						 PTHREAD_PRIO_NONE;
+	return 0;
+}
+
+/* A bit of the attribute, set from a two-valued argument. */
+static int attr_bit(pthread_mutexattr_t *a, int bit, int v, int off, int on)
+{
+	int *k = (int *)a;
+
+	if (v != off && v != on)
+		return EINVAL;
+	*k = v == on ? *k | bit : *k & ~bit;
+	return 0;
+}
+
+int futexsim_pthread_mutexattr_setpshared(pthread_mutexattr_t *a, int ps)
+{
+	return attr_bit(a, WL_PROG_PSHARED_KIND, ps, PTHREAD_PROCESS_PRIVATE,
+			PTHREAD_PROCESS_SHARED);
+}
+
+int futexsim_pthread_mutexattr_getpshared(const pthread_mutexattr_t *a, int *ps)
+{
+	*ps = *(const int *)a & WL_PROG_PSHARED_KIND ? PTHREAD_PROCESS_SHARED :
+						     PTHREAD_PROCESS_PRIVATE;
+	return 0;
+}
+
+int futexsim_pthread_mutexattr_setrobust(pthread_mutexattr_t *a, int r)
+{
+	return attr_bit(a, WL_PROG_ROBUST_KIND, r, PTHREAD_MUTEX_STALLED,
+			PTHREAD_MUTEX_ROBUST);
+}
+
+int futexsim_pthread_mutexattr_getrobust(const pthread_mutexattr_t *a, int *r)
+{
+	*r = *(const int *)a & WL_PROG_ROBUST_KIND ? PTHREAD_MUTEX_ROBUST :
+						    PTHREAD_MUTEX_STALLED;
+	return 0;
+}
+
+/* No mutex is ever left inconsistent here (no EOWNERDEAD): as glibc
+ * answers for a mutex that is not. */
+int futexsim_pthread_mutex_consistent(pthread_mutex_t *pm)
+{
+	return EINVAL;
+}
+
+int futexsim_pthread_mutex_init(pthread_mutex_t *pm,
+				const pthread_mutexattr_t *a)
+{
+	struct wl_prog_mutex *m = (struct wl_prog_mutex *)pm;
+
+	memset(pm, 0, sizeof(*pm));
+	m->kind = a ? *(const int *)a : 0;
+	if (mutex_ops(m)->size > sizeof(m->lock))
+		wl_prog_fail("a user lock larger than a pthread_mutex_t");
+	mutex_ops(m)->init(m->lock);
+	return 0;
+}
+
+int futexsim_pthread_mutex_destroy(pthread_mutex_t *pm)
+{
+	return 0;
+}
+
+/* The acquisition itself, counted like workloads/mutex.c counts it.
+ * Return: 0, or the user lock's error (a positive errno). */
+static int mutex_acquire(struct wl_prog_mutex *m, struct wl_prog_thread *t)
+{
+	const struct ulock_ops *ops = mutex_ops(m);
+	uint64_t t0 = sim_now_ps(), sys0 = t->st.lock_syscalls;
+	int busy = sim_lockstat_on && m->lock[0];
+	int err = ops->lock(m->lock, &t->st);
+
+	if (err)
+		return err;
+	sim_hist_add(t->acquire_ns, (sim_now_ps() - t0) / 1000);
+	if (sim_lockstat_on)
+		sim_lockstat_user_acquired(m->lock, ops->name, t0,
+					   busy || t->st.lock_syscalls != sys0);
+	t->acquires++;
+	sim_progress();
+	return 0;
+}
+
+/* Recursion and error checks. Return: -1 to go on, else the result. */
+static int mutex_check_owner(struct wl_prog_mutex *m, int tid)
+{
+	int type = m->kind & 0xff;
+
+	if (m->owner != tid)
+		return -1;
+	if (type == PTHREAD_MUTEX_RECURSIVE) {
+		m->count++;
+		return 0;
+	}
+	return type == PTHREAD_MUTEX_ERRORCHECK ? EDEADLK : -1;
+}
+
+int futexsim_pthread_mutex_lock(pthread_mutex_t *pm)
+{
+	struct wl_prog_mutex *m = (struct wl_prog_mutex *)pm;
+	struct wl_prog_thread *t = wl_prog_self();
+	int e = wl_prog_errno_save(), tid = self_tid(), r;
+
+	if (!t)
+		wl_prog_fail("pthread_mutex_lock() outside a simulated program");
+	r = mutex_check_owner(m, tid);
+	if (r >= 0)
+		return r;
+	r = mutex_acquire(m, t);
+	if (r == EDEADLK && mutex_hangs_on_relock(m)) {
+		/* a normal PI mutex relocked by its owner hangs, as glibc's
+		 * does (the kernel said EDEADLK) */
+		uint32_t never = 0;
+
+		for (;;)
+			wl_prog_futex(&never, FUTEX_WAIT_PRIVATE, 0, NULL, NULL, 0);
+	}
+	if (!r) {
+		m->owner = tid;
+		m->count = 1;
+		sim_uword_owner(m->lock, tid);
+	}
+	wl_prog_errno_restore(e);
+	return r;
+}
+
+/* The lock is ours: the bookkeeping of every acquisition path. */
+static void mutex_taken(struct wl_prog_mutex *m, struct wl_prog_thread *t,
+			int tid)
+{
+	t->acquires++;
+	m->owner = tid;
+	m->count = 1;
+	sim_uword_owner(m->lock, tid);	/* the holder, for a deadlock */
+}
+
+int futexsim_pthread_mutex_trylock(pthread_mutex_t *pm)
+{
+	struct wl_prog_mutex *m = (struct wl_prog_mutex *)pm;
+	struct wl_prog_thread *t = wl_prog_self();
+	int e = wl_prog_errno_save(), tid = self_tid(), r;
+	uint32_t mine = m->kind & WL_PROG_PI_KIND ? (uint32_t)tid : 1;
+
+	if (!t)
+		wl_prog_fail("pthread_mutex_trylock() outside a simulated program");
+	r = mutex_check_owner(m, tid);
+	if (r == EDEADLK)
+		r = EBUSY;
+	if (r >= 0)
+		return r;
+	/* every user lock here is free at 0; ww takes it with 1, pi with
+	 * the TID, as their fast paths do */
+	if (uatomic_cmpxchg(m->lock, 0, mine) != 0) {
+		wl_prog_errno_restore(e);
+		return EBUSY;
+	}
+	mutex_taken(m, t, tid);
+	wl_prog_errno_restore(e);
+	return 0;
+}
+
+/* The 3-state word (ww, adaptive) with a deadline: xchg 2, then
+ * FUTEX_WAIT_BITSET until it.  Return: 0 taken, or ETIMEDOUT. */
+static int mutex_wait_3state(struct wl_prog_mutex *m, struct wl_prog_thread *t,
+			     clockid_t clk, const struct timespec *abs)
+{
+	int op = FUTEX_WAIT_BITSET_PRIVATE |
+		 (clk == CLOCK_REALTIME ? FUTEX_CLOCK_REALTIME : 0);
+
+	while (uatomic_xchg(m->lock, 2) != 0) {
+		long r = wl_prog_futex(m->lock, op, 2, abs, NULL,
+				       FUTEX_BITSET_MATCH_ANY);
+
+		t->st.lock_syscalls++;
+		if (r < 0 && errno == ETIMEDOUT) {
+			t->st.timeouts++;
+			return ETIMEDOUT;
+		}
+	}
+	return 0;
+}
+
+/* The PI word with a deadline: FUTEX_LOCK_PI2 measures @clk (MONOTONIC,
+ * or REALTIME with FUTEX_CLOCK_REALTIME).  Return: 0 or a positive errno. */
+static int mutex_wait_pi(struct wl_prog_mutex *m, struct wl_prog_thread *t,
+			 clockid_t clk, const struct timespec *abs)
+{
+	int op = FUTEX_LOCK_PI2_PRIVATE |
+		 (clk == CLOCK_REALTIME ? FUTEX_CLOCK_REALTIME : 0);
+	long r;
+
+	do {
+		t->st.lock_syscalls++;
+		r = wl_prog_futex(m->lock, op, 0, abs, NULL, 0);
+	} while (r < 0 && (errno == EAGAIN || errno == EINTR));
+	if (r < 0 && errno == EDEADLK && mutex_hangs_on_relock(m)) {
+		/* glibc: its owner waits out the deadline, as it would */
+		futexsim_clock_nanosleep(clk, TIMER_ABSTIME, abs, NULL);
+		errno = ETIMEDOUT;
+	}
+	if (r < 0 && errno == ETIMEDOUT)
+		t->st.timeouts++;
+	return r < 0 ? errno : 0;
+}
+
+static int mutex_clocklock(pthread_mutex_t *pm, clockid_t clk,
+			   const struct timespec *abs, const char *fn)
+{
+	struct wl_prog_mutex *m = (struct wl_prog_mutex *)pm;
+	struct wl_prog_thread *t = wl_prog_self();
+	const struct ulock_ops *ops = mutex_ops(m);
+	int e = wl_prog_errno_save(), tid = self_tid(), r;
+
+	if (!t)
+		wl_prog_fail("pthread_mutex_timedlock() outside a simulated program");
+	if (clk != CLOCK_REALTIME && clk != CLOCK_MONOTONIC)
+		return EINVAL;
+	r = mutex_check_owner(m, tid);
+	if (r >= 0)
+		return r;
+	r = futexsim_pthread_mutex_trylock(pm);
+	if (r != EBUSY)
+		return r;
+	r = wl_prog_abstime_check(abs);
+	if (r)
+		return r;
+	if (ops == &ulock_pi_ops)
+		r = mutex_wait_pi(m, t, clk, abs);
+	else if (ops == &ulock_ww_ops || ops == &ulock_ww_timed_ops ||
+		 ops == &ulock_adaptive_ops)
+		r = mutex_wait_3state(m, t, clk, abs);
+	else
+		wl_prog_fail(fn);
+	if (!r) {
+		mutex_taken(m, t, tid);
+		sim_progress();
+	}
+	wl_prog_errno_restore(e);
+	return r;
+}
+
+int futexsim_pthread_mutex_timedlock(pthread_mutex_t *pm,
+				     const struct timespec *abs)
+{
+	return mutex_clocklock(pm, CLOCK_REALTIME, abs,
+		"pthread_mutex_timedlock() of a mutex of this lock= (timed locks: ww, adaptive, pi)");
+}
+
+int futexsim_pthread_mutex_clocklock(pthread_mutex_t *pm, clockid_t clk,
+				     const struct timespec *abs)
+{
+	return mutex_clocklock(pm, clk, abs,
+		"pthread_mutex_clocklock() of a mutex of this lock= (timed locks: ww, adaptive, pi)");
+}
+
+int futexsim_pthread_mutex_unlock(pthread_mutex_t *pm)
+{
+	struct wl_prog_mutex *m = (struct wl_prog_mutex *)pm;
+	struct wl_prog_thread *t = wl_prog_self();
+	int e = wl_prog_errno_save(), type = m->kind & 0xff;
+
+	if (!t)
+		wl_prog_fail("pthread_mutex_unlock() outside a simulated program");
+	if (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK) {
+		if (m->owner != self_tid())
+			return EPERM;
+		if (--m->count)
+			return 0;
+	}
+	m->owner = 0;
+	sim_uword_owner(m->lock, 0);
+	if (sim_lockstat_on)
+		sim_lockstat_user_release(m->lock);
+	mutex_ops(m)->unlock(m->lock, &t->st);
+	wl_prog_errno_restore(e);
+	return 0;
+}
+
