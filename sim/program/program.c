@@ -73,7 +73,7 @@ static int other_program(const char *path)
  * that only a built-in workload has, given on the command line or in a
  * scenario file, is bad input rather than silently ignored.
  */
-static void refuse_builtin_keys(const struct sim_scenario *s)
+void sim_program_refuse_builtin_keys(const struct sim_scenario *s)
 {
 	static const char why[] = "a key that applies to a program (its threads and work are its own: pass them in --args)";
 	const struct { const char *key; const struct sim_origin *at; } k[] = {
@@ -98,7 +98,7 @@ void sim_program_select(struct sim_scenario *s)
 	char **av;
 
 	if (futexsim_user_main && !other_program(s->program)) {
-		refuse_builtin_keys(s);
+		sim_program_refuse_builtin_keys(s);
 		unsetenv("FUTEXSIM_PROGRAM_EXEC");
 		strcpy(s->workload, "program");
 		s->wl = &wl_program;

@@ -57,6 +57,11 @@ void sim_program_args(int argc, char **argv);
  * run and replay (sim/cli/cli.c), explore and shrink (sim/explore/).
  */
 void sim_program_select(struct sim_scenario *s);
+/* sim_program_refuse_builtin_keys - what a program's binary refuses in
+ * @s: a built-in workload, or a key only a built-in workload has
+ * (threads, ops, ops-per-thread, duration, cs, between), given on the
+ * command line or in a scenario file: bad input (exit 2) naming it. */
+void sim_program_refuse_builtin_keys(const struct sim_scenario *s);
 
 /*
  * sim_program_prepass - before the run of a user program (workload

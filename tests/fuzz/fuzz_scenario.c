@@ -11,7 +11,7 @@
  * output file (json, trace, record, lock-stat), and no exec: where
  * futexsim would exec the program key's binary (sim_program_select(),
  * sim/program/program.c), the target takes the exec'd program's view
- * instead, the checks of refuse_builtin_keys() there (a built-in
+ * instead, the checks of sim_program_refuse_builtin_keys() there (a built-in
  * workload, or a key of one, is bad input), and goes on with the
  * workload program; the program's path itself is not looked at.
  *
@@ -27,6 +27,7 @@
 #include "sim/report/progress.h"
 #include "sim/scenario/preset.h"
 #include "sim/scenario/scenario.h"
+#include "sim/program/program.h"
 #include "tests/fuzz/fuzz.h"
 
 struct job {
@@ -35,27 +36,6 @@ struct job {
 	char *echo, *json;
 	size_t echo_len, json_len;
 };
-
-/* A program key: what the exec'd program refuses (refuse_builtin_keys()
- * of sim/program/program.c, the same lines). */
-static void program_view(const struct sim_scenario *s)
-{
-	static const char why[] = "a key that applies to a program (its threads and work are its own: pass them in --args)";
-	const struct { const char *key; const struct sim_origin *at; } k[] = {
-		{ "threads", &s->threads_at }, { "ops", &s->ops_at },
-		{ "ops-per-thread", &s->ops_per_thread_at },
-		{ "duration", &s->duration_at }, { "cs", &s->cs_at },
-		{ "between", &s->between_at },
-	};
-
-	if (s->workload_at.file && strcmp(s->workload, "program") != 0)
-		sim_config_fail(&s->workload_at, "workload",
-				"program (this binary runs its own program; the futexsim binary runs the built-in workloads)",
-				s->workload);
-	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
-		if (k[i].at->file)
-			sim_config_fail(k[i].at, k[i].key, why, NULL);
-}
 
 /* What `futexsim run PATH` does up to the run: cmd_run(), run_scenario()
  * of sim/cli/cli.c; then the echoes. */
@@ -69,7 +49,7 @@ static void resolve_and_echo(void *ctx)
 	sim_scenario_defaults(s);
 	sim_scenario_load(s, j->path);
 	if (s->program[0])
-		program_view(s);
+		sim_program_refuse_builtin_keys(s);	/* the exec'd program's view */
 	sim_preset_load_at(&preset, s->machine, &s->machine_at);
 	sim_preset_apply_set(&preset, s->machine_set, &s->machine_set_at);
 	sim_scenario_resolve(s, sim_preset_nr_cpus(&preset));
