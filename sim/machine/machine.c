@@ -411,14 +411,16 @@ static void fire(struct sim_event *ev)
 
 /* ---- dispatch ---------------------------------------------------------- */
 
-/* The livelock watchdog's deadline, saturated: a bound near 2^64 ps
- * means none. */
+/* The livelock watchdog's deadline, never past the clocks' limit
+ * (SIM_CLOCK_MAX_PS): a bound near 2^64 ps means the limit only. */
 static inline uint64_t livelock_deadline(void)
 {
 	uint64_t d;
 
-	return __builtin_add_overflow(last_progress_ps, livelock_ps, &d) ?
-	       UINT64_MAX : d;
+	if (__builtin_add_overflow(last_progress_ps, livelock_ps, &d) ||
+	    d > SIM_CLOCK_MAX_PS)
+		return SIM_CLOCK_MAX_PS;
+	return d;
 }
 
 /* What the CPU picked to run may run up to: the next CPU's clock, the
@@ -516,11 +518,9 @@ static struct sim_cpu *dispatch_pick(void)
 static void dispatch_check(const struct sim_cpu *next)
 {
 	if (next->now_ps >= livelock_deadline())
-		sim_fail(SIM_FAIL_LIVELOCK,
+		sim_fail(SIM_FAIL_LIVELOCK, next->now_ps >= SIM_CLOCK_MAX_PS ?
+			 "the simulated clock reached its limit (2^62 ps, 53 days)" :
 			 "no task completed an operation within the livelock bound");
-	if (next->now_ps >= SIM_CLOCK_MAX_PS)
-		sim_fail(SIM_FAIL_LIVELOCK,
-			 "the simulated clock reached its limit (2^62 ps, 53 days)");
 	if (!check_state)
 		return;
 	for (int i = 0; i < nr_checkers; i++)
