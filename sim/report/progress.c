@@ -196,7 +196,9 @@ void sim_progress_bar_stop(void)
 
 /* ---- sizes, before the run ---------------------------------------------- */
 
-static void size_warn(const char *key, const char *value, double host_s,
+/* A run estimated at @host_s of host time (@how): refused over an hour
+ * unless --force, a warning over 10 minutes. */
+static void size_estimate(const char *key, const char *value, double host_s,
 		      const char *how, const struct sim_origin *at)
 {
 	char span[32], expected[256];
@@ -235,7 +237,7 @@ void sim_progress_check_size(const struct sim_scenario *s, int busy_cpus)
 				sim_format_duration_ps(s->duration_ps, v, sizeof(v)));
 	if (!s->program[0] && s->ops && (double)s->ops * 1e-6 > SOFT_HOST_S) {
 		snprintf(v, sizeof(v), "%llu", (unsigned long long)s->ops);
-		size_warn(s->ops_at.file ? "ops" : "ops-per-thread", v,
+		size_estimate(s->ops_at.file ? "ops" : "ops-per-thread", v,
 			  (double)s->ops * 1e-6, "1 us per operation", at);
 	}
 	host_s = (double)s->duration_ps * 1e-12 * (busy_cpus > 1 ? 2.5 : 1);
@@ -244,7 +246,7 @@ void sim_progress_check_size(const struct sim_scenario *s, int busy_cpus)
 			 "%s s of host time per simulated second with %d busy CPU%s",
 			 busy_cpus > 1 ? "2.5" : "1", busy_cpus,
 			 busy_cpus > 1 ? "s" : "");
-		size_warn("duration",
+		size_estimate("duration",
 			  sim_format_duration_ps(s->duration_ps, v, sizeof(v)),
 			  host_s, expected, &s->duration_at);
 	}
