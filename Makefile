@@ -33,12 +33,26 @@
 
 CC	:= $(if $(filter default,$(origin CC)),gcc,$(CC))
 O	?= 2
-B	?= build
+
+# The kernel (docs/kernels.md): a series the shim supports, from Debian's
+# tarball, or from the user's tree (KSRC=DIR, its series read from its
+# Makefile), with or without a patch applied to the copy (KPATCH=FILE).
+# Each combination has its own build directory unless B= names one.
+KSERIES_SUPPORTED := 6.1 6.12
+ifneq ($(KSRC),)
+KSRC_SERIES := $(shell sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p' $(KSRC)/Makefile 2>/dev/null | paste -sd.)
+KERNEL	?= $(KSRC_SERIES)
+endif
+KERNEL	?= 6.1
+ifeq ($(filter $(KERNEL),$(KSERIES_SUPPORTED)),)
+$(error KERNEL=$(KERNEL): not a series futexsim supports (expected one of: $(KSERIES_SUPPORTED))$(if $(KSRC), (KSRC=$(KSRC) is $(or $(KSRC_SERIES),not a kernel tree)),))
+endif
+B	?= build$(if $(filter-out 6.1,$(KERNEL)),-$(KERNEL))$(if $(KSRC),-src-$(notdir $(abspath $(KSRC))))$(if $(KPATCH),-patch-$(basename $(notdir $(KPATCH))))
 HOSTARCH := $(shell uname -m)
 CORO	?= $(if $(filter x86_64,$(HOSTARCH)),asm,ucontext)
 
-KTAR	?= /usr/src/linux-source-6.1.tar.xz
-KSRC	:= $(B)/linux
+KTAR	?= /usr/src/linux-source-$(KERNEL).tar.xz
+KDIR	?= $(B)/linux
 VERSION	:= $(shell cat VERSION)
 
 # ---- flags -----------------------------------------------------------------
@@ -52,10 +66,10 @@ KCFLAGS	 = -std=gnu11 -O$(O) -g -MMD -MP $(KWARN) \
 	   -fno-stack-protector -fno-omit-frame-pointer \
 	   -nostdinc -isystem $(GCCINC) -D__KERNEL__ \
 	   -Isim/arch/include -I. \
-	   -I$(KSRC)/include -I$(KSRC)/include/uapi \
+	   -I$(KDIR)/include -I$(KDIR)/include/uapi \
 	   -include linux/kconfig.h -include linux/compiler_types.h \
 	   -include sim/prelude.h $(KEXTRA) $(SAN)
-KFUTEX	 = -I$(KSRC)/kernel/futex -I$(KSRC)/kernel/locking
+KFUTEX	 = -I$(KDIR)/kernel/futex -I$(KDIR)/kernel/locking
 
 HCFLAGS	 = -std=gnu11 -O$(O) -g -MMD -MP -Wall -Wextra -Wno-unused-parameter \
 	   -Wno-missing-field-initializers -Werror=implicit-function-declaration \
@@ -68,7 +82,7 @@ CHECKLIBS = $(shell pkg-config --libs check 2>/dev/null)
 
 # ---- sources ---------------------------------------------------------------
 
-# Real kernel files, compiled unmodified from $(KSRC).
+# Real kernel files, compiled unmodified from $(KDIR).
 KERNEL_FILES := kernel/locking/qspinlock.c \
 		kernel/locking/mutex.c kernel/locking/osq_lock.c \
 		kernel/locking/rtmutex_api.c \
@@ -78,7 +92,9 @@ KERNEL_FILES := kernel/locking/qspinlock.c \
 KERNEL_OBJS  := $(patsubst %.c,$(B)/k/%.o,$(KERNEL_FILES))
 
 # Project code compiled as kernel TUs.
-KPROJ_SRCS := $(wildcard sim/arch/*.c futex/*.c) sched/kapi.c
+# sim/arch/series/: what one kernel series has that another has not.
+KPROJ_SRCS := $(wildcard sim/arch/*.c futex/*.c) sched/kapi.c \
+	      sim/arch/series/$(KERNEL).c
 KPROJ_OBJS := $(patsubst %.c,$(B)/kp/%.o,$(KPROJ_SRCS))
 
 # The real qspinlock.c a second time, with the x86 settings (the lock
@@ -118,20 +134,27 @@ all: $(B)/futexsim $(B)/libfutexsim.a
 deps: $(B)/.deps
 $(B)/.deps: mk/deps.sh
 	@mkdir -p $(B)
-	@sh mk/deps.sh
+	@sh mk/deps.sh $(if $(KSRC),,linux-source-$(KERNEL))
 	@touch $@
 
-# Extract the kernel subset once; redone when the tarball changes.
-$(KSRC)/.stamp: $(KTAR) mk/kernel-extract.sh | $(B)/.deps
-	@sh mk/kernel-extract.sh $(KTAR) $(KSRC)
+# Extract the kernel subset once (again when the tarball or the patch
+# changes); a user's tree is compared at every make and copied when it
+# changed (mk/kernel-extract.sh).
+KSOURCE	:= $(or $(KSRC),$(KTAR))
+$(KDIR)/.stamp: $(if $(KSRC),FORCE,$(KTAR)) $(KPATCH) mk/kernel-extract.sh | $(B)/.deps
+	@sh mk/kernel-extract.sh $(KERNEL) $(KSOURCE) $(KDIR) $(KPATCH)
 $(KTAR): | $(B)/.deps
+.PHONY: FORCE
+FORCE:
 
-$(B)/version.h: VERSION Makefile $(KSRC)/.stamp
-	@printf '#define FUTEXSIM_VERSION "%s"\n#define FUTEXSIM_KERNEL "%s (Debian linux-source-6.1 %s)"\n#define FUTEXSIM_MACHINES_DIR "%s"\n#define FUTEXSIM_SOURCE_DIR "%s"\n' \
+# --version: the kernel's version, where it came from, the patch's hash.
+KORIGIN = $(if $(KSRC),tree $(abspath $(KSRC))$(shell git -C $(KSRC) describe --always --dirty 2>/dev/null | sed 's/^/ at /'),Debian linux-source-$(KERNEL) $(shell dpkg-query -W -f='$${Version}' linux-source-$(KERNEL) 2>/dev/null))$(if $(KPATCH), + patch $(notdir $(KPATCH)) sha256:$(shell sha256sum < $(KPATCH) | cut -c1-12))
+$(B)/version.h: VERSION Makefile $(KDIR)/.stamp
+	@printf '#define FUTEXSIM_VERSION "%s"\n#define FUTEXSIM_KERNEL "%s (%s)"\n#define FUTEXSIM_KERNEL_SERIES "%s"\n#define FUTEXSIM_MACHINES_DIR "%s"\n#define FUTEXSIM_SOURCE_DIR "%s"\n' \
 	  "$(VERSION)" \
-	  "$$(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' $(KSRC)/Makefile | paste -sd.)" \
-	  "$$(dpkg-query -W -f='$${Version}' linux-source-6.1 2>/dev/null)" \
-	  "$(CURDIR)/machines" "$(CURDIR)" > $@
+	  "$$(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' $(KDIR)/Makefile | paste -sd.)" \
+	  "$(KORIGIN)" "$(KERNEL)" \
+	  "$(CURDIR)/machines" "$(CURDIR)" > $@.tmp && mv $@.tmp $@
 
 $(B)/futexsim: $(B)/h/sim/cli/cli.o $(SIM_OBJS)
 	@echo "  LD      $@"
@@ -155,23 +178,23 @@ demo: $(B)/futexsim $(B)/libfutexsim.a
 
 # ---- compile rules ----------------------------------------------------------
 
-$(B)/k/%.o: $(KSRC)/.stamp
+$(B)/k/%.o: $(KDIR)/.stamp
 	@mkdir -p $(@D)
 	@echo "  KCC     $*.c"
-	@$(CC) $(KCFLAGS) $(KFUTEX) -c $(KSRC)/$*.c -o $@
+	@$(CC) $(KCFLAGS) $(KFUTEX) -c $(KDIR)/$*.c -o $@
 
-$(B)/kp/%.o: %.c $(KSRC)/.stamp
+$(B)/kp/%.o: %.c $(KDIR)/.stamp
 	@mkdir -p $(@D)
 	@echo "  KCC     $<"
 	@$(CC) $(KCFLAGS) $(KFUTEX) -c $< -o $@
 
 # The x86 build (KX86FLAGS first: its -I wins over KCFLAGS' shim path).
-$(B)/k-x86/%.o: $(KSRC)/.stamp
+$(B)/k-x86/%.o: $(KDIR)/.stamp
 	@mkdir -p $(@D)
 	@echo "  KCC     $*.c (x86)"
-	@$(CC) $(KX86FLAGS) $(KCFLAGS) $(KFUTEX) -c $(KSRC)/$*.c -o $@
+	@$(CC) $(KX86FLAGS) $(KCFLAGS) $(KFUTEX) -c $(KDIR)/$*.c -o $@
 
-$(B)/kp-x86/%.o: %.c $(KSRC)/.stamp
+$(B)/kp-x86/%.o: %.c $(KDIR)/.stamp
 	@mkdir -p $(@D)
 	@echo "  KCC     $< (x86)"
 	@$(CC) $(KX86FLAGS) $(KCFLAGS) $(KFUTEX) -c $< -o $@

@@ -3,13 +3,14 @@
 #
 # Called by the Makefile before anything is compiled.  As root it installs
 # what is missing; otherwise it prints the exact apt-get line and fails.
-# Extra package names may be given as arguments (make check adds the
+# Extra package names may be given as arguments (the Makefile adds the
+# linux-source package of the series it builds, make check adds the
 # clang-14 its cross-compiler determinism test needs, and GNU parallel,
 # which runs the sharded search of tests/test_scripts.c).
 # Exit status: 0 all present (or installed), 1 something is missing.
 set -eu
 
-PKGS="check uthash-dev libunwind-dev pkg-config linux-source-6.1 $*"
+PKGS="check uthash-dev libunwind-dev pkg-config patch $*"
 
 missing=""
 for p in $PKGS; do

@@ -16,7 +16,7 @@ fail=0
 
 variant() {	# name, make arguments...
 	name=$1; shift
-	if ! make -s B="$B/det-$name" KSRC="$B/linux" "$@" "$B/det-$name/futexsim" \
+	if ! make -s B="$B/det-$name" KDIR="$B/linux" "$@" "$B/det-$name/futexsim" \
 		>"$B/det-$name.log" 2>&1; then
 		echo "determinism: FAIL: the $name build failed (see $B/det-$name.log)"
 		fail=$((fail + 1))

@@ -17,6 +17,6 @@ set -eu
 B=${1:-build}
 UB=$B/ucontext
 
-make --no-print-directory B="$UB" KSRC="$B/linux" CORO=ucontext "$UB/check"
+make --no-print-directory B="$UB" KDIR="$B/linux" CORO=ucontext "$UB/check"
 echo "  CHECK   coro suite, CORO=ucontext"
 CK_RUN_SUITE=coro exec "$UB/check"
