@@ -6,8 +6,8 @@
  * Stage: kernel -> sched.  A kernel TU (compiled like the real kernel
  * files, against the arch shim).  Called by the futex code, the real
  * mutex and rtmutex, and the shim: schedule() and
- * schedule_preempt_disabled(), try_to_wake_up() and its wrappers, the
- * wake_q, rt_mutex_setprio(), task_struct references and TID lookup; and
+ * schedule_preempt_disabled(), the rtmutex's rt_mutex_*_schedule(),
+ * try_to_wake_up() and its wrappers, the wake_q, rt_mutex_setprio(), task_struct references and TID lookup; and
  * by the machine through
  * sim/machine/hooks.h: ksim_task_new(), ksim_task_set_slack(), ksim_boot().
  * Calls the sched_*() services of sim/machine/hooks.h (sched/core.c), which own
@@ -64,6 +64,51 @@ void schedule_preempt_disabled(void)
 	preempt_enable_no_resched();
 	schedule();
 	preempt_disable();
+}
+
+/*
+ * The rtmutex's own ways into the scheduler (Linux 6.6 and later, so the
+ * real rtmutex.c and rtmutex_api.c of 6.12 call them; 6.1's call
+ * schedule() directly).  On Linux, pre_schedule() submits the task's
+ * pending block-layer and workqueue work before the task blocks on an
+ * rtmutex, so that blocking cannot recurse into another rtmutex;
+ * post_schedule() undoes what sched_submit_work() did.  The simulated
+ * kernel has no such work: what is left is the pairing, checked as
+ * Linux's lockdep_assert() checks it, through task_struct::sched_rt_mutex.
+ * The futex forms bracket rt_mutex_wait_proxy_lock() the same way.
+ */
+void rt_mutex_pre_schedule(void)
+{
+	if (current->sched_rt_mutex)
+		sim_bug("rt_mutex_pre_schedule() twice without a post_schedule()",
+			__FILE__, __LINE__);
+	current->sched_rt_mutex = 1;
+}
+
+void rt_mutex_schedule(void)
+{
+	if (!current->sched_rt_mutex)
+		sim_bug("rt_mutex_schedule() outside rt_mutex_pre_schedule()",
+			__FILE__, __LINE__);
+	schedule();
+}
+
+void rt_mutex_post_schedule(void)
+{
+	if (!current->sched_rt_mutex)
+		sim_bug("rt_mutex_post_schedule() without a pre_schedule()",
+			__FILE__, __LINE__);
+	current->sched_rt_mutex = 0;
+}
+
+void rt_mutex_futex_pre_schedule(void)
+{
+	rt_mutex_pre_schedule();
+}
+
+void rt_mutex_futex_post_schedule(void)
+{
+	rt_mutex_post_schedule();
 }
 
 /**

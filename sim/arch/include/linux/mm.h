@@ -16,9 +16,10 @@
  *  - fixup_user_fault() returns -EFAULT; it is only called after a user
  *    access faulted, which cannot happen (linux/uaccess.h).
  *  - The mmap lock has nothing to protect: no mapping ever changes.
- *  - compound_head() and put_page() of that page are trivial; the page
- *    helpers of linux/pagemap.h that only a non-anonymous page reaches
- *    report a simulator bug.
+ *  - compound_head() and put_page() of that page are trivial, and so are
+ *    their folio forms page_folio(), folio_put() and folio_page_idx()
+ *    (6.12); the page helpers of linux/pagemap.h that only a
+ *    non-anonymous page reaches report a simulator bug.
  */
 #ifndef _SIM_LINUX_MM_H
 #define _SIM_LINUX_MM_H
@@ -73,6 +74,26 @@ static inline struct page *compound_head(struct page *page)
 
 static inline void put_page(struct page *page)
 {
+}
+
+static inline struct folio *page_folio(struct page *page)
+{
+	return (struct folio *)page;
+}
+
+static inline void folio_put(struct folio *folio)
+{
+}
+
+static inline unsigned long folio_page_idx(struct folio *folio,
+					   struct page *page)
+{
+	return 0;
+}
+
+static inline bool folio_test_anon(struct folio *folio)
+{
+	return ((unsigned long)folio->mapping & PAGE_MAPPING_ANON) != 0;
 }
 
 #endif /* _SIM_LINUX_MM_H */

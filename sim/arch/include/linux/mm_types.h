@@ -34,4 +34,15 @@ struct page {
 	pgoff_t index;
 };
 
+/*
+ * struct folio - the page seen as a folio (6.12's get_futex_key() works
+ * on folios).  As on Linux it overlays the page: the one page is a folio
+ * of one page, and page_folio() (linux/mm.h) is a cast.
+ */
+struct folio {
+	unsigned long flags;
+	struct address_space *mapping;
+	pgoff_t index;
+};
+
 #endif /* _SIM_LINUX_MM_TYPES_H */

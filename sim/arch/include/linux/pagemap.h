@@ -36,6 +36,21 @@ static inline int PageSwapCache(struct page *page)
 	__SIM_NO_PAGE("PageSwapCache");
 }
 
+static inline void folio_lock(struct folio *folio)
+{
+	__SIM_NO_PAGE("folio_lock");
+}
+
+static inline void folio_unlock(struct folio *folio)
+{
+	__SIM_NO_PAGE("folio_unlock");
+}
+
+static inline bool folio_test_swapcache(struct folio *folio)
+{
+	__SIM_NO_PAGE("folio_test_swapcache");
+}
+
 static inline int PageAnon(struct page *page)
 {
 	return ((unsigned long)page->mapping & PAGE_MAPPING_ANON) != 0;

@@ -126,6 +126,8 @@ struct sched_dl_entity {
  * @futex_state:	FUTEX_STATE_* (linux/futex.h)
  * @on_cpu:		placeholder that gives owner_on_cpu() the kernel's
  *			access address; the answer comes from the machine
+ * @sched_rt_mutex:	1 between rt_mutex_pre_schedule() and
+ *			rt_mutex_post_schedule() (6.12's rtmutex; sched/kapi.c)
  * @sim_sigpending:	1: end an interruptible sleep as a signal would (the
  *			only sender: a TP futex timeout, futex/tp.c, which
  *			clears it again); what signal_pending_state() reads
@@ -156,6 +158,7 @@ struct task_struct {
 	struct mutex			futex_exit_mutex;
 	unsigned int			futex_state;
 	int				on_cpu;
+	unsigned int			sched_rt_mutex;
 	unsigned int			sim_sigpending;
 	struct sim_task			*sim;
 };

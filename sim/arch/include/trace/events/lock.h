@@ -22,6 +22,12 @@
 #include <linux/compiler.h>
 #include <sim/machine/hooks.h>
 
+/*
+ * The real mutex.c of 6.12 exports the two tracepoints to modules; the
+ * simulated kernel has no modules.
+ */
+#define EXPORT_TRACEPOINT_SYMBOL_GPL(name)
+
 /* Flags for lock:contention_begin (the kernel's values). */
 #define LCB_F_SPIN	(1U << 0)
 #define LCB_F_READ	(1U << 1)
