@@ -142,6 +142,47 @@ long sim_sys_futex_waitv(void *waiters, unsigned int nr, unsigned int flags,
 	return ret;
 }
 
+long sim_sys_futex_wake(void *uaddr, unsigned long mask, int nr,
+			unsigned int flags)
+{
+	long ret;
+
+	sim_uword_add(uaddr);
+	syscall_enter();
+	ret = ksim_futex2_wake(uaddr, mask, nr, flags);
+	syscall_exit();
+	return ret;
+}
+
+long sim_sys_futex_wait(void *uaddr, unsigned long val, unsigned long mask,
+			unsigned int flags, const struct timespec *timeout,
+			int clockid)
+{
+	struct sim_task *t = sim_current();
+	long ret;
+
+	sim_uword_add(uaddr);
+	syscall_enter();
+	t->futex_uaddr = uaddr;		/* for a deadlock's report */
+	t->futex_op = FUTEX_WAIT_BITSET;
+	ret = ksim_futex2_wait(uaddr, val, mask, flags, (void *)timeout,
+			       clockid);
+	t->futex_uaddr = NULL;
+	syscall_exit();
+	return ret;
+}
+
+long sim_sys_futex_requeue(void *waiters, unsigned int flags, int nr_wake,
+			   int nr_requeue)
+{
+	long ret;
+
+	syscall_enter();
+	ret = ksim_futex2_requeue(waiters, flags, nr_wake, nr_requeue);
+	syscall_exit();
+	return ret;
+}
+
 long sim_sys_sched_yield(void)
 {
 	syscall_enter();

@@ -31,6 +31,16 @@ long sim_sys_gettid(void);
  * Return: the index of the futex woken, or -errno. */
 long sim_sys_futex_waitv(void *waiters, unsigned int nr, unsigned int flags,
 			 const struct timespec *timeout, int clockid);
+/* The futex2 calls of Linux 6.7 (futex_wake(2), futex_wait(2),
+ * futex_requeue(2)): the real ones on a 6.12 build, -ENOSYS on 6.1
+ * (sim/arch/series/).  Arguments and returns as the kernel's. */
+long sim_sys_futex_wake(void *uaddr, unsigned long mask, int nr,
+			unsigned int flags);
+long sim_sys_futex_wait(void *uaddr, unsigned long val, unsigned long mask,
+			unsigned int flags, const struct timespec *timeout,
+			int clockid);
+long sim_sys_futex_requeue(void *waiters, unsigned int flags, int nr_wake,
+			   int nr_requeue);
 /* sched_yield(2): the task gives its CPU to a queued task, if any.
  * Return: 0. */
 long sim_sys_sched_yield(void);

@@ -7,7 +7,10 @@
  * user program -> machine (atomics, clock, arena).  Called by the
  * program through workloads/libsim/futexsim.h.
  *
- *  syscall()  SYS_futex and SYS_futex_waitv run the real kernel code;
+ *  syscall()  SYS_futex and SYS_futex_waitv run the real kernel code, and
+ *             so do the futex2 calls futex_wake (454), futex_wait (455)
+ *             and futex_requeue (456) on a 6.12 build (-1, ENOSYS, on
+ *             6.1, as that kernel answers);
  *             SYS_gettid, SYS_getpid, SYS_sched_yield, SYS_nanosleep,
  *             SYS_clock_gettime, SYS_exit_group are served; any other
  *             number ends the run with a report naming it.
@@ -37,6 +40,12 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+/* The futex2 system calls of Linux 6.7: one number on every architecture
+ * (the common table); glibc 2.36's headers predate them. */
+#define SIM_NR_futex_wake	454
+#define SIM_NR_futex_wait	455
+#define SIM_NR_futex_requeue	456
 
 #include "sim/host/arena.h"
 #include "sim/report/failure.h"
@@ -122,6 +131,16 @@ long futexsim_syscall(long nr, ...)
 		r = sim_sys_futex_waitv((void *)a[0], (unsigned int)a[1],
 					(unsigned int)a[2],
 					(const struct timespec *)a[3], (int)a[4]);
+	} else if (nr == SIM_NR_futex_wake) {
+		r = sim_sys_futex_wake((void *)a[0], (unsigned long)a[1],
+				       (int)a[2], (unsigned int)a[3]);
+	} else if (nr == SIM_NR_futex_wait) {
+		r = sim_sys_futex_wait((void *)a[0], (unsigned long)a[1],
+				       (unsigned long)a[2], (unsigned int)a[3],
+				       (const struct timespec *)a[4], (int)a[5]);
+	} else if (nr == SIM_NR_futex_requeue) {
+		r = sim_sys_futex_requeue((void *)a[0], (unsigned int)a[1],
+					  (int)a[2], (int)a[3]);
 	} else {
 		return sys_other(nr, a);
 	}
