@@ -148,7 +148,7 @@ $(KTAR): | $(B)/.deps
 FORCE:
 
 # --version: the kernel's version, where it came from, the patch's hash.
-KORIGIN = $(if $(KSRC),tree $(abspath $(KSRC))$(shell git -C $(KSRC) describe --always --dirty 2>/dev/null | sed 's/^/ at /'),Debian linux-source-$(KERNEL) $(shell dpkg-query -W -f='$${Version}' linux-source-$(KERNEL) 2>/dev/null))$(if $(KPATCH), + patch $(notdir $(KPATCH)) sha256:$(shell sha256sum < $(KPATCH) | cut -c1-12))
+KORIGIN = $(if $(KSRC),tree $(abspath $(KSRC))$(shell cd $(KSRC) && [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ] && git describe --always --dirty | sed 's/^/ at /'),Debian linux-source-$(KERNEL) $(shell dpkg-query -W -f='$${Version}' linux-source-$(KERNEL) 2>/dev/null))$(if $(KPATCH), + patch $(notdir $(KPATCH)) sha256:$(shell sha256sum < $(KPATCH) | cut -c1-12))
 $(B)/version.h: VERSION Makefile $(KDIR)/.stamp
 	@printf '#define FUTEXSIM_VERSION "%s"\n#define FUTEXSIM_KERNEL "%s (%s)"\n#define FUTEXSIM_KERNEL_SERIES "%s"\n#define FUTEXSIM_MACHINES_DIR "%s"\n#define FUTEXSIM_SOURCE_DIR "%s"\n' \
 	  "$(VERSION)" \
@@ -230,6 +230,7 @@ check: $(B)/futexsim $(B)/check kernel-audit $(B)/libfutexsim.a
 	+@sh mk/determinism.sh $(B) || exit 1
 	+@sh mk/test-ucontext.sh $(B) || exit 1
 	@sh mk/selftests.sh $(B) || exit 1
+	+@sh mk/check-kernels.sh $(B) || exit 1
 	+@$(MAKE) --no-print-directory fuzz-smoke || exit 1
 	@# from a scratch folder: failing runs leave replay files where they run
 	@mkdir -p $(B)/checkrun

@@ -81,10 +81,20 @@ fi
 
 if [ -n "$patch" ]; then
 	echo "  PATCH   $patch"
-	if ! out=$(patch -d "$dest.tmp" -p1 -N -s -r - --no-backup-if-mismatch \
+	if ! out=$(patch -d "$dest.tmp" -p1 -N -t -r - --no-backup-if-mismatch \
 		   < "$patch" 2>&1); then
 		rm -rf "$dest.tmp"
-		fail "KPATCH=$patch: does not apply to $series: $(echo "$out" | grep -v '^$' | head -1)"
+		# the first file that failed and why, in one line
+		why=$(echo "$out" | awk '
+			/^patching file / { f = substr($0, 15) }
+			/^Hunk #[0-9]+ FAILED/ { print f ": " $0; exit }
+			/^can.t find file to patch/ { miss = 1 }
+			miss && /^\|\+\+\+ / { sub(/^\|\+\+\+ [^\/]*\//, ""); sub(/\t.*/, "");
+				print $0 ": not among the files futexsim compiles or includes"; exit }
+			/garbage/ { print "not a patch (-p1, as git diff writes it)"; exit }
+			END { }')
+		[ -n "$why" ] || why=$(echo "$out" | grep -v '^$' | tail -1)
+		fail "KPATCH=$patch: does not apply to $series: $why"
 	fi
 fi
 echo "$want" > "$dest.tmp/.stamp"

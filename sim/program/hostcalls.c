@@ -12,8 +12,8 @@
  * locale's tables).  Left off on purpose: whatever reads or writes a
  * file, a stream other than the simulated stdout and stderr, the
  * environment, the host clock or the host's randomness; whatever
- * allocates host memory (asprintf(): its addresses would differ from run
- * to run); setjmp()/longjmp() (they would jump between tasks' stacks);
+ * allocates host memory (its addresses would differ from run to run;
+ * libsim has arena forms of strdup() and asprintf()); setjmp()/longjmp() (they would jump between tasks' stacks);
  * atexit() (it would run at the host's exit).  docs/programs.md, "What
  * is refused", lists the outcome of the common host calls.
  */

@@ -5,7 +5,7 @@
  * Stage: test program (built with `futexsim build` by tests/test_series.c).
  * A waiter sleeps with futex_wait on `word`; main requeues it to `word2`
  * with futex_requeue, then wakes it there with futex_wake.  Prints one
- * line per call with its result and errno, so the test can tell a 6.12
+ * line per call with its result and errno (the first through asprintf()), so the test can tell a 6.12
  * kernel (every call works) from a 6.1 one (ENOSYS, the calls do not
  * exist there).
  */
@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -40,11 +41,20 @@ int main(void)
 {
 	struct futex_waitv w[2];
 	pthread_t t;
+	char *line;
 	long r;
+	int e;
 
 	r = syscall(NR_futex_wait, &word, 1UL, 0xffffffffUL, F2_U32_PRIVATE, NULL, 0);
-	printf("futex_wait on a changed word: %ld %s\n", r, strerror(errno));
-	if (errno == ENOSYS)
+	e = errno;
+	/* asprintf() (the arena's, in a simulated program) as the 6.12
+	 * selftests use it */
+	if (asprintf(&line, "futex_wait on a changed word: %ld %s", r,
+		     strerror(e)) < 0)
+		return 1;
+	puts(line);
+	free(line);
+	if (e == ENOSYS)
 		return 0;
 	pthread_create(&t, NULL, waiter, NULL);
 	while (!waiting)

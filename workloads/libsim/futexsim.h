@@ -295,6 +295,10 @@ unsigned long long futexsim_rdtsc(void);
 unsigned long long futexsim_rdtscp(unsigned int *aux);
 char *futexsim_strdup(const char *s);
 char *futexsim_strndup(const char *s, size_t n);
+/* asprintf(), vasprintf(): the string is malloc()'d in the arena. */
+int futexsim_asprintf(char **strp, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int futexsim_vasprintf(char **strp, const char *fmt, va_list ap);
 /* assert(): a failed assertion is a simulated failure naming it, its
  * file:line and function (exit status 3). */
 void futexsim___assert_fail(const char *expr, const char *file,
@@ -546,6 +550,8 @@ FUTEXSIM_AS(abort);
 FUTEXSIM_AS(clock);
 FUTEXSIM_AS(strdup);
 FUTEXSIM_AS(strndup);
+FUTEXSIM_AS(asprintf);
+FUTEXSIM_AS(vasprintf);
 FUTEXSIM_AS(__assert_fail);
 FUTEXSIM_AS(__assert_perror_fail);
 FUTEXSIM_AS(__assert);

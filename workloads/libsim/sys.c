@@ -23,8 +23,8 @@
  *             in every run; a 16-byte header before each block holds its
  *             size and the arena block it lies in.  Memory not from the
  *             arena (strdup()'s, say) is freed by libc.  mmap(): private
- *             anonymous mappings only, from the arena too; strdup() and
- *             strndup() copy into the arena.
+ *             anonymous mappings only, from the arena too; strdup(),
+ *             strndup() and asprintf() put their strings in the arena.
  *             clock() is the program's CPU time; the TSC (__rdtsc()) the
  *             running CPU's clock in ns.
  *  process    exit() ends the program (and the run); the environment is
@@ -487,6 +487,33 @@ char *futexsim_strndup(const char *s, size_t n)
 		p[len] = '\0';
 	}
 	return p;
+}
+
+int futexsim_vasprintf(char **strp, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return -1;
+	*strp = futexsim_malloc((size_t)n + 1);
+	if (!*strp)
+		return -1;
+	return vsnprintf(*strp, (size_t)n + 1, fmt, ap);
+}
+
+int futexsim_asprintf(char **strp, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = futexsim_vasprintf(strp, fmt, ap);
+	va_end(ap);
+	return n;
 }
 
 /* ---- process -------------------------------------------------------- */

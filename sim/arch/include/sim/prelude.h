@@ -25,6 +25,12 @@
 
 #include <linux/export.h>
 
+/*
+ * A type the fat headers declared: 6.12's kernel/locking/lock_events.h
+ * names it in the prototype of its debugfs reader.
+ */
+struct file;
+
 #define __init
 #define __initdata
 #define __initconst
