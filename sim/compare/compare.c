@@ -78,7 +78,10 @@ static const char *const metrics[] = {
 enum { SIDE_A, SIDE_B };
 
 struct compare {
-	const char *self;		/* this binary, as started	*/
+	const char *self;		/* this binary, as started (shown) */
+	char exe[PATH_MAX];		/* ... and as run: /proc/self/exe's
+					 * target (argv[0] may be a name
+					 * found in PATH, or relative)	*/
 	const char *scenario;		/* the SCENARIO file, or NULL	*/
 	uint64_t seeds;			/* N				*/
 	const char *against;		/* OTHER, or NULL		*/
@@ -334,8 +337,10 @@ static int parse_args(struct compare *c, int argc, char **argv)
 /* ---- checks before the runs ----------------------------------------------- */
 
 /* The scenario one side runs, resolved as `run` resolves it: its errors
- * are said before any run, with the file, the key, or --b-set. */
-static void check_side(const struct compare *c, int side, int *progress)
+ * are said before any run, with the file, the key, or --b-set.
+ * Return: its number of locks; 0 for a program (its binary checks its
+ * own keys). */
+static int check_side(const struct compare *c, int side, int *progress)
 {
 	struct sim_scenario s;
 	struct sim_preset preset;
@@ -356,11 +361,12 @@ static void check_side(const struct compare *c, int side, int *progress)
 	if (s.lock_stat[0])
 		refuse_key(&s.lock_stat_at, "lock-stat", s.lock_stat);
 	*progress = s.progress;
-	if (s.program[0])	/* a program's binary checks its own keys */
-		return;
+	if (s.program[0])
+		return 0;
 	sim_preset_load_at(&preset, s.machine, &s.machine_at);
 	sim_preset_apply_set(&preset, s.machine_set, &s.machine_set_at);
 	sim_scenario_resolve(&s, sim_preset_nr_cpus(&preset));
+	return s.nr_locks;
 }
 
 /* OTHER must be an executable file: bad input, said before any run. */
@@ -386,8 +392,8 @@ static void check_against(const char *path)
 /* ---- one run -------------------------------------------------------------- */
 
 /* The arguments of @side's run of @seed: NULL-terminated, into @av (room
- * for c->nr_keys + c->nr_bkeys + 6); the --json one is left out when
- * @json is 0 (the command shown to reproduce a run). */
+ * for c->nr_keys + c->nr_bkeys + 6), argv[0] the binary as it was
+ * named; with @json 0, the command shown to reproduce the run. */
 static void run_argv(const struct compare *c, int side, uint64_t seed,
 		     int json, char **av, char *seed_arg, char *json_arg)
 {
@@ -486,9 +492,9 @@ run_failed(const struct compare *c, int side, uint64_t seed, int status)
 	exit(code ? code : SIM_EXIT_HOST);
 }
 
-/* The child: stdout to /dev/null, stderr to c->err, then exec. */
+/* The child: stdout to /dev/null, stderr to c->err, then exec @path. */
 static void __attribute__((noreturn))
-run_child(const struct compare *c, char **av)
+run_child(const struct compare *c, const char *path, char **av)
 {
 	int null = open("/dev/null", O_RDWR);
 	int err = open(c->err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -503,11 +509,8 @@ run_child(const struct compare *c, char **av)
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
-	if (strchr(av[0], '/'))
-		execv(av[0], av);
-	else
-		execvp(av[0], av);
-	fprintf(stderr, "futexsim: compare: cannot run %s: %s\n", av[0],
+	execv(path, av);
+	fprintf(stderr, "futexsim: compare: cannot run %s: %s\n", path,
 		strerror(errno));
 	_exit(SIM_EXIT_HOST);
 }
@@ -536,7 +539,9 @@ static void read_report(const struct compare *c, int side, uint64_t seed,
 		unlink(c->out[side]);
 	}
 	wrote = text != NULL;
-	bad = !wrote ? (snprintf(why, sizeof(why), "wrote no JSON file"), 1) :
+	bad = !wrote ? (snprintf(why, sizeof(why), "wrote no JSON file%s",
+				 side == SIDE_B && c->against ?
+				 " (is --against a futexsim binary?)" : ""), 1) :
 	      sim_rr_parse(text, r, why, sizeof(why)) ? 1 : 0;
 	free(text);
 	if (!bad)
@@ -567,7 +572,8 @@ static void run_one(const struct compare *c, int side, uint64_t seed,
 	if (pid < 0)
 		die_errno("fork");
 	if (pid == 0)
-		run_child(c, av);
+		run_child(c, side == SIDE_B && c->against ? c->against : c->exe,
+			  av);
 	free(av);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
@@ -855,7 +861,8 @@ static void check_json(const struct compare *c)
 
 static void check_all(struct compare *c)
 {
-	int progress, ignored;
+	int progress, ignored, nr_a, nr_b;
+	char expected[96];
 
 	if (!c->seeds)
 		sim_config_fail(&cmdline, "seeds",
@@ -869,8 +876,15 @@ static void check_all(struct compare *c)
 		check_against(c->against);
 	if (c->bset)
 		split_bset(c);
-	check_side(c, SIDE_A, &progress);
-	check_side(c, SIDE_B, &ignored);
+	nr_a = check_side(c, SIDE_A, &progress);
+	nr_b = check_side(c, SIDE_B, &ignored);
+	/* the rows pair the locks of A and B by position */
+	if (nr_a && nr_b && nr_a != nr_b) {
+		snprintf(expected, sizeof(expected),
+			 "keys that leave B as many locks as A (%d, not %d)",
+			 nr_a, nr_b);
+		sim_config_fail(&bset_at, NULL, expected, c->bset);
+	}
 	c->progress = progress != SIM_PROGRESS_NO && isatty(STDERR_FILENO);
 	if (c->json)
 		check_json(c);
@@ -881,6 +895,7 @@ int sim_cmd_compare(const char *self, int argc, char **argv)
 	struct compare *c = xcalloc(1, sizeof(*c));
 	struct sim_rr_report *r = xcalloc(1, sizeof(*r));
 	struct row *rows;
+	ssize_t len;
 	int nr;
 
 	if (parse_args(c, argc, argv)) {
@@ -888,6 +903,9 @@ int sim_cmd_compare(const char *self, int argc, char **argv)
 		return 0;
 	}
 	c->self = self;
+	len = readlink("/proc/self/exe", c->exe, sizeof(c->exe) - 1);
+	if (len <= 0 || len >= (ssize_t)sizeof(c->exe) - 1)
+		snprintf(c->exe, sizeof(c->exe), "%s", self);
 	check_all(c);
 	make_dir(c);
 	for (uint64_t seed = 1; seed <= c->seeds; seed++)
