@@ -182,6 +182,7 @@ struct metric_seen {
 	int significant;
 	double change, p;
 	int change_null;
+	double a_mean;
 };
 
 static struct metric_seen seen[64];
@@ -214,16 +215,19 @@ static double expect_number(const char **s)
 	return v;
 }
 
-/* {"mean":R,"ci95":R} */
-static void expect_side(const char **s)
+/* {"mean":R,"ci95":R}.  Return: the mean. */
+static double expect_side(const char **s)
 {
+	double mean;
+
 	expect(s, '{');
 	expect_key(s, "mean");
-	expect_number(s);
+	mean = expect_number(s);
 	expect(s, ',');
 	expect_key(s, "ci95");
 	ck_assert(expect_number(s) >= 0);
 	expect(s, '}');
+	return mean;
 }
 
 static void expect_metric(const char **s, struct metric_seen *m)
@@ -233,7 +237,7 @@ static void expect_metric(const char **s, struct metric_seen *m)
 	expect(s, ':');
 	expect(s, '{');
 	expect_key(s, "a");
-	expect_side(s);
+	m->a_mean = expect_side(s);
 	expect(s, ',');
 	expect_key(s, "b");
 	expect_side(s);
@@ -256,6 +260,10 @@ static void expect_metric(const char **s, struct metric_seen *m)
 	m->p = expect_number(s);
 	ck_assert(m->p >= 0 && m->p <= 1);
 	expect(s, '}');
+	/* change is null exactly when a's mean is 0 */
+	ck_assert_msg(m->change_null == (m->a_mean == 0),
+		      "%s: change %s with a's mean %f", m->name,
+		      m->change_null ? "null" : "given", m->a_mean);
 }
 
 /* Read @path, which must have the schema of docs/compare.md, into seen[]. */
@@ -368,6 +376,11 @@ START_TEST(test_a_longer_critical_section_lowers_throughput_significantly)
 	ck_assert(metric("ww:throughput")->change < 0);
 	metric("tp:throughput");
 	metric("tp:tp.top_waiter");
+	ck_assert(metric("tp:tp.steals")->change_null ||
+		  metric("tp:tp.steals")->a_mean != 0);
+	for (int i = 0; i < nr_seen; i++)
+		ck_assert_msg(strncmp(seen[i].name, "ww:tp.", 6),
+			      "%s: ww has no TP counters", seen[i].name);
 	ck_assert_ptr_nonnull(strstr(co.out, "\nww:throughput "));
 	assert_no_private_dir();
 	remove_dir();
@@ -378,6 +391,13 @@ START_TEST(test_bad_input_is_one_line_and_exit_2)
 {
 	if (!setup_dir())
 		return;
+	/* the usage names the command */
+	cmp("--help");
+	ck_assert_int_eq(co.status, 0);
+	ck_assert_ptr_nonnull(strstr(co.out, "futexsim compare [SCENARIO] --seeds=N"));
+	job_argv = (const char *const[]){ "futexsim", "help", NULL };
+	run_child(job_exec, NULL, &co);
+	ck_assert_ptr_nonnull(strstr(co.out, "futexsim compare [SCENARIO] --seeds=N"));
 	cmp("--seeds=3", SMALL);
 	assert_one_line_error(&co, "--against", "--b-set");
 	cmp("--b-set=cs=pause:4");
