@@ -119,6 +119,7 @@ static void job_exec(void *arg)
 #define cmp(...) do { \
 	job_argv = (const char *const[]){ "futexsim", "compare", __VA_ARGS__, NULL }; \
 	run_child(job_exec, NULL, &co); \
+	job_argv = NULL; \
 } while (0)
 
 #define SMALL	"--machine=tiny4", "--threads=4", "--ops=400"
@@ -158,7 +159,7 @@ static void remove_dir(void)
 	DIR *d = opendir(dir);
 
 	while (d && (de = readdir(d)))
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
 			snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
 			unlink(p);
 		}
@@ -179,10 +180,9 @@ static const char *in_dir(const char *name)
 
 struct metric_seen {
 	char name[80];
+	double change, p, a_mean;
 	int significant;
-	double change, p;
 	int change_null;
-	double a_mean;
 };
 
 static struct metric_seen seen[64];
@@ -397,6 +397,7 @@ START_TEST(test_bad_input_is_one_line_and_exit_2)
 	ck_assert_ptr_nonnull(strstr(co.out, "futexsim compare [SCENARIO] --seeds=N"));
 	job_argv = (const char *const[]){ "futexsim", "help", NULL };
 	run_child(job_exec, NULL, &co);
+	job_argv = NULL;
 	ck_assert_ptr_nonnull(strstr(co.out, "futexsim compare [SCENARIO] --seeds=N"));
 	cmp("--seeds=3", SMALL);
 	assert_one_line_error(&co, "--against", "--b-set");

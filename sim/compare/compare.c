@@ -220,6 +220,7 @@ static void split_bset(struct compare *c)
 {
 	const char *p = c->bset;
 
+	c->nr_bkeys = 0;
 	c->bkeys = xcalloc(strlen(p) + 1, sizeof(char *));
 	while (*p) {
 		size_t n = strcspn(p, ",");
@@ -294,8 +295,8 @@ static void set_own(struct compare *c, const char *arg, const char *val)
 static int takes_value(char **argv, int argc, int i)
 {
 	return argv[i][0] == '-' && argv[i][1] == '-' &&
-	       !strchr(argv[i], '=') && strcmp(argv[i], "--force") &&
-	       strcmp(argv[i], "--progress") && i + 1 < argc &&
+	       !strchr(argv[i], '=') && strcmp(argv[i], "--force") != 0 &&
+	       strcmp(argv[i], "--progress") != 0 && i + 1 < argc &&
 	       argv[i + 1][0] != '-';
 }
 
@@ -303,6 +304,7 @@ static int takes_value(char **argv, int argc, int i)
 static int parse_args(struct compare *c, int argc, char **argv)
 {
 	const char *val;
+	size_t size;
 	char *arg;
 
 	c->keys = xcalloc((size_t)argc + 1, sizeof(char *));
@@ -321,11 +323,16 @@ static int parse_args(struct compare *c, int argc, char **argv)
 					"a scenario file or --key=value options",
 					argv[i]);
 		/* "--key value" is "--key=value" */
-		arg = xcalloc(strlen(argv[i]) + (takes_value(argv, argc, i) ?
-			      strlen(argv[i + 1]) + 2 : 1), 1);
-		strcpy(arg, argv[i]);
-		if (takes_value(argv, argc, i))
-			sprintf(arg + strlen(arg), "=%s", argv[++i]);
+		if (takes_value(argv, argc, i)) {
+			size = strlen(argv[i]) + strlen(argv[i + 1]) + 2;
+			arg = xcalloc(size, 1);
+			snprintf(arg, size, "%s=%s", argv[i], argv[i + 1]);
+			i++;
+		} else {
+			size = strlen(argv[i]) + 1;
+			arg = xcalloc(size, 1);
+			memcpy(arg, argv[i], size);
+		}
 		if (own_option(arg, &val))
 			set_own(c, arg, val);	/* @val points into @arg */
 		else
@@ -461,7 +468,8 @@ static void __attribute__((noreturn))
 run_failed(const struct compare *c, int side, uint64_t seed, int status)
 {
 	char *msg = NULL, last[1024], seed_arg[32], json_arg[PATH_MAX + 32];
-	char **av = xcalloc((size_t)(c->nr_keys + c->nr_bkeys + 6), sizeof(char *));
+	char **av = xcalloc((size_t)c->nr_keys + (size_t)c->nr_bkeys + 6,
+			    sizeof(char *));
 	size_t len = 0;
 	FILE *out = open_memstream(&msg, &len);
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : SIM_EXIT_FAILURE;
@@ -559,7 +567,8 @@ static void run_one(const struct compare *c, int side, uint64_t seed,
 		    struct sim_rr_report *r)
 {
 	char seed_arg[32], json_arg[PATH_MAX + 32];
-	char **av = xcalloc((size_t)(c->nr_keys + c->nr_bkeys + 6), sizeof(char *));
+	char **av = xcalloc((size_t)c->nr_keys + (size_t)c->nr_bkeys + 6,
+			    sizeof(char *));
 	int status;
 	pid_t pid;
 
@@ -890,6 +899,21 @@ static void check_all(struct compare *c)
 		check_json(c);
 }
 
+static void free_compare(struct compare *c)
+{
+	for (int i = 0; i < c->nr_keys; i++)
+		free(c->keys[i]);
+	for (int i = 0; i < c->nr_bkeys; i++)
+		free(c->bkeys[i]);
+	free(c->keys);
+	free(c->bkeys);
+	for (int s = SIDE_A; s <= SIDE_B; s++)
+		for (int l = 0; l < SIM_MAX_LOCKS; l++)
+			for (int m = 0; m < NR_METRICS; m++)
+				free(c->v[s][l][m]);
+	free(c);
+}
+
 int sim_cmd_compare(const char *self, int argc, char **argv)
 {
 	struct compare *c = xcalloc(1, sizeof(*c));
@@ -900,6 +924,8 @@ int sim_cmd_compare(const char *self, int argc, char **argv)
 
 	if (parse_args(c, argc, argv)) {
 		sim_cli_usage(stdout);
+		free(r);
+		free_compare(c);
 		return 0;
 	}
 	c->self = self;
@@ -922,5 +948,10 @@ int sim_cmd_compare(const char *self, int argc, char **argv)
 	if (c->json && sim_outfile_write(c->json, fill_json,
 					 &(struct json_arg){ c, rows, nr }))
 		exit(SIM_EXIT_HOST);	/* its line is printed */
+	remove_dir();
+	cleanup_c = NULL;
+	free(rows);
+	free(r);
+	free_compare(c);
 	return 0;
 }
