@@ -15,9 +15,9 @@
  *	SIDE run [SCENARIO] --seed=i --json=DIR/SIDE.json [--key=value ...]
  *
  * with its stdout thrown away and its stderr kept in DIR/err; reads the
- * JSON file back (sim/compare/report_read.h), and at the end tests every
- * metric of every lock (sim/compare/welch.h) and prints the table (and
- * the JSON file, sim/host/outfile.h).
+ * JSON file back (sim/compare/report_read.h) and keeps its figures; at the
+ * end, sim/compare/compare_out.c tests every metric of every lock
+ * (sim/compare/welch.h) and prints the table (and the JSON file).
  *
  * A is this binary; B is OTHER (--against) or this binary, with the keys
  * of --b-set after the others when given.  The runs alternate A, B per
@@ -40,7 +40,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +49,7 @@
 #include <unistd.h>
 
 #include "sim/compare/compare.h"
+#include "sim/compare/compare_int.h"
 #include "sim/compare/report_read.h"
 #include "sim/compare/welch.h"
 #include "sim/cli/cli.h"
@@ -64,59 +64,21 @@
 static const struct sim_origin cmdline = { .file = "command line" };
 static const struct sim_origin bset_at = { .file = "--b-set" };
 
-/* The metrics, in table order: a member of a result (its dotted path),
- * or throughput, computed from two. */
-static const char *const metrics[] = {
-	"throughput", "elapsed_ns", "thread_ns.avg", "thread_ns.min",
-	"thread_ns.max", "sys_ns", "syscalls.lock", "syscalls.unlock",
-	"eagain", "acquire_ns.p50", "acquire_ns.p99", "acquire_ns.max",
-	"jain", "overtaken_max", "tp.steals", "tp.top_waiter",
-	"tp.handoffs", "tp.sleeps",
-};
-#define NR_METRICS	((int)(sizeof(metrics) / sizeof(metrics[0])))
-
-enum { SIDE_A, SIDE_B };
-
-struct compare {
-	const char *self;		/* this binary, as started (shown) */
-	char exe[PATH_MAX];		/* ... and as run: /proc/self/exe's
-					 * target (argv[0] may be a name
-					 * found in PATH, or relative)	*/
-	const char *scenario;		/* the SCENARIO file, or NULL	*/
-	uint64_t seeds;			/* N				*/
-	const char *against;		/* OTHER, or NULL		*/
-	const char *bset;		/* --b-set's list, or NULL	*/
-	const char *json;		/* --json's path, or NULL	*/
-	char **keys;			/* both sides' "--key=value"	*/
-	int nr_keys;
-	char **bkeys;			/* B's, from --b-set		*/
-	int nr_bkeys;
-	int progress;			/* show the progress line	*/
-	char dir[PATH_MAX];		/* the private directory	*/
-	char out[2][PATH_MAX + 16];	/* each side's JSON file	*/
-	char err[PATH_MAX + 16];	/* the last child's stderr	*/
-	/* the figures: what[side][lock][metric][seed - 1] */
-	int nr_locks;
-	char locks[2][SIM_MAX_LOCKS][32];
-	double *v[2][SIM_MAX_LOCKS][NR_METRICS];
-	uint64_t have[2][SIM_MAX_LOCKS][NR_METRICS];	/* seeds with it */
-};
-
 static struct compare *cleanup_c;	/* its directory, for the exits	*/
 static pid_t cleanup_pid;
 
-static void __attribute__((noreturn)) die_errno(const char *what)
+void sim__compare_die_errno(const char *what)
 {
 	fprintf(stderr, "futexsim: compare: %s: %s\n", what, strerror(errno));
 	exit(SIM_EXIT_HOST);
 }
 
-static void *xcalloc(size_t n, size_t size)
+void *sim__compare_xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n, size);
 
 	if (!p)
-		die_errno("memory");
+		sim__compare_die_errno("memory");
 	return p;
 }
 
@@ -159,7 +121,7 @@ static void make_dir(struct compare *c)
 		if (!mkdir(c->dir, 0700))
 			break;
 		if (errno != EEXIST || n >= 100)
-			die_errno(c->dir);
+			sim__compare_die_errno(c->dir);
 	}
 	snprintf(c->out[SIDE_A], sizeof(c->out[0]), "%s/a.json", c->dir);
 	snprintf(c->out[SIDE_B], sizeof(c->out[0]), "%s/b.json", c->dir);
@@ -221,7 +183,7 @@ static void split_bset(struct compare *c)
 	const char *p = c->bset;
 
 	c->nr_bkeys = 0;
-	c->bkeys = xcalloc(strlen(p) + 1, sizeof(char *));
+	c->bkeys = sim__compare_xcalloc(strlen(p) + 1, sizeof(char *));
 	while (*p) {
 		size_t n = strcspn(p, ",");
 		const char *eq = memchr(p, '=', n);
@@ -229,7 +191,7 @@ static void split_bset(struct compare *c)
 
 		if (!eq && c->nr_bkeys) {
 			prev = c->bkeys[c->nr_bkeys - 1];
-			arg = xcalloc(strlen(prev) + n + 2, 1);
+			arg = sim__compare_xcalloc(strlen(prev) + n + 2, 1);
 			sprintf(arg, "%s,%.*s", prev, (int)n, p);
 			free(prev);
 			c->bkeys[c->nr_bkeys - 1] = arg;
@@ -238,7 +200,7 @@ static void split_bset(struct compare *c)
 					"KEY=VALUE[,KEY=VALUE...] (scenario keys for B)",
 					c->bset);
 		} else {
-			arg = xcalloc(n + 3, 1);
+			arg = sim__compare_xcalloc(n + 3, 1);
 			sprintf(arg, "--%.*s", (int)n, p);
 			c->bkeys[c->nr_bkeys++] = arg;
 		}
@@ -307,7 +269,8 @@ static int parse_args(struct compare *c, int argc, char **argv)
 	size_t size;
 	char *arg;
 
-	c->keys = xcalloc((size_t)argc + 1, sizeof(char *));
+	c->keys = sim__compare_xcalloc((size_t)argc + 1, sizeof(char *));
+	c->held = sim__compare_xcalloc((size_t)argc + 1, sizeof(char *));
 	for (int i = 0; i < argc; i++) {
 		if (!strcmp(argv[i], "--help"))
 			return 1;
@@ -325,18 +288,20 @@ static int parse_args(struct compare *c, int argc, char **argv)
 		/* "--key value" is "--key=value" */
 		if (takes_value(argv, argc, i)) {
 			size = strlen(argv[i]) + strlen(argv[i + 1]) + 2;
-			arg = xcalloc(size, 1);
+			arg = sim__compare_xcalloc(size, 1);
 			snprintf(arg, size, "%s=%s", argv[i], argv[i + 1]);
 			i++;
 		} else {
 			size = strlen(argv[i]) + 1;
-			arg = xcalloc(size, 1);
+			arg = sim__compare_xcalloc(size, 1);
 			memcpy(arg, argv[i], size);
 		}
-		if (own_option(arg, &val))
+		if (own_option(arg, &val)) {
 			set_own(c, arg, val);	/* @val points into @arg */
-		else
+			c->held[c->nr_held++] = arg;
+		} else {
 			c->keys[c->nr_keys++] = arg;
+		}
 	}
 	return 0;
 }
@@ -457,7 +422,7 @@ static void last_line(const char *path, char *buf, size_t len)
 	fclose(f);
 }
 
-static void progress_clear(const struct compare *c)
+void sim__compare_progress_clear(const struct compare *c)
 {
 	if (c->progress)
 		fputs("\r\033[K", stderr);
@@ -468,14 +433,15 @@ static void __attribute__((noreturn))
 run_failed(const struct compare *c, int side, uint64_t seed, int status)
 {
 	char *msg = NULL, last[1024], seed_arg[32], json_arg[PATH_MAX + 32];
-	char **av = xcalloc((size_t)c->nr_keys + (size_t)c->nr_bkeys + 6,
-			    sizeof(char *));
+	char **av = sim__compare_xcalloc((size_t)c->nr_keys +
+					 (size_t)c->nr_bkeys + 6,
+					 sizeof(char *));
 	size_t len = 0;
 	FILE *out = open_memstream(&msg, &len);
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : SIM_EXIT_FAILURE;
 
 	if (!out)
-		die_errno("memory");
+		sim__compare_die_errno("memory");
 	last_line(c->err, last, sizeof(last));
 	fprintf(out, "futexsim: compare: %s, seed %" PRIu64 ": ",
 		side == SIDE_A ? "A" : "B", seed);
@@ -494,7 +460,7 @@ run_failed(const struct compare *c, int side, uint64_t seed, int status)
 	}
 	fputc('\n', out);
 	fclose(out);
-	progress_clear(c);
+	sim__compare_progress_clear(c);
 	fflush(stdout);
 	fwrite(msg, 1, len, stderr);
 	exit(code ? code : SIM_EXIT_HOST);
@@ -539,7 +505,7 @@ static void read_report(const struct compare *c, int side, uint64_t seed,
 		size_t n;
 
 		if (!m)
-			die_errno("memory");
+			sim__compare_die_errno("memory");
 		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 			fwrite(buf, 1, n, m);
 		fclose(m);
@@ -554,7 +520,7 @@ static void read_report(const struct compare *c, int side, uint64_t seed,
 	free(text);
 	if (!bad)
 		return;
-	progress_clear(c);
+	sim__compare_progress_clear(c);
 	fprintf(stderr, "futexsim: compare: %s, seed %" PRIu64 ": the run %s%s\n",
 		side == SIDE_A ? "A" : "B", seed,
 		wrote ? "wrote a JSON file that is not a futexsim report: " : "",
@@ -567,8 +533,9 @@ static void run_one(const struct compare *c, int side, uint64_t seed,
 		    struct sim_rr_report *r)
 {
 	char seed_arg[32], json_arg[PATH_MAX + 32];
-	char **av = xcalloc((size_t)c->nr_keys + (size_t)c->nr_bkeys + 6,
-			    sizeof(char *));
+	char **av = sim__compare_xcalloc((size_t)c->nr_keys +
+					 (size_t)c->nr_bkeys + 6,
+					 sizeof(char *));
 	int status;
 	pid_t pid;
 
@@ -579,277 +546,17 @@ static void run_one(const struct compare *c, int side, uint64_t seed,
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
-		die_errno("fork");
+		sim__compare_die_errno("fork");
 	if (pid == 0)
 		run_child(c, side == SIDE_B && c->against ? c->against : c->exe,
 			  av);
 	free(av);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			die_errno("waitpid");
+			sim__compare_die_errno("waitpid");
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		run_failed(c, side, seed, status);
 	read_report(c, side, seed, r);
-}
-
-/* ---- the figures ---------------------------------------------------------- */
-
-static void put_locks(FILE *out, const struct compare *c, int side, int nr)
-{
-	for (int i = 0; i < nr; i++)
-		fprintf(out, "%s%s", i ? ", " : "", c->locks[side][i]);
-}
-
-/* The number of @m in @l into *@v.  Return: 1, or 0 if @l has none. */
-static int metric_of(const struct sim_rr_lock *l, int m, double *v)
-{
-	double ops, ns;
-
-	if (m)
-		return sim_rr_get(l, metrics[m], v);
-	/* throughput: operations per simulated second */
-	if (!sim_rr_get(l, "ops", &ops) || !sim_rr_get(l, "elapsed_ns", &ns) ||
-	    ns <= 0)
-		return 0;
-	*v = ops / ns * 1e9;
-	return 1;
-}
-
-/* Keep the figures of @side's run of @seed, @r. */
-static void collect(struct compare *c, int side, uint64_t seed,
-		    const struct sim_rr_report *r)
-{
-	double v;
-
-	if (seed == 1) {
-		if (side == SIDE_A)
-			c->nr_locks = r->nr_locks;
-		for (int l = 0; l < r->nr_locks; l++)
-			memcpy(c->locks[side][l], r->lock[l].lock,
-			       sizeof(c->locks[side][l]));
-	}
-	if (r->nr_locks != c->nr_locks || !r->nr_locks) {
-		progress_clear(c);
-		fprintf(stderr, "futexsim: compare: A runs %d lock%s (", c->nr_locks,
-			c->nr_locks == 1 ? "" : "s");
-		put_locks(stderr, c, SIDE_A, c->nr_locks);
-		fprintf(stderr, "), %s %d (", side == SIDE_A ? "then" : "B",
-			r->nr_locks);
-		for (int l = 0; l < r->nr_locks; l++)
-			fprintf(stderr, "%s%s", l ? ", " : "", r->lock[l].lock);
-		fputs("): expected as many locks on both sides, at least one\n",
-		      stderr);
-		exit(SIM_EXIT_INPUT);
-	}
-	for (int l = 0; l < r->nr_locks; l++)
-		for (int m = 0; m < NR_METRICS; m++) {
-			if (!metric_of(&r->lock[l], m, &v))
-				continue;
-			if (!c->v[side][l][m])
-				c->v[side][l][m] = xcalloc(c->seeds, sizeof(double));
-			c->v[side][l][m][seed - 1] = v;
-			c->have[side][l][m]++;
-		}
-}
-
-/* One row of the table: a metric of a lock that every run has. */
-struct row {
-	char name[80];		/* "throughput", or "LOCK:throughput"	*/
-	struct sim_sample a, b;
-	struct sim_welch w;
-	int has_change;		/* a's mean is not 0			*/
-	double change;		/* (b - a) / a				*/
-};
-
-static int make_rows(const struct compare *c, struct row *rows)
-{
-	int nr = 0;
-
-	for (int l = 0; l < c->nr_locks; l++)
-		for (int m = 0; m < NR_METRICS; m++) {
-			struct row *w = &rows[nr];
-			const char *la = c->locks[SIDE_A][l], *lb = c->locks[SIDE_B][l];
-
-			if (c->have[SIDE_A][l][m] != c->seeds ||
-			    c->have[SIDE_B][l][m] != c->seeds)
-				continue;
-			if (c->nr_locks == 1)
-				snprintf(w->name, sizeof(w->name), "%s", metrics[m]);
-			else if (!strcmp(la, lb))
-				snprintf(w->name, sizeof(w->name), "%s:%s", la,
-					 metrics[m]);
-			else
-				snprintf(w->name, sizeof(w->name), "%s/%s:%s", la,
-					 lb, metrics[m]);
-			sim_sample_of(&w->a, c->v[SIDE_A][l][m], (int)c->seeds);
-			sim_sample_of(&w->b, c->v[SIDE_B][l][m], (int)c->seeds);
-			sim_welch_test(&w->w, &w->a, &w->b);
-			w->has_change = w->a.mean != 0;
-			w->change = w->has_change ?
-				    (w->b.mean - w->a.mean) / w->a.mean : 0;
-			nr++;
-		}
-	return nr;
-}
-
-/* ---- the output ----------------------------------------------------------- */
-
-static void put_side(FILE *out, const struct compare *c, int side)
-{
-	const char *bin = side == SIDE_B && c->against ? c->against : c->self;
-
-	fputs(bin, out);
-	if (side == SIDE_B && c->bset)
-		fprintf(out, " with %s", c->bset);
-}
-
-/* Decimals for a row whose values are about @mag. */
-static int decimals(double mag)
-{
-	return mag >= 1e4 ? 0 : mag >= 100 ? 1 : mag >= 10 ? 2 : 4;
-}
-
-static void put_p(FILE *out, double p)
-{
-	if (p < 0.0001)
-		fputs("p<0.0001", out);
-	else
-		fprintf(out, "p=%.4f", p);
-}
-
-static void put_header(FILE *out, const struct compare *c)
-{
-	fputs("compare: ", out);
-	if (c->scenario)
-		fprintf(out, "scenario %s", c->scenario);
-	else
-		fputs("the default scenario", out);
-	for (int i = 0; i < c->nr_keys; i++)
-		fprintf(out, " %s", c->keys[i]);
-	fprintf(out, ", seeds 1 to %" PRIu64 " (%" PRIu64 " runs a side, A then B per seed)\n",
-		c->seeds, c->seeds);
-	fputs("A: ", out);
-	put_side(out, c, SIDE_A);
-	fputs(" (locks: ", out);
-	put_locks(out, c, SIDE_A, c->nr_locks);
-	fputs(")\nB: ", out);
-	put_side(out, c, SIDE_B);
-	fputs(" (locks: ", out);
-	put_locks(out, c, SIDE_B, c->nr_locks);
-	fprintf(out, ")\ntest: Welch's t-test (welch-t), two-sided, unequal variances, alpha %.2f;\n"
-		"      ±ci95: half-width of the 95%% confidence interval of the mean (Student t, %" PRIu64 " df)\n\n",
-		SIM_WELCH_ALPHA, c->seeds - 1);
-}
-
-static void put_table(FILE *out, const struct compare *c,
-		      const struct row *rows, int nr)
-{
-	int width = 6;
-
-	for (int i = 0; i < nr; i++)
-		if ((int)strlen(rows[i].name) > width)
-			width = (int)strlen(rows[i].name);
-	put_header(out, c);
-	/* "±" is two bytes and one column: one more byte of width */
-	fprintf(out, "%-*s  %14s %13s  %14s %13s  %9s  %s\n", width, "metric",
-		"A mean", "±ci95", "B mean", "±ci95", "change", "significant");
-	for (int i = 0; i < nr; i++) {
-		const struct row *r = &rows[i];
-		double mag = fmax(fabs(r->a.mean), fabs(r->b.mean));
-		int d = decimals(mag);
-		char change[32];
-
-		if (r->has_change)
-			snprintf(change, sizeof(change), "%+.2f%%",
-				 100 * r->change);
-		else
-			snprintf(change, sizeof(change), "n/a");
-		fprintf(out, "%-*s  %14.*f %12.*f  %14.*f %12.*f  %9s  %s (",
-			width, r->name, d, r->a.mean, d, r->a.ci95, d,
-			r->b.mean, d, r->b.ci95, change,
-			r->w.significant ? "yes" : "no");
-		put_p(out, r->w.p);
-		fputs(")\n", out);
-	}
-}
-
-static void put_json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
-}
-
-/* A real with six decimals, never "-0.000000". */
-static void put_real(FILE *out, double v)
-{
-	fprintf(out, "%.6f", fabs(v) < 5e-7 ? 0.0 : v);
-}
-
-static void put_json_side(FILE *out, const struct sim_sample *s)
-{
-	fputs("{\"mean\":", out);
-	put_real(out, s->mean);
-	fputs(",\"ci95\":", out);
-	put_real(out, s->ci95);
-	fputc('}', out);
-}
-
-struct json_arg {
-	const struct compare *c;
-	const struct row *rows;
-	int nr;
-};
-
-static int fill_json(FILE *out, void *arg)
-{
-	const struct json_arg *j = arg;
-	char *desc = NULL;
-	size_t len = 0;
-
-	for (int side = SIDE_A; side <= SIDE_B; side++) {
-		FILE *m = open_memstream(&desc, &len);
-
-		if (!m)
-			return -1;
-		put_side(m, j->c, side);
-		fclose(m);
-		fputs(side == SIDE_A ? "{\"a\":" : ",\"b\":", out);
-		put_json_string(out, desc);
-		free(desc);
-	}
-	fprintf(out, ",\"seeds\":%" PRIu64 ",\"test\":\"welch-t\",\"metrics\":{",
-		j->c->seeds);
-	for (int i = 0; i < j->nr; i++) {
-		const struct row *r = &j->rows[i];
-
-		fputs(i ? ",\n" : "\n", out);
-		put_json_string(out, r->name);
-		fputs(":{\"a\":", out);
-		put_json_side(out, &r->a);
-		fputs(",\"b\":", out);
-		put_json_side(out, &r->b);
-		fputs(",\"change\":", out);
-		if (r->has_change)
-			put_real(out, r->change);
-		else
-			fputs("null", out);
-		fprintf(out, ",\"significant\":%s,\"p\":",
-			r->w.significant ? "true" : "false");
-		put_real(out, r->w.p);
-		fputc('}', out);
-	}
-	fputs("\n}}\n", out);
-	return ferror(out) ? -1 : 0;
 }
 
 /* ---- the command ---------------------------------------------------------- */
@@ -905,8 +612,11 @@ static void free_compare(struct compare *c)
 		free(c->keys[i]);
 	for (int i = 0; i < c->nr_bkeys; i++)
 		free(c->bkeys[i]);
+	for (int i = 0; i < c->nr_held; i++)
+		free(c->held[i]);
 	free(c->keys);
 	free(c->bkeys);
+	free(c->held);
 	for (int s = SIDE_A; s <= SIDE_B; s++)
 		for (int l = 0; l < SIM_MAX_LOCKS; l++)
 			for (int m = 0; m < NR_METRICS; m++)
@@ -916,11 +626,9 @@ static void free_compare(struct compare *c)
 
 int sim_cmd_compare(const char *self, int argc, char **argv)
 {
-	struct compare *c = xcalloc(1, sizeof(*c));
-	struct sim_rr_report *r = xcalloc(1, sizeof(*r));
-	struct row *rows;
+	struct compare *c = sim__compare_xcalloc(1, sizeof(*c));
+	struct sim_rr_report *r = sim__compare_xcalloc(1, sizeof(*r));
 	ssize_t len;
-	int nr;
 
 	if (parse_args(c, argc, argv)) {
 		sim_cli_usage(stdout);
@@ -937,20 +645,12 @@ int sim_cmd_compare(const char *self, int argc, char **argv)
 	for (uint64_t seed = 1; seed <= c->seeds; seed++)
 		for (int side = SIDE_A; side <= SIDE_B; side++) {
 			run_one(c, side, seed, r);
-			collect(c, side, seed, r);
+			sim__compare_collect(c, side, seed, r);
 		}
-	progress_clear(c);
-	rows = xcalloc((size_t)c->nr_locks * NR_METRICS, sizeof(*rows));
-	nr = make_rows(c, rows);
-	put_table(stdout, c, rows, nr);
-	if (fflush(stdout) || ferror(stdout))
-		die_errno("writing the table");
-	if (c->json && sim_outfile_write(c->json, fill_json,
-					 &(struct json_arg){ c, rows, nr }))
-		exit(SIM_EXIT_HOST);	/* its line is printed */
+	sim__compare_progress_clear(c);
+	sim__compare_output(c);
 	remove_dir();
 	cleanup_c = NULL;
-	free(rows);
 	free(r);
 	free_compare(c);
 	return 0;
