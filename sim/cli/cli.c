@@ -4,6 +4,7 @@
  *
  *   futexsim run [SCENARIO] [--key=value ...]
  *   futexsim replay FILE [--key=value ...]
+ *   futexsim compare [SCENARIO] --seeds=N (--against=OTHER | --b-set=KEY=VALUE,...)
  *   futexsim list [machines|locks|workloads]
  *   futexsim --version | --help
  *
@@ -42,7 +43,7 @@
  *
  * The usage text (--help) and `list` are sim/cli/cli_list.c (sim/cli/cli.h);
  * `explore` and `merge` are sim/explore/explore_cmd.c, `shrink` sim/explore/shrink.c,
- * `build` sim/program/build.c; a program's pre-pass sim/program/prepass.c.
+ * `compare` sim/compare/compare.c, `build` sim/program/build.c; a program's pre-pass sim/program/prepass.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,6 +59,7 @@
 
 #include "sim/cache/cache.h"
 #include "sim/cli/cli.h"
+#include "sim/compare/compare.h"
 #include "sim/host/fdio.h"
 #include "sim/host/outfile.h"
 #include "sim/explore/explore_run.h"
@@ -588,7 +590,7 @@ static int cmd_replay(const char *self, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	static const char commands[] = "a command: run, replay, explore, shrink, merge, build, list, help or --version";
+	static const char commands[] = "a command: run, replay, compare, explore, shrink, merge, build, list, help or --version";
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
 	if (!cmd)
@@ -612,6 +614,8 @@ int main(int argc, char **argv)
 		return sim_cmd_shrink(argv[0], argc - 2, argv + 2);
 	if (!strcmp(cmd, "merge"))
 		return sim_cmd_merge(argc - 2, argv + 2);
+	if (!strcmp(cmd, "compare"))
+		return sim_cmd_compare(argv[0], argc - 2, argv + 2);
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") ||
 	    !strcmp(cmd, "help")) {
 		sim_cli_usage(stdout);
