@@ -2,8 +2,8 @@
 /*
  * sim/arch/series/6.12.c - what the simulated kernel has on 6.12 and not
  * on 6.1: the futex2 system calls of Linux 6.7 (futex_wake, futex_wait,
- * futex_requeue; the merge of Peter Zijlstra's series, commit 9f6c532f59b2
- * "futex: Add sys_futex_wake()" and the two after it).
+ * futex_requeue; Peter Zijlstra's series "futex: More futex2 bits",
+ * https://lore.kernel.org/all/20230921104505.717750284@noisy.programming.kicks-ass.net/).
  *
  * Stage: futex(2) boundary -> kernel.  A kernel TU, built only when the
  * series is 6.12 (the Makefile picks sim/arch/series/$(KERNEL).c; 6.1.c
