@@ -3,8 +3,8 @@
 # (part of make check; docs/kernels.md):
 #
 #  1. the other series: the simulator built over linux-source-6.12 in
-#     B/k6.12, the kernel's futex selftests (mk/selftests.sh) and the
-#     suites that run kernel code, against it;
+#     B/k6.12 (its kernel objects audited), the kernel's futex selftests
+#     (mk/selftests.sh) and the suites that run kernel code, against it;
 #  2. a user's kernel: B/linux copied as a tree (KSRC=) with a patch that
 #     breaks the futex protocol (tests/kpatch/wait-setup-unlocked-read.sh:
 #     the word read before the hash bucket lock) applied (KPATCH=);
@@ -32,7 +32,7 @@ no() {
 # ---- 1. linux-source-6.12 ----------------------------------------------------
 echo "  BUILD   KERNEL=6.12 into $K612"
 if make -s --no-print-directory KERNEL=6.12 B="$K612" "$K612/futexsim" \
-	"$K612/check" "$K612/libfutexsim.a" > "$B/k6.12.log" 2>&1; then
+	"$K612/check" "$K612/libfutexsim.a" kernel-audit > "$B/k6.12.log" 2>&1; then
 	"$K612/futexsim" --version | grep -q '(kernel 6\.12\.' ||
 		no "$K612/futexsim --version does not name 6.12"
 	sh mk/selftests.sh "$K612" > "$K612/selftests.log" 2>&1 ||

@@ -27,13 +27,13 @@ START_TEST(test_version_names_the_series_the_kernel_was_compiled_from)
 
 	ck_assert_ptr_nonnull(o);
 	/* the Makefile's series and the one the kernel TUs carry agree */
-	ck_assert_str_eq(FUTEXSIM_KERNEL_SERIES, ksim_kernel_series);
+	ck_assert_str_eq(FUTEXSIM_KERNEL_SERIES, ksim_kernel_series());
 	if (run_futexsim(o, argv)) {
 		ck_assert_int_eq(o->status, 0);
-		snprintf(want, sizeof(want), "(kernel %s.", ksim_kernel_series);
+		snprintf(want, sizeof(want), "(kernel %s.", ksim_kernel_series());
 		ck_assert_msg(strstr(o->out, want), "%s: no %s", o->out, want);
 		snprintf(want, sizeof(want), "linux-source-%s ",
-			 ksim_kernel_series);
+			 ksim_kernel_series());
 		ck_assert_msg(strstr(o->out, want) || strstr(o->out, "(tree "),
 			      "%s: neither %s nor a tree", o->out, want);
 	}
@@ -54,7 +54,7 @@ START_TEST(test_futex2_calls_work_on_6_12_and_are_enosys_on_6_1)
 	const char *run[] = { "futexsim", "run", "--program=./futex2",
 			      "--seed=2", NULL };
 	struct child_out *o = malloc(sizeof(*o));
-	int is_612 = !strcmp(ksim_kernel_series, "6.12");
+	int is_612 = !strcmp(ksim_kernel_series(), "6.12");
 
 	ck_assert_ptr_nonnull(o);
 	scratch_enter();

@@ -268,13 +268,14 @@ void ksim_boot(void);
 long ksim_nanosleep(unsigned long long ns);
 
 /*
- * The kernel series the simulator is built over ("6.1", "6.12"), and the
+ * ksim_kernel_series() - the kernel series the simulator is built over
+ * ("6.1", "6.12"; a function: kernel objects hold no global data), and the
  * futex2 system calls of Linux 6.7 (sim/arch/series/SERIES.c): each takes
  * the system call's arguments (@timeout a struct __kernel_timespec,
  * absolute on @clockid, or NULL; @waiters two struct futex_waitv) and
  * returns the kernel's >= 0 or -errno: -ENOSYS on a series without them.
  */
-extern const char ksim_kernel_series[];
+const char *ksim_kernel_series(void);
 long ksim_futex2_wake(void *uaddr, unsigned long mask, int nr,
 		      unsigned int flags);
 long ksim_futex2_wait(void *uaddr, unsigned long val, unsigned long mask,

@@ -15,7 +15,10 @@
 #include <linux/errno.h>
 #include <sim/ksim.h>
 
-const char ksim_kernel_series[] = "6.1";
+const char *ksim_kernel_series(void)
+{
+	return "6.1";
+}
 
 long ksim_futex2_wake(void *uaddr, unsigned long mask, int nr,
 		      unsigned int flags)

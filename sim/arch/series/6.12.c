@@ -27,7 +27,10 @@ long sys_futex_wait(void __user *uaddr, unsigned long val, unsigned long mask,
 long sys_futex_requeue(struct futex_waitv __user *waiters, unsigned int flags,
 		       int nr_wake, int nr_requeue);
 
-const char ksim_kernel_series[] = "6.12";
+const char *ksim_kernel_series(void)
+{
+	return "6.12";
+}
 
 long ksim_futex2_wake(void *uaddr, unsigned long mask, int nr,
 		      unsigned int flags)
