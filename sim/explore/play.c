@@ -1,0 +1,646 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sim/explore/play.c - `futexsim play`: the player chooses, at every
+ * branching point, which CPU runs next (see sim/explore/play.h).
+ *
+ * Stage: the driver of the whole flow, called by sim/cli/cli.c.  Calls
+ * sim/explore/explore_run.c for the runs (sim_xrun(): one in this
+ * process, the machine built again each time), sets the explore hook
+ * sim_explore_chooser (sim/explore/explore.c), reads the machine's CPUs
+ * and tasks and the oracle's lock word for the state screen, and the
+ * narration's last lines through sim_trace_last_events().
+ *
+ * One game is a sequence of runs of the same scenario and seed.  A run
+ * asks the player at each branching point past its forced prefix; undo
+ * ends it (sim_run_abort()) and the next run forces every choice but the
+ * last one, so that the question undone is asked again.  Every run is a
+ * function of its forced choices and of the answers, so the same input
+ * gives the same output, byte for byte.  When the game is over, a last
+ * run with every choice forced records the replay file.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sim/cli/cli.h"
+#include "sim/explore/explore_run.h"
+#include "sim/explore/play.h"
+#include "sim/machine/machine.h"
+#include "sim/machine/prng.h"
+#include "sim/scenario/config.h"
+#include "sim/syscall/syscall.h"
+#include "sim/trace/trace.h"
+#include "sim/trace/trace_writer.h"	/* futex op and errno names */
+#include "workloads/workload.h"
+
+#define EVENTS_SHOWN	8	/* narration lines on a screen		*/
+#define LINE_MAX_IN	256	/* one line of input			*/
+
+static const struct sim_origin cmdline = { .file = "command line" };
+
+enum play_goal {
+	GOAL_NONE,
+	GOAL_LOST_WAKEUP,	/* the deadlock oracle's lost-wakeup verdict */
+	GOAL_DEADLOCK,		/* deadlock or lost-wakeup		*/
+	GOAL_MUTEX,		/* the mutex oracle			*/
+	GOAL_EAGAIN,		/* a FUTEX_WAIT returned EAGAIN		*/
+	GOAL_STEAL,		/* a TP FUTEX_LOCK stole the lock	*/
+	GOAL_NR
+};
+
+static const struct {
+	const char *name;
+	unsigned int oracle;	/* the oracle that must be on, or 0	*/
+} goals[GOAL_NR] = {
+	[GOAL_NONE]		= { "none", 0 },
+	[GOAL_LOST_WAKEUP]	= { "lost-wakeup", SIM_ORACLE_DEADLOCK },
+	[GOAL_DEADLOCK]		= { "deadlock", SIM_ORACLE_DEADLOCK },
+	[GOAL_MUTEX]		= { "mutex", SIM_ORACLE_MUTEX },
+	[GOAL_EAGAIN]		= { "eagain", 0 },
+	[GOAL_STEAL]		= { "steal", 0 },
+};
+
+/* How a run ended, besides a simulated failure. */
+enum play_end {
+	END_RUN,		/* the run returned, or failed		*/
+	END_UNDO,		/* undo: run again, one choice fewer	*/
+	END_QUIT,		/* q					*/
+	END_GOAL,		/* eagain or steal reached		*/
+};
+
+static struct {
+	struct sim_xctx *x;
+	enum play_goal goal;
+	const char *scenario;		/* the file, or "defaults"	*/
+	int tty;			/* stdout is a terminal: clear	*/
+	int echo;			/* stdin is not: echo the input	*/
+	struct sim_prng rng;		/* the seeded scheduler's	*/
+	int auto_left;			/* decisions it still makes	*/
+	int auto_all;			/* ... to the end (c, EOF)	*/
+	int eof;
+	enum play_end end;
+	struct sim_choice *undo_to;	/* the prefix of the next run	*/
+	int nr_undo_to, cap_undo_to;
+	char last_shown[SIM_NARRATE_LINE];	/* newest event shown	*/
+} pl;
+
+/* ---- the state screen ------------------------------------------------- */
+
+/* @ps as the narration writes times: milliseconds, 6 decimals. */
+static const char *ms(uint64_t ps, char *buf, size_t len)
+{
+	uint64_t ns = ps / 1000;
+
+	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64 " ms", ns / 1000000,
+		 ns % 1000000);
+	return buf;
+}
+
+static const char *op_name(unsigned int op, char *buf, size_t len)
+{
+	return sim__trace_futex_op(op & FUTEX_CMD_MASK, buf, len);
+}
+
+/* What CPU @c's task is doing now. */
+static void cpu_doing(const struct sim_cpu *c, char *buf, size_t len)
+{
+	const struct sim_task *t = c->curr;
+	char op[48];
+
+	if (!t)
+		snprintf(buf, len, "idle");
+	else if (c->parked)
+		snprintf(buf, len, "%s: spin-waits for a write to a line it watches", t->name);
+	else if (sim_explore_spinning(c->k.cpu))
+		snprintf(buf, len, "%s: spinning (runs only when nothing else can)", t->name);
+	else if (t->futex_uaddr)
+		snprintf(buf, len, "%s: in %s on %#" PRIxPTR, t->name,
+			 op_name(t->futex_op, op, sizeof(op)),
+			 (uintptr_t)t->futex_uaddr);
+	else if (t->in_kernel)
+		snprintf(buf, len, "%s: in the kernel", t->name);
+	else
+		snprintf(buf, len, "%s: in user space", t->name);
+}
+
+static const char *state_name(const struct sim_task *t)
+{
+	switch (t->state) {
+	case SIM_TASK_NEW:
+		return "not started";
+	case SIM_TASK_RUNNING:
+		return "running";
+	case SIM_TASK_QUEUED:
+		return "runnable, queued";
+	case SIM_TASK_SLEEPING:
+		return "asleep";
+	default:
+		return "exited";
+	}
+}
+
+static void show_task(const struct sim_task *t)
+{
+	char op[48], in[160] = "", last[120] = "";
+	const char *e;
+
+	if (t->futex_uaddr && t->state != SIM_TASK_RUNNING)
+		snprintf(in, sizeof(in), " in %s on %#" PRIxPTR,
+			 op_name(t->futex_op, op, sizeof(op)),
+			 (uintptr_t)t->futex_uaddr);
+	if (t->futex_called) {
+		e = t->futex_last_ret < 0 ? sim__trace_errno(t->futex_last_ret) : NULL;
+		if (e)
+			snprintf(last, sizeof(last), "; last futex call %s -> %s",
+				 op_name(t->futex_last_op, op, sizeof(op)), e);
+		else
+			snprintf(last, sizeof(last), "; last futex call %s -> %ld",
+				 op_name(t->futex_last_op, op, sizeof(op)),
+				 t->futex_last_ret);
+	}
+	printf("  %-10s tid %d  cpu %d  %s%s%s\n", t->name, t->tid, t->cpu,
+	       state_name(t), in, last);
+}
+
+/* The futex words: the lock's, then each other word a task is in. */
+static void show_words(void)
+{
+	const void *seen[SIM_MAX_TASKS + 1];
+	const void *w = sim_oracle_watched();
+	int n = 0;
+
+	printf("futex words:");
+	if (w) {
+		seen[n++] = w;
+		printf(" lock %#" PRIxPTR " = %u", (uintptr_t)w,
+		       *(const volatile uint32_t *)w);
+	}
+	for (int i = 0; i < sim.nr_tasks; i++) {
+		const void *u = sim.tasks[i]->futex_uaddr;
+		int dup = 0;
+
+		for (int j = 0; u && j < n; j++)
+			dup |= seen[j] == u;
+		if (!u || dup)
+			continue;
+		seen[n++] = u;
+		printf("%s %#" PRIxPTR " = %u", n > 1 ? "," : "", (uintptr_t)u,
+		       *(const volatile uint32_t *)u);
+	}
+	printf("%s\n", n ? "" : " none in use");
+}
+
+struct events {
+	char line[SIM_NARRATE_LAST][SIM_NARRATE_LINE];
+	int n;
+};
+
+static void take_event(const char *line, void *arg)
+{
+	struct events *ev = arg;
+
+	snprintf(ev->line[ev->n++ % SIM_NARRATE_LAST], SIM_NARRATE_LINE, "%s", line);
+}
+
+/* The last narration lines; those told since the last screen marked. */
+static void show_events(void)
+{
+	struct events *ev = sim__explore_alloc(sizeof(*ev));
+	int from, fresh;
+
+	sim_trace_last_events(take_event, ev);
+	from = ev->n > EVENTS_SHOWN ? ev->n - EVENTS_SHOWN : 0;
+	fresh = 0;
+	for (int i = 0; i < ev->n; i++)
+		if (!strcmp(ev->line[i], pl.last_shown))
+			fresh = i + 1;
+	printf("last events (* new):\n");
+	if (!ev->n)
+		printf("  (none yet)\n");
+	for (int i = from; i < ev->n; i++)
+		printf("%s %s\n", i >= fresh ? "*" : " ", ev->line[i]);
+	if (ev->n)
+		snprintf(pl.last_shown, sizeof(pl.last_shown), "%s",
+			 ev->line[ev->n - 1]);
+	free(ev);
+}
+
+static void show_screen(struct sim_cpu *const *cand, int n, bool cur)
+{
+	const struct sim_explore_log *l = sim_explore_log();
+	char t[32], what[200];
+
+	if (pl.tty)
+		printf("\033[H\033[2J");
+	printf("== futexsim play: %s, lock %s, %d threads, seed %" PRIu64
+	       ", goal %s; decision %d, %d switches so far ==\n",
+	       pl.scenario, pl.x->s.locks[0], pl.x->s.threads, pl.x->s.seed,
+	       goals[pl.goal].name, l->len + 1, l->preemptions);
+	for (int i = 0; i < sim.nr_cpus; i++) {
+		cpu_doing(&sim.cpus[i], what, sizeof(what));
+		printf("cpu %d  %s  %s\n", i, ms(sim.cpus[i].now_ps, t, sizeof(t)),
+		       what);
+	}
+	printf("tasks:\n");
+	for (int i = 0; i < sim.nr_tasks; i++)
+		show_task(sim.tasks[i]);
+	show_words();
+	show_events();
+	printf("choices (which CPU runs next):\n");
+	for (int i = 0; i < n; i++) {
+		cpu_doing(cand[i], what, sizeof(what));
+		printf("  %d  cpu %d  %s%s\n", i, cand[i]->k.cpu, what,
+		       !cur ? "" : i ? "  (switch)" : "  (goes on)");
+	}
+}
+
+/* ---- the questions ---------------------------------------------------- */
+
+static void help(void)
+{
+	printf("commands:\n"
+	       "  N      run choice N (Enter alone: choice 0)\n"
+	       "  s N    the seeded scheduler makes the next N decisions (n N: the same; N: 1)\n"
+	       "  c      the seeded scheduler finishes the run\n"
+	       "  u      undo the last decision\n"
+	       "  q      quit: save the choices made (choice 0 after them)\n"
+	       "  ?      this help\n");
+}
+
+/* One line of input into @buf; Return: 0, or -1 at the end of input. */
+static int read_line(char *buf, size_t len)
+{
+	size_t n;
+
+	printf("play> ");
+	fflush(stdout);
+	if (!fgets(buf, (int)len, stdin)) {
+		printf("\n");
+		return -1;
+	}
+	n = strlen(buf);
+	if (n && buf[n - 1] != '\n' && !feof(stdin)) {	/* too long: drop it */
+		int ch;
+
+		while ((ch = getchar()) != EOF && ch != '\n')
+			;
+		buf[0] = '\0';
+		snprintf(buf, len, "(a line too long)");
+		n = strlen(buf);
+	}
+	buf[strcspn(buf, "\r\n")] = '\0';
+	if (pl.echo)
+		printf("%s\n", buf);
+	return 0;
+}
+
+/* "s N", "n N", "s": N (>= 1) or -1 if malformed. */
+static int count_arg(const char *p)
+{
+	char *end;
+	long v;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	if (!*p)
+		return 1;
+	errno = 0;
+	v = strtol(p, &end, 10);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (errno || *end || v < 1 || v > 1000000)
+		return -1;
+	return (int)v;
+}
+
+/* Ask until a choice (Return: its index) or a command that ends the run
+ * (undo, quit: does not return). */
+static int ask(struct sim_cpu *const *cand, int n, bool cur)
+{
+	const struct sim_explore_log *l = sim_explore_log();
+	char line[LINE_MAX_IN], *end;
+	long v;
+	int cnt;
+
+	show_screen(cand, n, cur);
+	for (;;) {
+		if (read_line(line, sizeof(line))) {
+			printf("play: end of input: the seeded scheduler finishes the run\n");
+			pl.eof = pl.auto_all = 1;
+			return -1;
+		}
+		if (!line[0])
+			return 0;
+		v = strtol(line, &end, 10);
+		if (isdigit((unsigned char)line[0]) && !*end) {
+			if (v >= 0 && v < n)
+				return (int)v;
+			printf("play: no choice %s: choose 0 to %d\n", line, n - 1);
+			continue;
+		}
+		if ((line[0] == 's' || line[0] == 'n') &&
+		    (!line[1] || line[1] == ' ')) {
+			cnt = count_arg(line + 1);
+			if (cnt > 0) {
+				pl.auto_left = cnt - 1;
+				return -1;
+			}
+			printf("play: '%s': s N wants a count N from 1 to 1000000\n", line);
+			continue;
+		}
+		if (!strcmp(line, "c")) {
+			pl.auto_all = 1;
+			return -1;
+		}
+		if (!strcmp(line, "u")) {
+			if (!l->len) {
+				printf("play: nothing to undo: this is the first decision\n");
+				continue;
+			}
+			pl.nr_undo_to = sim__explore_take_log(&pl.undo_to,
+							      &pl.cap_undo_to) - 1;
+			pl.end = END_UNDO;
+			sim_run_abort();
+		}
+		if (!strcmp(line, "q")) {
+			pl.end = END_QUIT;
+			sim_run_abort();
+		}
+		if (!strcmp(line, "?") || !strcmp(line, "h") || !strcmp(line, "help")) {
+			help();
+			continue;
+		}
+		printf("play: '%s' is not a command: a choice 0 to %d, s N, c, u, q or ? for help\n",
+		       line, n - 1);
+	}
+}
+
+static int goal_counted(void)
+{
+	if (pl.goal == GOAL_EAGAIN)
+		return sim_syscalls.wait_eagain > 0;
+	if (pl.goal == GOAL_STEAL)
+		return sim_syscalls.tp_steals > 0;
+	return 0;
+}
+
+/* sim_explore_chooser: the player's choice, or the seeded scheduler's. */
+static int play_choose(struct sim_cpu *const *cand, int n, bool cur)
+{
+	int k = -1;
+
+	if (goal_counted()) {
+		pl.end = END_GOAL;
+		sim_run_abort();
+	}
+	if (!pl.auto_all && pl.auto_left > 0)
+		pl.auto_left--;
+	else if (!pl.auto_all)
+		k = ask(cand, n, cur);
+	if (k < 0)
+		k = (int)sim_prng_below(&pl.rng, (uint64_t)n);
+	return k;
+}
+
+/* ---- the game ---------------------------------------------------------- */
+
+/* One run of the game, asking past the @nr forced choices @forced. */
+static void play_run(const struct sim_choice *forced, int nr,
+		     struct sim_xres *res)
+{
+	memset(&sim_syscalls, 0, sizeof(sim_syscalls));
+	pl.end = END_RUN;
+	pl.auto_left = 0;
+	pl.x->narrate = 1;
+	sim_explore_chooser = play_choose;
+	sim_xrun(pl.x, pl.x->s.seed, forced, nr, NULL, res);
+	sim_explore_chooser = NULL;
+	pl.x->narrate = 0;
+}
+
+/* Does the failed run @res reach the goal? */
+static int goal_failure(const struct sim_xres *res)
+{
+	if (!res->failed)
+		return 0;
+	switch (pl.goal) {
+	case GOAL_LOST_WAKEUP:
+		return !strcmp(res->oracle, "lost-wakeup");
+	case GOAL_DEADLOCK:
+		return !strcmp(res->oracle, "deadlock") ||
+		       !strcmp(res->oracle, "lost-wakeup");
+	case GOAL_MUTEX:
+		return !strcmp(res->oracle, "mutex");
+	default:
+		return 0;
+	}
+}
+
+/* The last lines told, after the run ended. */
+static void show_end(void)
+{
+	struct events *ev = sim__explore_alloc(sizeof(*ev));
+	int from;
+
+	sim_trace_last_events(take_event, ev);
+	from = ev->n > EVENTS_SHOWN ? ev->n - EVENTS_SHOWN : 0;
+	printf("last events:\n");
+	for (int i = from; i < ev->n; i++)
+		printf("  %s\n", ev->line[i]);
+	free(ev);
+}
+
+static const char *counted_what(void)
+{
+	return pl.goal == GOAL_EAGAIN ?
+		"a FUTEX_WAIT returned EAGAIN: the word changed between the task's read and the kernel's" :
+		"a TP FUTEX_LOCK stole the lock in the kernel";
+}
+
+/*
+ * The verdict of the game's last run @res, @n choices made.
+ * Return: the exit status, before the record.
+ */
+static int verdict(const struct sim_xres *res, int n)
+{
+	char why[300];
+
+	if (pl.end == END_GOAL) {
+		printf("goal reached: %s: %s (decision %d)\n", goals[pl.goal].name,
+		       counted_what(), n + 1);
+		return SIM_EXIT_OK;
+	}
+	if (goal_failure(res)) {
+		/* the tasks are as the failure left them: the diagnosis */
+		if (!strcmp(res->oracle, "lost-wakeup") &&
+		    sim_oracle_lost_wakeup(why, sizeof(why)))
+			printf("goal reached: lost-wakeup: %s\n", why);
+		else
+			printf("goal reached: %s: %s\n", res->oracle, res->what);
+		return SIM_EXIT_OK;
+	}
+	if (res->failed) {
+		printf("play: the run failed: %s: %s%s%s\n", res->oracle, res->what,
+		       pl.goal ? "; not the goal " : "",
+		       pl.goal ? goals[pl.goal].name : "");
+		return SIM_EXIT_FAILURE;
+	}
+	if (pl.end == END_QUIT)
+		printf("play: quit after %d decisions\n", n);
+	else
+		printf("play: the run ended after %d decisions, %" PRIu64 " operations\n",
+		       n, res->r.ops);
+	if (!pl.goal)
+		return SIM_EXIT_OK;
+	printf("play: goal %s not reached\n", goals[pl.goal].name);
+	return SIM_EXIT_GOAL_MISSED;
+}
+
+/* Record @c[0..@n) into @path: every choice forced, choice 0 after them
+ * (strategy dfs:0).  Return: 0, or 1 if it ended otherwise than the
+ * game (a determinism bug: one line printed). */
+static int record(const struct sim_choice *c, int n, const char *path,
+		  const struct sim_xres *game, int status)
+{
+	struct sim_xres *res = sim__explore_alloc(sizeof(*res));
+	int same;
+
+	memset(&sim_syscalls, 0, sizeof(sim_syscalls));
+	sim_xrun(pl.x, pl.x->s.seed, c, n, path, res);
+	if (pl.end == END_GOAL)
+		same = goal_counted();
+	else if (pl.end == END_QUIT || status == SIM_EXIT_GOAL_MISSED)
+		same = 1;	/* the rest of the run is choice 0 */
+	else
+		same = res->failed == game->failed &&
+		       (!res->failed || !strcmp(res->oracle, game->oracle));
+	free(res);
+	if (!same) {
+		fprintf(stderr, "futexsim: play: the recorded run %s did not end as the game did (a determinism bug)\n",
+			path);
+		return 1;
+	}
+	printf("play: replay file %s\n  futexsim replay %s --narrate=yes\n",
+	       path, path);
+	return 0;
+}
+
+/* ---- the command line ------------------------------------------------- */
+
+static enum play_goal goal_parse(const char *v)
+{
+	char expected[200];
+	size_t n = 0;
+
+	for (int g = 1; g < GOAL_NR; g++)
+		if (!strcmp(v, goals[g].name))
+			return (enum play_goal)g;
+	n += (size_t)snprintf(expected, sizeof(expected), "a goal:");
+	for (int g = 1; g < GOAL_NR; g++)
+		n += (size_t)snprintf(expected + n, sizeof(expected) - n, "%s %s",
+				      g > 1 ? "," : "", goals[g].name);
+	sim_config_fail(&cmdline, "goal", expected, v);
+}
+
+/* Defaults, then SCENARIO, then the options, as `futexsim run` does. */
+static void parse(int argc, char **argv, struct sim_scenario *s,
+		  const char **out)
+{
+	const char *file = NULL;
+	char key[64];
+
+	sim_scenario_defaults(s);
+	for (int i = 0; i < argc; i++)
+		if (argv[i][0] != '-') {
+			if (file)
+				sim_config_fail(&cmdline, NULL, "one scenario file", argv[i]);
+			file = argv[i];
+		}
+	if (file)
+		sim_scenario_load(s, file);
+	pl.scenario = file ? strrchr(file, '/') ? strrchr(file, '/') + 1 : file :
+			     "defaults";
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *eq = strchr(a, '=');
+		size_t n;
+
+		if (a[0] != '-')
+			continue;
+		n = eq ? (size_t)(eq - a - 2) : 0;
+		if (a[1] != '-' || !eq || !n || n >= sizeof(key))
+			sim_config_fail(&cmdline, NULL, "--key=value options", a);
+		memcpy(key, a + 2, n);
+		key[n] = '\0';
+		if (!strcmp(key, "goal"))
+			pl.goal = goal_parse(eq + 1);
+		else if (!strcmp(key, "out"))
+			*out = eq + 1;
+		else
+			sim_scenario_set(s, key, eq + 1, &cmdline);
+	}
+	if (*out && file && sim_cli_same_file(*out, file, 1))
+		sim_config_fail(&cmdline, "out",
+				"a file other than the scenario file being read", *out);
+	if (s->wl == &wl_program)
+		sim_config_fail(&cmdline, "workload",
+				"a built-in workload (play runs its runs in one process)",
+				"program");
+	/* the player's schedule: choice 0 after the choices recorded */
+	sim_scenario_set(s, "strategy", "dfs:0", &cmdline);
+}
+
+int sim_cmd_play(int argc, char **argv)
+{
+	struct sim_scenario s;
+	struct sim_xres *res = sim__explore_alloc(sizeof(*res));
+	struct sim_choice *c = NULL;
+	const char *out = NULL;
+	char path[400];
+	int n, cap = 0, status;
+
+	memset(&pl, 0, sizeof(pl));
+	parse(argc, argv, &s, &out);
+	pl.x = sim__explore_alloc(sizeof(*pl.x));
+	sim_xctx_init(pl.x, &s);
+	if (goals[pl.goal].oracle && !(pl.x->oracles.mask & goals[pl.goal].oracle))
+		sim_config_fail(&cmdline, "oracle", "an oracle list with the goal's oracle",
+				pl.x->s.oracle);
+	if (pl.goal == GOAL_STEAL && strcmp(pl.x->s.locks[0], "tp"))
+		sim_config_fail(&cmdline, "lock", "lock=tp for --goal=steal",
+				pl.x->s.locks[0]);
+	if (out)
+		snprintf(path, sizeof(path), "%s", out);
+	else
+		snprintf(path, sizeof(path), "futexsim-play-%s.replay",
+			 pl.x->s.locks[0]);
+	pl.tty = isatty(STDOUT_FILENO);
+	pl.echo = !isatty(STDIN_FILENO);
+	sim_prng_seed(&pl.rng, pl.x->s.seed ^ 0x706c617921ULL);	/* "play!" */
+	printf("futexsim play: you are the scheduler (? for help)\n");
+	for (;;) {
+		play_run(pl.undo_to, pl.nr_undo_to, res);
+		if (pl.end != END_UNDO)
+			break;
+		sim_trace_close();
+		printf("play: undone: back to decision %d\n", pl.nr_undo_to + 1);
+		pl.last_shown[0] = '\0';
+	}
+	n = sim__explore_take_log(&c, &cap);
+	show_end();
+	sim_trace_close();
+	status = verdict(res, n);
+	fflush(stdout);
+	if (record(c, n, path, res, status))
+		status = SIM_EXIT_HOST;
+	fflush(stdout);
+	free(c);
+	free(pl.undo_to);
+	free(pl.x);
+	free(res);
+	return status;
+}
