@@ -129,6 +129,48 @@ out:
 }
 END_TEST
 
+/* play FILE.replay: the file's choices up to its last switch, then the
+ * player's; the lesson's last switch made again saves the same file. */
+START_TEST(test_play_goes_on_from_a_replay_file)
+{
+	struct child_out *o = out_alloc();
+	char in[4 * NR_LESSON + 1];
+	const char *argv[] = { "futexsim", "play", BUGS "lost-wakeup.scn",
+			       "--ops=2", "--seed=3", "--out=play-from.replay", NULL };
+	const char *again[] = { "futexsim", "play", "play-from.replay",
+				"--goal=lost-wakeup", "--out=play-again.replay", NULL };
+	const char *none[] = { "futexsim", "play", "play-none.replay", NULL };
+	char *first, *second;
+	size_t l1, l2;
+
+	lesson(in, sizeof(in));
+	if (!play(o, in, argv))
+		goto out;
+	ck_assert_msg(o->status == 3, "status %d: %s", o->status, o->out);
+	first = slurp("play-from.replay", &l1);
+	play(o, "1\n\n\n\n\n\n\n\n\n\n\n", again);
+	ck_assert_msg(o->status == 0, "status %d: %s", o->status, o->out);
+	ck_assert_ptr_nonnull(strstr(o->out, "play: play-from.replay: its first 32 choices are made again"));
+	ck_assert_ptr_nonnull(strstr(o->out, "decision 33, 2 switches so far"));
+	ck_assert_ptr_null(strstr(o->out, "decision 32,"));
+	ck_assert_ptr_nonnull(strstr(o->out, "goal reached: lost-wakeup"));
+	second = slurp("play-again.replay", &l2);
+	ck_assert_msg(l1 == l2 && !memcmp(first, second, l1), "not the same schedule");
+	free(second);
+	/* negative control: another last choice, another schedule */
+	play(o, "0\n", again);
+	second = slurp("play-again.replay", &l2);
+	ck_assert_msg(l1 != l2 || memcmp(first, second, l1), "the choice made no difference");
+	free(first);
+	free(second);
+	unlink("play-none.replay");
+	play(o, "", none);
+	assert_one_line_error(o, "play-none.replay");
+out:
+	free(o);
+}
+END_TEST
+
 START_TEST(test_play_correct_lock_never_loses_the_wakeup)
 {
 	struct child_out *o = out_alloc();
@@ -354,6 +396,7 @@ Suite *play_suite(void)
 {
 	return one_case_suite("play", 120, (const TTest *const[]){
 		test_play_lesson_reaches_the_lost_wakeup_and_replays_it,
+		test_play_goes_on_from_a_replay_file,
 		test_play_correct_lock_never_loses_the_wakeup,
 		test_play_same_answers_give_the_same_bytes,
 		test_play_undo_forgets_the_last_choice,

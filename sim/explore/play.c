@@ -32,6 +32,7 @@
 #include "sim/explore/play.h"
 #include "sim/machine/machine.h"
 #include "sim/machine/prng.h"
+#include "sim/replay/replay.h"
 #include "sim/scenario/config.h"
 #include "sim/syscall/syscall.h"
 #include "sim/trace/trace.h"
@@ -87,6 +88,7 @@ static struct {
 	struct sim_choice *undo_to;	/* the prefix of the next run	*/
 	int nr_undo_to, cap_undo_to;
 	char last_shown[SIM_NARRATE_LINE];	/* newest event shown	*/
+	const char *from;		/* FILE.replay continued, or NULL */
 } pl;
 
 /* ---- the state screen ------------------------------------------------- */
@@ -547,10 +549,60 @@ static enum play_goal goal_parse(const char *v)
 	sim_config_fail(&cmdline, "goal", expected, v);
 }
 
-/* Defaults, then SCENARIO, then the options, as `futexsim run` does. */
+/* Does @path name a replay file (by its extension)? */
+static int is_replay(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 7 && !strcmp(path + n - 7, ".replay");
+}
+
+/*
+ * The choices (X lines) of the replay file @src into *@c (*@cap
+ * entries).  `futexsim play FILE.replay` makes them again up to the
+ * file's last switch (its last non-zero choice, after which a recorded
+ * game has only choice 0) and asks that one: the player makes the last
+ * switch, or another.  A malformed X line: one line, exit 2.
+ * Return: the choices made again.
+ */
+static int replay_prefix(const struct sim_replay_src *src,
+			 struct sim_choice **c, int *cap)
+{
+	struct sim_origin at = { .file = src->path, .line = src->line };
+	FILE *f = fopen(src->path, "r");
+	char line[128];
+	unsigned int n, k;
+	int len = 0, keep = 0;
+
+	if (!f || fseek(f, src->offset, SEEK_SET))
+		sim_config_fail(&cmdline, NULL, "a readable replay file", src->path);
+	for (; fgets(line, sizeof(line), f); at.line++) {
+		if (line[0] != 'X')
+			continue;
+		if (sscanf(line, "X %u %u", &n, &k) != 2 || k >= n || n > 0xffff)
+			sim_config_fail(&at, NULL, "a decision 'X N K' with K < N", line);
+		if (len == *cap) {
+			*cap = *cap ? 2 * *cap : 256;
+			*c = realloc(*c, (size_t)*cap * sizeof(**c));
+			if (!*c) {
+				fprintf(stderr, "futexsim: out of memory\n");
+				exit(SIM_EXIT_HOST);
+			}
+		}
+		(*c)[len++] = (struct sim_choice){ (uint16_t)n, (uint16_t)k, 0 };
+		if (k)
+			keep = len - 1;
+	}
+	fclose(f);
+	return keep;
+}
+
+/* Defaults, then SCENARIO (or FILE.replay's header), then the options,
+ * as `futexsim run` (`futexsim replay`) does. */
 static void parse(int argc, char **argv, struct sim_scenario *s,
 		  const char **out)
 {
+	struct sim_replay_src src;
 	const char *file = NULL;
 	char key[64];
 
@@ -561,8 +613,13 @@ static void parse(int argc, char **argv, struct sim_scenario *s,
 				sim_config_fail(&cmdline, NULL, "one scenario file", argv[i]);
 			file = argv[i];
 		}
-	if (file)
+	if (file && is_replay(file)) {
+		sim_replay_load(file, s, &src);
+		pl.from = file;
+		pl.nr_undo_to = replay_prefix(&src, &pl.undo_to, &pl.cap_undo_to);
+	} else if (file) {
 		sim_scenario_load(s, file);
+	}
 	pl.scenario = file ? strrchr(file, '/') ? strrchr(file, '/') + 1 : file :
 			     "defaults";
 	for (int i = 0; i < argc; i++) {
@@ -583,7 +640,8 @@ static void parse(int argc, char **argv, struct sim_scenario *s,
 		else
 			sim_scenario_set(s, key, eq + 1, &cmdline);
 	}
-	if (*out && file && sim_cli_same_file(*out, file, 1))
+	/* a replay file is read whole before the game: it may be the --out */
+	if (*out && file && !pl.from && sim_cli_same_file(*out, file, 1))
 		sim_config_fail(&cmdline, "out",
 				"a file other than the scenario file being read", *out);
 	if (s->wl == &wl_program)
@@ -622,6 +680,9 @@ int sim_cmd_play(int argc, char **argv)
 	pl.echo = !isatty(STDIN_FILENO);
 	sim_prng_seed(&pl.rng, pl.x->s.seed ^ 0x706c617921ULL);	/* "play!" */
 	printf("futexsim play: you are the scheduler (? for help)\n");
+	if (pl.from)
+		printf("play: %s: its first %d choices are made again, up to its last switch (u takes them back)\n",
+		       pl.from, pl.nr_undo_to);
 	for (;;) {
 		play_run(pl.undo_to, pl.nr_undo_to, res);
 		if (pl.end != END_UNDO)
