@@ -6,7 +6,7 @@
  * Stage: machine.  Called by sim/machine/machine.c at every hook
  * (sim_explore_note()) and dispatch (sim_explore_pick()) in explore mode;
  * started and stopped by sim/explore/explore_run.c, sim/explore/shrink.c and the CLI's
- * child.  Calls the run heap (sim/machine/runheap.h) and the replay files
+ * child; asks sim/explore/play.c's chooser, when one is set.  Calls the run heap (sim/machine/runheap.h) and the replay files
  * (sim_replay_forced(), sim_decision()).
  */
 #include <stdio.h>

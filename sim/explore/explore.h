@@ -7,7 +7,9 @@
  * and sim_explore_pick() at every dispatch while sim_explore_on is set;
  * the explore and shrink commands (sim/explore/explore_run.c, sim/explore/shrink.c) and
  * the CLI's child (a replay of an explore run) start and stop it around
- * a run and read the choices it made.  Implemented in sim/explore/explore.c.
+ * a run and read the choices it made; `futexsim play` (sim/explore/play.c)
+ * makes the choices itself through sim_explore_chooser.  Implemented in
+ * sim/explore/explore.c.
  *
  * A scheduling point with two or more candidate CPUs is a "branching
  * point".  Its candidates are ordered: first the CPU that was running (if

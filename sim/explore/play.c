@@ -36,10 +36,8 @@
 #include "sim/scenario/config.h"
 #include "sim/syscall/syscall.h"
 #include "sim/trace/trace.h"
-#include "sim/trace/trace_writer.h"	/* futex op and errno names */
 #include "workloads/workload.h"
 
-#define EVENTS_SHOWN	8	/* narration lines on a screen		*/
 #define LINE_MAX_IN	256	/* one line of input			*/
 
 static const struct sim_origin cmdline = { .file = "command line" };
@@ -77,8 +75,6 @@ enum play_end {
 static struct {
 	struct sim_xctx *x;
 	enum play_goal goal;
-	const char *scenario;		/* the file, or "defaults"	*/
-	int tty;			/* stdout is a terminal: clear	*/
 	int echo;			/* stdin is not: echo the input	*/
 	struct sim_prng rng;		/* the seeded scheduler's	*/
 	int auto_left;			/* decisions it still makes	*/
@@ -87,179 +83,9 @@ static struct {
 	enum play_end end;
 	struct sim_choice *undo_to;	/* the prefix of the next run	*/
 	int nr_undo_to, cap_undo_to;
-	char last_shown[SIM_NARRATE_LINE];	/* newest event shown	*/
+	struct sim_play_view view;	/* the screen's state	*/
 	const char *from;		/* FILE.replay continued, or NULL */
 } pl;
-
-/* ---- the state screen ------------------------------------------------- */
-
-/* @ps as the narration writes times: milliseconds, 6 decimals. */
-static const char *ms(uint64_t ps, char *buf, size_t len)
-{
-	uint64_t ns = ps / 1000;
-
-	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64 " ms", ns / 1000000,
-		 ns % 1000000);
-	return buf;
-}
-
-static const char *op_name(unsigned int op, char *buf, size_t len)
-{
-	return sim__trace_futex_op(op & FUTEX_CMD_MASK, buf, len);
-}
-
-/* What CPU @c's task is doing now. */
-static void cpu_doing(const struct sim_cpu *c, char *buf, size_t len)
-{
-	const struct sim_task *t = c->curr;
-	char op[48];
-
-	if (!t)
-		snprintf(buf, len, "idle");
-	else if (c->parked)
-		snprintf(buf, len, "%s: spin-waits for a write to a line it watches", t->name);
-	else if (sim_explore_spinning(c->k.cpu))
-		snprintf(buf, len, "%s: spinning (runs only when nothing else can)", t->name);
-	else if (t->futex_uaddr)
-		snprintf(buf, len, "%s: in %s on %#" PRIxPTR, t->name,
-			 op_name(t->futex_op, op, sizeof(op)),
-			 (uintptr_t)t->futex_uaddr);
-	else if (t->in_kernel)
-		snprintf(buf, len, "%s: in the kernel", t->name);
-	else
-		snprintf(buf, len, "%s: in user space", t->name);
-}
-
-static const char *state_name(const struct sim_task *t)
-{
-	switch (t->state) {
-	case SIM_TASK_NEW:
-		return "not started";
-	case SIM_TASK_RUNNING:
-		return "running";
-	case SIM_TASK_QUEUED:
-		return "runnable, queued";
-	case SIM_TASK_SLEEPING:
-		return "asleep";
-	default:
-		return "exited";
-	}
-}
-
-static void show_task(const struct sim_task *t)
-{
-	char op[48], in[160] = "", last[120] = "";
-	const char *e;
-
-	if (t->futex_uaddr && t->state != SIM_TASK_RUNNING)
-		snprintf(in, sizeof(in), " in %s on %#" PRIxPTR,
-			 op_name(t->futex_op, op, sizeof(op)),
-			 (uintptr_t)t->futex_uaddr);
-	if (t->futex_called) {
-		e = t->futex_last_ret < 0 ? sim__trace_errno(t->futex_last_ret) : NULL;
-		if (e)
-			snprintf(last, sizeof(last), "; last futex call %s -> %s",
-				 op_name(t->futex_last_op, op, sizeof(op)), e);
-		else
-			snprintf(last, sizeof(last), "; last futex call %s -> %ld",
-				 op_name(t->futex_last_op, op, sizeof(op)),
-				 t->futex_last_ret);
-	}
-	printf("  %-10s tid %d  cpu %d  %s%s%s\n", t->name, t->tid, t->cpu,
-	       state_name(t), in, last);
-}
-
-/* The futex words: the lock's, then each other word a task is in. */
-static void show_words(void)
-{
-	const void *seen[SIM_MAX_TASKS + 1];
-	const void *w = sim_oracle_watched();
-	int n = 0;
-
-	printf("futex words:");
-	if (w) {
-		seen[n++] = w;
-		printf(" lock %#" PRIxPTR " = %u", (uintptr_t)w,
-		       *(const volatile uint32_t *)w);
-	}
-	for (int i = 0; i < sim.nr_tasks; i++) {
-		const void *u = sim.tasks[i]->futex_uaddr;
-		int dup = 0;
-
-		for (int j = 0; u && j < n; j++)
-			dup |= seen[j] == u;
-		if (!u || dup)
-			continue;
-		seen[n++] = u;
-		printf("%s %#" PRIxPTR " = %u", n > 1 ? "," : "", (uintptr_t)u,
-		       *(const volatile uint32_t *)u);
-	}
-	printf("%s\n", n ? "" : " none in use");
-}
-
-struct events {
-	char line[SIM_NARRATE_LAST][SIM_NARRATE_LINE];
-	int n;
-};
-
-static void take_event(const char *line, void *arg)
-{
-	struct events *ev = arg;
-
-	snprintf(ev->line[ev->n++ % SIM_NARRATE_LAST], SIM_NARRATE_LINE, "%s", line);
-}
-
-/* The last narration lines; those told since the last screen marked. */
-static void show_events(void)
-{
-	struct events *ev = sim__explore_alloc(sizeof(*ev));
-	int from, fresh;
-
-	sim_trace_last_events(take_event, ev);
-	from = ev->n > EVENTS_SHOWN ? ev->n - EVENTS_SHOWN : 0;
-	fresh = 0;
-	for (int i = 0; i < ev->n; i++)
-		if (!strcmp(ev->line[i], pl.last_shown))
-			fresh = i + 1;
-	printf("last events (* new):\n");
-	if (!ev->n)
-		printf("  (none yet)\n");
-	for (int i = from; i < ev->n; i++)
-		printf("%s %s\n", i >= fresh ? "*" : " ", ev->line[i]);
-	if (ev->n)
-		snprintf(pl.last_shown, sizeof(pl.last_shown), "%s",
-			 ev->line[ev->n - 1]);
-	free(ev);
-}
-
-static void show_screen(struct sim_cpu *const *cand, int n, bool cur)
-{
-	const struct sim_explore_log *l = sim_explore_log();
-	char t[32], what[200];
-
-	if (pl.tty)
-		printf("\033[H\033[2J");
-	printf("== futexsim play: %s, lock %s, %d threads, seed %" PRIu64
-	       ", goal %s; decision %d, %d switches so far ==\n",
-	       pl.scenario, pl.x->s.locks[0], pl.x->s.threads, pl.x->s.seed,
-	       goals[pl.goal].name, l->len + 1, l->preemptions);
-	for (int i = 0; i < sim.nr_cpus; i++) {
-		cpu_doing(&sim.cpus[i], what, sizeof(what));
-		printf("cpu %d  %s  %s\n", i, ms(sim.cpus[i].now_ps, t, sizeof(t)),
-		       what);
-	}
-	printf("tasks:\n");
-	for (int i = 0; i < sim.nr_tasks; i++)
-		show_task(sim.tasks[i]);
-	show_words();
-	show_events();
-	printf("choices (which CPU runs next):\n");
-	for (int i = 0; i < n; i++) {
-		cpu_doing(cand[i], what, sizeof(what));
-		printf("  %d  cpu %d  %s%s\n", i, cand[i]->k.cpu, what,
-		       !cur ? "" : i ? "  (switch)" : "  (goes on)");
-	}
-}
 
 /* ---- the questions ---------------------------------------------------- */
 
@@ -291,9 +117,7 @@ static int read_line(char *buf, size_t len)
 
 		while ((ch = getchar()) != EOF && ch != '\n')
 			;
-		buf[0] = '\0';
 		snprintf(buf, len, "(a line too long)");
-		n = strlen(buf);
 	}
 	buf[strcspn(buf, "\r\n")] = '\0';
 	if (pl.echo)
@@ -329,7 +153,7 @@ static int ask(struct sim_cpu *const *cand, int n, bool cur)
 	long v;
 	int cnt;
 
-	show_screen(cand, n, cur);
+	sim__play_screen(&pl.view, cand, n, cur);
 	for (;;) {
 		if (read_line(line, sizeof(line))) {
 			printf("play: end of input: the seeded scheduler finishes the run\n");
@@ -441,20 +265,6 @@ static int goal_failure(const struct sim_xres *res)
 	default:
 		return 0;
 	}
-}
-
-/* The last lines told, after the run ended. */
-static void show_end(void)
-{
-	struct events *ev = sim__explore_alloc(sizeof(*ev));
-	int from;
-
-	sim_trace_last_events(take_event, ev);
-	from = ev->n > EVENTS_SHOWN ? ev->n - EVENTS_SHOWN : 0;
-	printf("last events:\n");
-	for (int i = from; i < ev->n; i++)
-		printf("  %s\n", ev->line[i]);
-	free(ev);
 }
 
 static const char *counted_what(void)
@@ -620,8 +430,8 @@ static void parse(int argc, char **argv, struct sim_scenario *s,
 	} else if (file) {
 		sim_scenario_load(s, file);
 	}
-	pl.scenario = file ? strrchr(file, '/') ? strrchr(file, '/') + 1 : file :
-			     "defaults";
+	pl.view.scenario = !file ? "defaults" :
+			   strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i], *eq = strchr(a, '=');
 		size_t n;
@@ -668,7 +478,7 @@ int sim_cmd_play(int argc, char **argv)
 	if (goals[pl.goal].oracle && !(pl.x->oracles.mask & goals[pl.goal].oracle))
 		sim_config_fail(&cmdline, "oracle", "an oracle list with the goal's oracle",
 				pl.x->s.oracle);
-	if (pl.goal == GOAL_STEAL && strcmp(pl.x->s.locks[0], "tp"))
+	if (pl.goal == GOAL_STEAL && strcmp(pl.x->s.locks[0], "tp") != 0)
 		sim_config_fail(&cmdline, "lock", "lock=tp for --goal=steal",
 				pl.x->s.locks[0]);
 	if (out)
@@ -676,7 +486,11 @@ int sim_cmd_play(int argc, char **argv)
 	else
 		snprintf(path, sizeof(path), "futexsim-play-%s.replay",
 			 pl.x->s.locks[0]);
-	pl.tty = isatty(STDOUT_FILENO);
+	pl.view.tty = isatty(STDOUT_FILENO);
+	pl.view.lock = pl.x->s.locks[0];
+	pl.view.threads = pl.x->s.threads;
+	pl.view.seed = pl.x->s.seed;
+	pl.view.goal = goals[pl.goal].name;
 	pl.echo = !isatty(STDIN_FILENO);
 	sim_prng_seed(&pl.rng, pl.x->s.seed ^ 0x706c617921ULL);	/* "play!" */
 	printf("futexsim play: you are the scheduler (? for help)\n");
@@ -689,10 +503,10 @@ int sim_cmd_play(int argc, char **argv)
 			break;
 		sim_trace_close();
 		printf("play: undone: back to decision %d\n", pl.nr_undo_to + 1);
-		pl.last_shown[0] = '\0';
+		pl.view.last_shown[0] = '\0';
 	}
 	n = sim__explore_take_log(&c, &cap);
-	show_end();
+	sim__play_end_events();
 	sim_trace_close();
 	status = verdict(res, n);
 	fflush(stdout);

@@ -29,9 +29,42 @@
 #ifndef SIM_EXPLORE_PLAY_H
 #define SIM_EXPLORE_PLAY_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
+struct sim_cpu;
+
 /* sim_cmd_play - `futexsim play` with the @argc arguments @argv after
  * the command word; input from stdin, the screens on stdout.
  * Return: the exit status (above). */
 int sim_cmd_play(int argc, char **argv);
+
+/* ---- between play.c and play_screen.c (the state screen) ---- */
+
+/* A line of the narration (SIM_NARRATE_LINE of sim/trace/, checked in
+ * play_screen.c). */
+#define SIM_PLAY_LINE	256
+
+/* What the screen says of the game, and what it remembers. */
+struct sim_play_view {
+	const char *scenario;		/* the file's name, or "defaults" */
+	const char *lock, *goal;	/* the lock's name, the goal's	*/
+	int threads;
+	uint64_t seed;
+	int tty;			/* stdout is a terminal: clear it */
+	char last_shown[SIM_PLAY_LINE];	/* the newest event shown:
+						 * those after it are new */
+};
+
+/*
+ * sim__play_screen - before a question, in the middle of a run: the
+ * CPUs, the tasks, the futex words, the last events of the narration
+ * (those told since the last screen marked) and the choices
+ * @cand[0..@n) (@cur: @cand[0] was running), on stdout.
+ */
+void sim__play_screen(struct sim_play_view *v, struct sim_cpu *const *cand,
+		      int n, bool cur);
+/* sim__play_end_events - after the run: its last events, on stdout. */
+void sim__play_end_events(void);
 
 #endif /* SIM_EXPLORE_PLAY_H */
