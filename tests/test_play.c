@@ -326,6 +326,48 @@ out:
 }
 END_TEST
 
+/*
+ * The seeded scheduler to the end (c): the game's verdict on a steal
+ * agrees with the replay's count of kernel steals, both ways; mutex is
+ * reached with the racy lock, never with ww.
+ */
+START_TEST(test_play_steal_and_mutex_goals_agree_with_the_replay)
+{
+	struct child_out *o = out_alloc();
+	const char *steal[] = { "futexsim", "play", "--lock=tp", "--threads=3",
+				"--ops=20", "--machine=tiny4", "--goal=steal",
+				"--seed=5", "--out=play-steal.replay", NULL };
+	const char *rargv[] = { "futexsim", "replay", "play-steal.replay", NULL };
+	const char *racy[] = { "futexsim", "play", BUGS "racy-mutex.scn",
+			       "--goal=mutex", "--seed=2", "--out=play-racy.replay", NULL };
+	char row[200];
+	int steals = -1;
+
+	if (!play(o, "c\n", steal))
+		goto out;
+	ck_assert_msg(o->status == 0, "status %d: %s", o->status, o->out);
+	ck_assert_ptr_nonnull(strstr(o->out, "goal reached: steal: a TP FUTEX_LOCK stole the lock"));
+	run_futexsim(o, rargv);
+	ck_assert_msg(line_after(o->out, "TP kernel steals (% ops)", row, sizeof(row)),
+		      "%s", o->out);
+	ck_assert_msg(sscanf(row, "%d", &steals) == 1 && steals > 0, "%s", row);
+	steal[7] = "--seed=2";	/* a run with no steal */
+	play(o, "c\n", steal);
+	ck_assert_msg(o->status == 7, "status %d: %s", o->status, o->out);
+	run_futexsim(o, rargv);
+	ck_assert(line_after(o->out, "TP kernel steals (% ops)", row, sizeof(row)));
+	ck_assert_msg(sscanf(row, "%d", &steals) == 1 && steals == 0, "%s", row);
+	play(o, "c\n", racy);
+	ck_assert_msg(o->status == 0, "status %d: %s", o->status, o->out);
+	ck_assert_ptr_nonnull(strstr(o->out, "goal reached: mutex: mutual exclusion violated"));
+	racy[2] = BUGS "lost-wakeup-ok.scn";
+	play(o, "c\n", racy);
+	ck_assert_msg(o->status == 7, "status %d: %s", o->status, o->out);
+out:
+	free(o);
+}
+END_TEST
+
 START_TEST(test_play_bad_command_line_is_one_line)
 {
 	struct child_out *o = out_alloc();
@@ -403,6 +445,7 @@ Suite *play_suite(void)
 		test_play_bad_lines_are_asked_again,
 		test_play_end_of_input_finishes_the_run,
 		test_play_eagain_goal_is_counted,
+		test_play_steal_and_mutex_goals_agree_with_the_replay,
 		test_play_bad_command_line_is_one_line,
 		test_play_on_a_terminal_through_tmux,
 		NULL });

@@ -69,7 +69,7 @@ enum play_end {
 	END_RUN,		/* the run returned, or failed		*/
 	END_UNDO,		/* undo: run again, one choice fewer	*/
 	END_QUIT,		/* q					*/
-	END_GOAL,		/* eagain or steal reached		*/
+	END_GOAL,		/* eagain or steal counted		*/
 };
 
 static struct {
@@ -79,7 +79,6 @@ static struct {
 	struct sim_prng rng;		/* the seeded scheduler's	*/
 	int auto_left;			/* decisions it still makes	*/
 	int auto_all;			/* ... to the end (c, EOF)	*/
-	int eof;
 	enum play_end end;
 	struct sim_choice *undo_to;	/* the prefix of the next run	*/
 	int nr_undo_to, cap_undo_to;
@@ -157,7 +156,7 @@ static int ask(struct sim_cpu *const *cand, int n, bool cur)
 	for (;;) {
 		if (read_line(line, sizeof(line))) {
 			printf("play: end of input: the seeded scheduler finishes the run\n");
-			pl.eof = pl.auto_all = 1;
+			pl.auto_all = 1;
 			return -1;
 		}
 		if (!line[0])
@@ -282,18 +281,24 @@ static int verdict(const struct sim_xres *res, int n)
 {
 	char why[300];
 
+	/* a count seen at a question, or after the last one */
+	if (pl.end == END_RUN && goal_counted())
+		pl.end = END_GOAL;
 	if (pl.end == END_GOAL) {
-		printf("goal reached: %s: %s (decision %d)\n", goals[pl.goal].name,
-		       counted_what(), n + 1);
+		printf("goal reached: %s: %s (after %d decisions)\n",
+		       goals[pl.goal].name, counted_what(), n);
 		return SIM_EXIT_OK;
 	}
 	if (goal_failure(res)) {
 		/* the tasks are as the failure left them: the diagnosis */
 		if (!strcmp(res->oracle, "lost-wakeup") &&
 		    sim_oracle_lost_wakeup(why, sizeof(why)))
-			printf("goal reached: lost-wakeup: %s\n", why);
+			printf("goal reached: %s: %s%s\n", goals[pl.goal].name,
+			       pl.goal == GOAL_DEADLOCK ? "a lost wakeup: " : "",
+			       why);
 		else
-			printf("goal reached: %s: %s\n", res->oracle, res->what);
+			printf("goal reached: %s: %s\n", goals[pl.goal].name,
+			       res->what);
 		return SIM_EXIT_OK;
 	}
 	if (res->failed) {
