@@ -57,7 +57,7 @@ void sim_cli_usage(FILE *out)
 	      "                [--shard=I/N] [--summary=PATH] [--out=PATH] [--key=value ...]\n"
 	      "       futexsim shrink FILE [--out=PATH] [--budget=N] [--shrink-args=POS,...]\n"
 	      "       futexsim merge SUMMARY...\n"
-	      "       futexsim play [SCENARIO] [--goal=GOAL] [--out=PATH] [--key=value ...]\n"
+	      "       futexsim play [SCENARIO | FILE.replay] [--goal=GOAL] [--out=PATH] [--key=value ...]\n"
 	      "       futexsim build PROGRAM.c... [-o OUT] [CC-OPTION...]\n"
 	      "       futexsim --version\n"
 	      "       futexsim --help\n"

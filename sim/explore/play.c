@@ -443,6 +443,10 @@ static void parse(int argc, char **argv, struct sim_scenario *s,
 
 		if (a[0] != '-')
 			continue;
+		if (!strcmp(a, "--help")) {
+			sim_cli_usage(stdout);
+			exit(SIM_EXIT_OK);
+		}
 		n = eq ? (size_t)(eq - a - 2) : 0;
 		if (a[1] != '-' || !eq || !n || n >= sizeof(key))
 			sim_config_fail(&cmdline, NULL, "--key=value options", a);

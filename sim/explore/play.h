@@ -2,7 +2,7 @@
 /*
  * sim/explore/play.h - `futexsim play`: the player is the scheduler.
  *
- *   futexsim play [SCENARIO] [--goal=GOAL] [--out=PATH] [--key=value ...]
+ *   futexsim play [SCENARIO | FILE.replay] [--goal=GOAL] [--out=PATH] [--key=value ...]
  *
  * Stage: the driver of the whole flow, like sim/explore/explore_cmd.c;
  * called by sim/cli/cli.c.  Runs one scenario (one lock of a built-in
