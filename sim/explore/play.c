@@ -119,6 +119,8 @@ static int read_line(char *buf, size_t len)
 		snprintf(buf, len, "(a line too long)");
 	}
 	buf[strcspn(buf, "\r\n")] = '\0';
+	for (n = strlen(buf); n && isspace((unsigned char)buf[n - 1]); n--)
+		buf[n - 1] = '\0';	/* "1 " is 1 */
 	if (pl.echo)
 		printf("%s\n", buf);
 	return 0;
