@@ -43,6 +43,7 @@
  *
  * The usage text (--help) and `list` are sim/cli/cli_list.c (sim/cli/cli.h);
  * `explore` and `merge` are sim/explore/explore_cmd.c, `shrink` sim/explore/shrink.c,
+ * `play` sim/explore/play.c,
  * `compare` sim/compare/compare.c, `build` sim/program/build.c; a program's pre-pass sim/program/prepass.c.
  */
 #include <errno.h>
@@ -63,6 +64,7 @@
 #include "sim/host/fdio.h"
 #include "sim/host/outfile.h"
 #include "sim/explore/explore_run.h"
+#include "sim/explore/play.h"
 #include "sim/report/failure.h"
 #include "sim/report/progress.h"
 #include "sim/trace/lockstat.h"
@@ -590,7 +592,7 @@ static int cmd_replay(const char *self, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	static const char commands[] = "a command: run, replay, compare, explore, shrink, merge, build, list, help or --version";
+	static const char commands[] = "a command: run, replay, compare, explore, shrink, merge, play, build, list, help or --version";
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
 	if (!cmd)
@@ -614,6 +616,8 @@ int main(int argc, char **argv)
 		return sim_cmd_shrink(argv[0], argc - 2, argv + 2);
 	if (!strcmp(cmd, "merge"))
 		return sim_cmd_merge(argc - 2, argv + 2);
+	if (!strcmp(cmd, "play"))
+		return sim_cmd_play(argc - 2, argv + 2);
 	if (!strcmp(cmd, "compare"))
 		return sim_cmd_compare(argv[0], argc - 2, argv + 2);
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") ||

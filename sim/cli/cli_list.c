@@ -38,6 +38,7 @@ static const char *const exit_help[] = {
 	[SIM_EXIT_DIVERGED]	= "replay: the run diverged from the replay file",
 	[SIM_EXIT_REPORT_AGAIN]	= "never seen: between futexsim and its child process only",
 	[SIM_EXIT_PROGRAM]	= "--program: the user program exited with a non-zero status",
+	[SIM_EXIT_GOAL_MISSED]	= "play: the run ended, or the player quit, before the --goal",
 };
 _Static_assert(sizeof(exit_help) / sizeof(exit_help[0]) == SIM_EXIT_NR,
 	       "every exit status has its --help line");
@@ -56,6 +57,7 @@ void sim_cli_usage(FILE *out)
 	      "                [--shard=I/N] [--summary=PATH] [--out=PATH] [--key=value ...]\n"
 	      "       futexsim shrink FILE [--out=PATH] [--budget=N] [--shrink-args=POS,...]\n"
 	      "       futexsim merge SUMMARY...\n"
+	      "       futexsim play [SCENARIO | FILE.replay] [--goal=GOAL] [--out=PATH] [--key=value ...]\n"
 	      "       futexsim build PROGRAM.c... [-o OUT] [CC-OPTION...]\n"
 	      "       futexsim --version\n"
 	      "       futexsim --help\n"
@@ -79,6 +81,11 @@ void sim_cli_usage(FILE *out)
 	      "        replay file and print the narrated failure report (exit 3).\n"
 	      "shrink  minimise a failing replay file while the same oracle fires.\n"
 	      "merge   combine the --summary files of sharded explore runs.\n"
+	      "play    you are the scheduler: at each scheduling choice, see the CPUs,\n"
+	      "        tasks, futex words and last events, and type which CPU runs\n"
+	      "        next (? for the commands).  GOAL: lost-wakeup, deadlock, mutex,\n"
+	      "        eagain or steal; the schedule is saved as a replay file\n"
+	      "        (futexsim-play-LOCK.replay, or --out) (docs/play.md).\n"
 	      "list    the machine presets, user locks and workloads; 'list machine'\n"
 	      "        prints one preset's every key as a machine file.\n"
 	      "\n"

@@ -6,7 +6,7 @@
  * Stage: machine.  Called by sim/machine/machine.c at every hook
  * (sim_explore_note()) and dispatch (sim_explore_pick()) in explore mode;
  * started and stopped by sim/explore/explore_run.c, sim/explore/shrink.c and the CLI's
- * child.  Calls the run heap (sim/machine/runheap.h) and the replay files
+ * child; asks sim/explore/play.c's chooser, when one is set.  Calls the run heap (sim/machine/runheap.h) and the replay files
  * (sim_replay_forced(), sim_decision()).
  */
 #include <stdio.h>
@@ -24,6 +24,7 @@
 #define SPIN_LINES	4	/* lines one spin iteration may watch	*/
 
 int sim_explore_on;
+sim_explore_chooser_fn sim_explore_chooser;
 
 static struct {
 	struct sim_strategy st;
@@ -244,15 +245,21 @@ static int pct_pick(struct sim_cpu **cand, int n)
 	return best;
 }
 
-static int choose(struct sim_cpu **cand, int n)
+static int choose(struct sim_cpu **cand, int n, bool cur)
 {
 	uint64_t k;
+	int pick;
 
 	if (sim_replay_active && sim_replay_forced((uint64_t)n, &k))
 		return (int)k;
 	if (ex.log.len < ex.nr_forced) {
 		k = ex.forced[ex.log.len].k;
 		return k < (uint64_t)n ? (int)k : 0;
+	}
+	if (sim_explore_chooser) {	/* futexsim play: the player */
+		pick = sim_explore_chooser(cand, n, cur);
+		if (pick >= 0 && pick < n)
+			return pick;
 	}
 	switch (ex.st.kind) {
 	case SIM_STRAT_RANDOM:
@@ -337,12 +344,17 @@ struct sim_cpu *sim_explore_pick(void)
 	k = 0;
 	if (n > 1) {
 		ex.steps++;
-		k = choose(cand, n);
+		k = choose(cand, n, cur);
 		log_choice(n, k, cur);
 		sim_decision(SIM_DEC_EXPLORE, (uint64_t)n, (uint64_t)k, 0);
 	}
 	sim_runheap_remove(cand[k]);
 	return cand[k];
+}
+
+bool sim_explore_spinning(int cpu)
+{
+	return cpu >= 0 && cpu < SIM_MAX_CPUS && ex.spinning[cpu];
 }
 
 /* dfs: the next schedule after the one in @c[0..*len): the deepest

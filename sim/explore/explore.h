@@ -7,7 +7,9 @@
  * and sim_explore_pick() at every dispatch while sim_explore_on is set;
  * the explore and shrink commands (sim/explore/explore_run.c, sim/explore/shrink.c) and
  * the CLI's child (a replay of an explore run) start and stop it around
- * a run and read the choices it made.  Implemented in sim/explore/explore.c.
+ * a run and read the choices it made; `futexsim play` (sim/explore/play.c)
+ * makes the choices itself through sim_explore_chooser.  Implemented in
+ * sim/explore/explore.c.
  *
  * A scheduling point with two or more candidate CPUs is a "branching
  * point".  Its candidates are ordered: first the CPU that was running (if
@@ -132,6 +134,21 @@ void sim_explore_log_set(const struct sim_choice *c, int len, int preemptions);
  * Return: 1, or 0 when the enumeration is exhausted.
  */
 int sim_explore_dfs_next(struct sim_choice *c, int *len, unsigned int bound);
+
+/*
+ * sim_explore_chooser - when set (`futexsim play`, sim/explore/play.c), the
+ * choice at every branching point after the forced prefix, before the
+ * strategy's: @cand[0..@n) are the candidates in their order, @cur says
+ * that @cand[0] is the CPU that was running.  It may end the run
+ * (sim_run_abort()).  Return: the index of the CPU to run, or -1 to let
+ * the strategy choose.
+ */
+typedef int (*sim_explore_chooser_fn)(struct sim_cpu *const *cand, int n,
+				      bool cur);
+extern sim_explore_chooser_fn sim_explore_chooser;
+/* sim_explore_spinning - is CPU @cpu spinning by the spin rule (no
+ * candidate while another CPU is)?  Return: true or false. */
+bool sim_explore_spinning(int cpu);
 
 /* ---- for sim/machine/machine.c ---- */
 /* sim_explore_note - CPU @c is about to make access @kind to @addr. */

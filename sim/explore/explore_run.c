@@ -22,6 +22,7 @@
 #include "sim/machine/machine.h"
 #include "sim/program/program.h"
 #include "sim/replay/replay.h"
+#include "sim/trace/trace.h"
 #include "workloads/workload.h"
 
 #define TIMED_JITTER_PCT	10	/* strategy timed, no cost-jitter= */
@@ -138,6 +139,10 @@ static void xrun_here(struct sim_xctx *x, uint64_t seed,
 	sim_set_livelock_ps(one.livelock_ps);
 	sim_oracles = x->oracles;
 	sim_set_check_state(!!(x->oracles.mask & SIM_ORACLE_STATE));
+	if (x->narrate) {
+		one.narrate = SIM_NARRATE_QUIET;	/* the ring only */
+		sim_trace_open(NULL, &one);	/* no file: cannot fail */
+	}
 	sim_explore_start(&x->st, seed, forced, nr_forced, x->pct_steps);
 	running = res;
 	sim_fail_hook = on_fail;

@@ -38,6 +38,10 @@ struct sim_xctx {
 	 * environment has FUTEXSIM_EXPLORE_SAME_PROCESS=1: the tests'
 	 * negative control, runs that share one world */
 	int fresh_world;
+	/* keep the narration of each run (--narrate's ring of last lines,
+	 * sim_trace_last_events()), open until the caller's
+	 * sim_trace_close(): `futexsim play` shows it (sim/explore/play.c) */
+	int narrate;
 };
 
 /* The outcome of one run. */

@@ -207,6 +207,11 @@ void sim_oracle_watch(const void *word)
 	run.word = word;
 }
 
+const void *sim_oracle_watched(void)
+{
+	return run.word;
+}
+
 void sim_oracle_run_begin(int threads)
 {
 	free(run.w);

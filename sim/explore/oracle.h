@@ -86,6 +86,9 @@ void sim_oracle_run_begin(int threads);
 /* sim_oracle_watch - @word is the run's lock word, 0 when free (for the
  * lost-wakeup diagnosis; none by default). */
 void sim_oracle_watch(const void *word);
+/* sim_oracle_watched - the word sim_oracle_watch() set for this run, or
+ * NULL (`futexsim play` shows its value). */
+const void *sim_oracle_watched(void);
 /* sim_oracle_wait - worker @idx calls the lock. */
 void sim_oracle_wait(int idx);
 /* sim_oracle_acquired - worker @idx holds the lock (checks the oracles). */

@@ -64,6 +64,9 @@ struct sim_task {
 	const void *futex_uaddr;	/* the word of the futex(2) call it is
 					 * in (sim/syscall/syscall.c), else NULL	*/
 	unsigned int futex_op;		/* that call's op			*/
+	bool futex_called;		/* it made a futex(2) call; its last: */
+	unsigned int futex_last_op;	/* ... op (sim/syscall/syscall.c)	*/
+	long futex_last_ret;		/* ... and result (>= 0 or -errno)	*/
 	void *kt;			/* struct task_struct *			*/
 	struct sim_coro coro;		/* its coroutine and stack		*/
 	void (*fn)(void *arg);		/* body, run on the coroutine		*/

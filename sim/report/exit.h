@@ -26,6 +26,8 @@ enum sim_exit {
 					 * fail again with the narration kept	*/
 	SIM_EXIT_PROGRAM	= 6,	/* --program: the user program exited
 					 * with a non-zero status		*/
+	SIM_EXIT_GOAL_MISSED	= 7,	/* futexsim play: the run ended, or
+					 * the player quit, before the goal	*/
 	SIM_EXIT_NR			/* how many: the --help table's size	*/
 };
 

@@ -14,6 +14,7 @@
  * span the task's time counts as system time.
  */
 #include "futex/tp.h"
+#include <errno.h>
 #include <linux/futex.h>
 
 #include "sched/sched.h"
@@ -55,6 +56,22 @@ static void syscall_exit(void)
 	t = sim_current();
 	sim_account(t, sim_now_ps());
 	t->in_kernel = false;
+}
+
+/* The counters of a futex(2) call's exit (struct sim_syscall_counters)
+ * and the task's last call, for `futexsim play`'s state screen. */
+static void futex_count(struct sim_task *t, int op, long ret)
+{
+	int cmd = op & FUTEX_CMD_MASK;
+
+	t->futex_called = true;
+	t->futex_last_op = (unsigned int)op;
+	t->futex_last_ret = ret;
+	if ((cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) && ret == -EAGAIN)
+		sim_syscalls.wait_eagain++;
+	if (cmd == FUTEX_TP_LOCK && ret >= 0 &&
+	    TP_STATUS_CODE(ret) == TP_STATUS_STOLEN)
+		sim_syscalls.tp_steals++;
 }
 
 /* Does @op's fourth argument point to a timeout?  Not for the requeue
@@ -104,6 +121,7 @@ long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 	ret = ksim_sys_futex(uaddr, op, val, timeout, uaddr2, val3);
 	t->futex_uaddr = NULL;
 	syscall_exit();
+	futex_count(t, op, ret);
 	sim_uword_futex(uaddr, op, ret);
 	sim_trace_futex_exit(uaddr, op, ret);
 	return ret;
@@ -169,6 +187,7 @@ long sim_sys_futex_wait(void *uaddr, unsigned long val, unsigned long mask,
 			       clockid);
 	t->futex_uaddr = NULL;
 	syscall_exit();
+	futex_count(t, FUTEX_WAIT_BITSET, ret);
 	return ret;
 }
 

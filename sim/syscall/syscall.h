@@ -52,9 +52,14 @@ long sim_syscall_errno(long ret);
  * sim_syscall_errno() set). */
 int sim_errno(void);
 
-/* Counters of the boundary for the current run. */
+/* Counters of the boundary for the current run (from the start of the
+ * process: a caller that wants one run's counts zeroes them first). */
 struct sim_syscall_counters {
 	uint64_t calls;
+	uint64_t wait_eagain;	/* FUTEX_WAIT (and _BITSET, futex_wait(2))
+				 * calls that returned -EAGAIN		*/
+	uint64_t tp_steals;	/* TP FUTEX_LOCK calls that stole the lock
+				 * in the kernel (TP_STATUS_STOLEN)	*/
 };
 extern struct sim_syscall_counters sim_syscalls;
 
