@@ -172,6 +172,21 @@ $(B)/program_flags.h: Makefile
 	  "$(CC)" "$(LDLIBS)" > $@
 $(B)/h/sim/program/build.o: $(B)/program_flags.h
 
+# The page of --trace=FILE.html (sim/trace/trace_html.c) carries its style
+# and script inline: sim/trace/view/view.css and view.js, kept as what they
+# are and turned here into two byte arrays, sim_view_css and sim_view_js.
+VIEW_ASSETS := sim/trace/view/view.css sim/trace/view/view.js
+$(B)/view_assets.h: $(VIEW_ASSETS) Makefile
+	@mkdir -p $(@D)
+	@echo "  GEN     $@"
+	@for f in $(VIEW_ASSETS); do \
+	  n=$$(basename $$f | tr . _); \
+	  echo "static const unsigned char sim_$$n[] = {"; \
+	  od -An -v -tx1 $$f | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  echo "};"; \
+	done > $@.tmp && mv $@.tmp $@
+$(B)/h/sim/trace/trace_html.o: $(B)/view_assets.h
+
 DEMO_ARGS ?= workloads/scenarios/to-futex-demo.scn
 demo: $(B)/futexsim $(B)/libfutexsim.a
 	$(B)/futexsim run $(DEMO_ARGS)

@@ -380,7 +380,7 @@ static void failure_report(enum sim_failure kind, const char *what,
 			   const struct sim_task *here_task)
 {
 	uint64_t max_ps = 0;
-	char lost[200];
+	char lost[200], head[1024];
 	int i;
 
 	if ((unsigned int)kind >= sizeof(failure_kinds) / sizeof(failure_kinds[0]))
@@ -391,11 +391,14 @@ static void failure_report(enum sim_failure kind, const char *what,
 		failure_ev.nr = -1;
 	if (kind == SIM_FAIL_DEADLOCK &&
 	    sim_oracle_lost_wakeup(lost, sizeof(lost)))
-		failure_printf("futexsim: %s (lost wakeup): %s\n",
-			       failure_kinds[kind].name, lost);
+		snprintf(head, sizeof(head), "futexsim: %s (lost wakeup): %s",
+			 failure_kinds[kind].name, lost);
 	else
-		failure_printf("futexsim: %s: %s\n", failure_kinds[kind].name,
-			       what && *what ? what : failure_kinds[kind].dflt);
+		snprintf(head, sizeof(head), "futexsim: %s: %s",
+			 failure_kinds[kind].name,
+			 what && *what ? what : failure_kinds[kind].dflt);
+	failure_printf("%s\n", head);
+	sim_trace_failure(head);	/* an HTML trace marks it */
 	failure_flush();	/* the headline first, whatever happens next */
 
 	for (i = 0; i < sim.nr_cpus && i < SIM_MAX_CPUS; i++)

@@ -382,7 +382,7 @@ static void set_trace(struct sim_scenario *s, const struct key *k,
 	}
 	if (sim_trace_format_of(v) == SIM_TRACE_NONE)
 		sim_config_fail(at, k->name,
-				"a file name ending in .txt (ftrace text) or .json (Chrome trace events), or none",
+				"a file name ending in .txt (ftrace text), .json (Chrome trace events) or .html (a page to step through), or none",
 				v);
 	sim__scenario_set_str(s->trace, sizeof(s->trace), k, v, at);
 	s->trace_at = *at;
