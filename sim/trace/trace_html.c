@@ -26,7 +26,9 @@
  *
  * the fields of struct sim_trace_rec (sim/trace/trace_writer.h), addr an
  * index into meta.addrs ([address, name]; 0 is address 0), the sentence
- * that of --narrate for it (0: none).  The first meta.first events are
+ * that of --narrate for it: an index into meta.says, where each distinct
+ * sentence is kept once, or (that table full) the string itself; left
+ * out when --narrate tells nothing of the event.  The first meta.first events are
  * before the --trace-from window: they build the starting state and are
  * not numbered; event N of the page (1-based) is array element
  * first + N - 1, the Nth event line of the text trace of the same run.
@@ -35,8 +37,9 @@
  * SIM_TRACE_HTML_MAX records.  The page computes every state from the
  * events itself (view.js).
  *
- * State is fixed-size: the task and address tables (later tasks and
- * addresses get no names).  The output is a pure function of the records.
+ * State is fixed-size: the task, address and sentence tables (later
+ * tasks and addresses get no names, later sentences are written out in
+ * their events).  The output is a pure function of the records.
  */
 #include <inttypes.h>
 #include <linux/futex.h>
@@ -51,6 +54,8 @@
 #define MAX_TASKS	4096
 #define MAX_ADDRS	4096		/* a power of two		*/
 #define MAX_OPS		64		/* futex op values named	*/
+#define MAX_SAYS	16384		/* distinct sentences, a power of two */
+#define SAY_BYTES	(2 << 20)	/* ... their text		*/
 
 static struct {
 	uint64_t nr;			/* records written		*/
@@ -66,6 +71,12 @@ static struct {
 	int slot[2 * MAX_ADDRS];	/* hash: address -> index + 1	*/
 	unsigned int ops[MAX_OPS];	/* futex op values seen		*/
 	int nr_ops;
+	/* the sentences, each kept once: most repeat word for word */
+	char text[SAY_BYTES];		/* NUL-terminated, one after another */
+	size_t text_len;
+	uint32_t say_at[MAX_SAYS];	/* sentence index -> offset in text */
+	int nr_says;
+	int say_slot[2 * MAX_SAYS];	/* hash: sentence -> index + 1	*/
 } h;
 
 /* ---- output ------------------------------------------------------------- */
@@ -137,6 +148,31 @@ static void see_op(unsigned int op)
 		h.ops[h.nr_ops++] = op;
 }
 
+/* The index + 1 of sentence @say in the table, or 0 when the table is
+ * full (the event then carries the sentence itself). */
+static int say_index(const char *say)
+{
+	unsigned int hash = 2166136261u, s;
+	size_t n = strlen(say) + 1;
+
+	for (const char *p = say; *p; p++)
+		hash = (hash ^ (unsigned char)*p) * 16777619u;
+	for (s = hash & (2 * MAX_SAYS - 1); h.say_slot[s];
+	     s = (s + 1) & (2 * MAX_SAYS - 1)) {
+		int i = h.say_slot[s] - 1;
+
+		if (!strcmp(h.text + h.say_at[i], say))
+			return i + 1;
+	}
+	if (h.nr_says >= MAX_SAYS || h.text_len + n > SAY_BYTES)
+		return 0;
+	memcpy(h.text + h.text_len, say, n);
+	h.say_at[h.nr_says] = (uint32_t)h.text_len;
+	h.text_len += n;
+	h.say_slot[s] = ++h.nr_says;
+	return h.nr_says;
+}
+
 /* ---- the writer ----------------------------------------------------------- */
 
 static const char errors_js[] =
@@ -203,8 +239,14 @@ void sim__trace_html_rec(const struct sim_trace_ctx *c,
 			fprintf(c->f, "%s%" PRId64, i ? "," : "", f[i]);
 	}
 	if (told) {
-		fputc(',', c->f);
-		put_str(c->f, say);
+		int i = say_index(say);
+
+		if (i)
+			fprintf(c->f, ",%d", i - 1);
+		else {
+			fputc(',', c->f);
+			put_str(c->f, say);
+		}
 	}
 	fputc(']', c->f);
 	h.nr++;
@@ -265,6 +307,11 @@ static void put_names(FILE *f)
 		fprintf(f, ",%d,%u]",
 			sim__trace_futex_waits(h.ops[i] & FUTEX_CMD_MASK),
 			h.ops[i] & FUTEX_CMD_MASK);
+	}
+	fputs("],\n\"says\":[", f);
+	for (i = 0; i < h.nr_says; i++) {
+		fputs(i ? ",\n" : "", f);
+		put_str(f, h.text + h.say_at[i]);
 	}
 	fputc(']', f);
 }

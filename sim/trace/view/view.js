@@ -35,13 +35,32 @@
 		dead: '#424242'
 	};
 
-	var meta, E, first, count, lockName, taskIds, taskName, fops;
+	var meta, first, count, lockName, taskIds, taskName, fops;
 	var keyframes = [], laneTask = {}, laneCpu = [], series;
 	var cursor = 0, view0 = 0, view1 = 1, T0 = 0, T1 = 1;
-	var callEnd = [];		/* futex_enter index -> its exit's ret */
+	var callEnd;			/* futex_enter index -> its exit's ret */
 
 	function $(id) { return document.getElementById(id); }
-	function f(e, i) { var v = e[i]; return v === undefined ? 0 : +v; }
+	/* the events' fields as columns: f(e, i) is field i of event e */
+	var COL = [], NARR = [], NEV = 0;
+	function f(e, i) { return COL[i][e]; }
+	function columns(E) {
+		var i, j, e, v, n = E.length;
+		NEV = n;
+		for (j = 0; j < 11; j++)
+			COL.push(j === 0 || j === 5 || j === 6 || j === 8 || j === 10 ?
+				 new Float64Array(n) : new Int32Array(n));
+		for (i = 0; i < n; i++) {
+			e = E[i];
+			for (j = 0; j < 11 && j < e.length; j++) {
+				v = e[j];
+				COL[j][i] = +v;
+			}
+			if (e.length > 11)	/* an index into meta.says, or the text */
+				NARR[i] = typeof e[11] === 'string' ? e[11] :
+					  meta.says[e[11]];
+		}
+	}
 	function el(tag, attrs, text) {
 		var n = document.createElement(tag);
 		for (var k in attrs)
@@ -313,8 +332,9 @@
 
 	function matchCalls() {
 		var open = {};
-		for (var i = 0; i < E.length; i++) {
-			var e = E[i], type = f(e, 1);
+		callEnd = new Float64Array(NEV);
+		for (var i = 0; i < NEV; i++) {
+			var e = (i), type = f(e, 1);
 			if (type === EV.FENTER)
 				open[f(e, 3)] = i;
 			else if (type === EV.FEXIT && open[f(e, 3)] !== undefined) {
@@ -334,14 +354,30 @@
 			lane.push([ts, v]);
 	}
 
+	/* The lanes of what event @e changed: its task, the task it wakes
+	 * or switches to, its CPU. */
+	function touch(S, e, ts) {
+		var type = f(e, 1), tids = [f(e, 3)];
+		if (type <= EV.WAKEUP_NEW)
+			tids.push(f(e, 9));
+		tids.forEach(function (tid) {
+			if (tid && S.tasks[tid])
+				lanePush(laneTask[tid] = laneTask[tid] || [], ts,
+					 stateOf(S.tasks[tid]));
+		});
+		if (type === EV.SWITCH)
+			lanePush(laneCpu[f(e, 2)] = laneCpu[f(e, 2)] || [], ts,
+				 S.cpus[f(e, 2)] || 0);
+	}
+
 	function firstPass() {
 		var S = newState(), i, k;
 		var nbins = 200, span, bins = [], wpts = [];
 		matchCalls();
 		for (i = 0; i < first; i++)
-			apply(S, E[i], i);
-		T0 = count ? f(E[first], 0) : 0;
-		T1 = count ? f(E[E.length - 1], 0) : 1;
+			apply(S, (i), i);
+		T0 = count ? f((first), 0) : 0;
+		T1 = count ? f((NEV - 1), 0) : 1;
 		if (T1 <= T0)
 			T1 = T0 + 1;
 		span = (T1 - T0) / nbins;
@@ -350,17 +386,20 @@
 		for (i = 0; i <= count; i++) {
 			if (i % KEYF === 0)
 				keyframes.push(clone(S));
-			var ts = i ? f(E[first + i - 1], 0) : T0;
-			for (k in S.tasks)
-				lanePush(laneTask[k] = laneTask[k] || [], ts,
-					 stateOf(S.tasks[k]));
-			for (k = 0; k < meta.cpus; k++)
-				lanePush(laneCpu[k] = laneCpu[k] || [], ts,
-					 S.cpus[k] || 0);
-			wpts.push([ts, S.nwait]);
+			var ts = i ? f((first + i - 1), 0) : T0;
+			if (i === 0) {
+				for (k in S.tasks)
+					lanePush(laneTask[k] = [], ts, stateOf(S.tasks[k]));
+				for (k = 0; k < meta.cpus; k++)
+					lanePush(laneCpu[k] = [], ts, S.cpus[k] || 0);
+			} else {
+				touch(S, first + i - 1, ts);
+			}
+			if (!wpts.length || wpts[wpts.length - 1][1] !== S.nwait)
+				wpts.push([ts, S.nwait]);
 			if (i === count)
 				break;
-			var e = E[first + i];
+			var e = (first + i);
 			apply(S, e, first + i);
 			if (f(e, 1) === EV.FENTER)
 				bins[Math.min(nbins - 1,
@@ -374,7 +413,7 @@
 	function stateAt(n) {
 		var k = Math.floor(n / KEYF), S = clone(keyframes[k]);
 		for (var i = k * KEYF; i < n; i++)
-			apply(S, E[first + i], first + i);
+			apply(S, (first + i), first + i);
 		return S;
 	}
 
@@ -394,7 +433,7 @@
 	function jump(kind, dir) {
 		var test = JUMPS[kind];
 		for (var n = cursor + dir; n >= 1 && n <= count; n += dir)
-			if (test(E[first + n - 1]))
+			if (test((first + n - 1)))
 				return go(n);
 		status('no ' + (dir > 0 ? 'next ' : 'previous ') + kind + ' event');
 	}
@@ -510,7 +549,7 @@
 	}
 
 	function show() {
-		var S = stateAt(cursor), e = cursor ? E[first + cursor - 1] : null;
+		var S = stateAt(cursor), e = cursor ? (first + cursor - 1) : null;
 		document.body.setAttribute('data-event', cursor);
 		$('evno').textContent = 'event ' + cursor + ' of ' + count;
 		var ev = $('event');
@@ -520,7 +559,7 @@
 			ev.setAttribute('data-tid', f(e, 3));
 			$('evhead').textContent = nsText(f(e, 0)) + '  ' + comm(f(e, 3)) +
 				' [cpu ' + f(e, 2) + ']  ' + evText(e);
-			$('narr').textContent = typeof e[11] === 'string' ? e[11] : '';
+			$('narr').textContent = NARR[e] || '';
 		} else {
 			ev.setAttribute('data-type', 'start');
 			$('evhead').textContent = 'the state when the trace window opens';
@@ -551,7 +590,7 @@
 		}
 		show();
 	}
-	function curTime() { return cursor ? f(E[first + cursor - 1], 0) : T0; }
+	function curTime() { return cursor ? f((first + cursor - 1), 0) : T0; }
 	function fromHash() {
 		var m = /event=(\d+)/.exec(location.hash);
 		return m ? +m[1] : 0;
@@ -594,7 +633,7 @@
 		g.fillStyle = '#fff';
 		g.fillRect(0, 0, W, H);
 		L.forEach(function (ln, r) {
-			var y = r * LANE, lane = ln.lane;
+			var y = r * LANE, lane = ln.lane, lastPx = -1;
 			g.fillStyle = '#333';
 			g.fillText(ln.name, 4, y + 12);
 			if (!lane.length)
@@ -607,8 +646,16 @@
 				var x0 = Math.max(LABEL, x(t0)), x1 = Math.min(W, x(t1));
 				if (ln.cpu ? !v : v === 'new')
 					continue;
+				/* one segment per pixel column: the one that ends it */
+				if (Math.floor(x1) <= lastPx)
+					continue;
+				lastPx = Math.floor(x1);
 				g.fillStyle = ln.cpu ? colourOfTask(v) : STATE_COLOUR[v];
 				g.fillRect(x0, y + 2, Math.max(1, x1 - x0), LANE - 4);
+				if (ln.cpu && x1 - x0 > 60) {
+					g.fillStyle = '#fff';
+					g.fillText(taskName[v] || String(v), x0 + 3, y + 12);
+				}
 			}
 		});
 		g.fillStyle = '#666';
@@ -647,7 +694,7 @@
 		var lo = 0, hi = count;
 		while (lo < hi) {
 			var mid = (lo + hi + 1) >> 1;
-			if (f(E[first + mid - 1], 0) <= t)
+			if (f((first + mid - 1), 0) <= t)
 				lo = mid;
 			else
 				hi = mid - 1;
@@ -690,6 +737,7 @@
 			n.setAttribute(k, attrs[k]);
 		return n;
 	}
+	var marks = [];			/* [view rect, cursor rect] per chart */
 	function chart(id, title, pts, max, bars) {
 		var box = $(id), W = 560, H = 90, s;
 		box.textContent = '';
@@ -715,10 +763,11 @@
 			});
 			s.appendChild(svg('path', { d: d, fill: 'none', stroke: '#f44336' }));
 		}
-		s.appendChild(svg('rect', { x: x(view0), y: 14, height: H - 29,
-			width: Math.max(1, x(view1) - x(view0)), fill: 'rgba(0,0,0,0.06)' }));
-		s.appendChild(svg('rect', { x: x(curTime()), y: 14, width: 1.5,
-			height: H - 29, fill: '#d00' }));
+		var vr = svg('rect', { y: 14, height: H - 29, fill: 'rgba(0,0,0,0.06)' });
+		var cr = svg('rect', { y: 14, width: 1.5, height: H - 29, fill: '#d00' });
+		s.appendChild(vr);
+		s.appendChild(cr);
+		marks.push([vr, cr, x]);
 		s.addEventListener('click', function (ev) {
 			var r = s.getBoundingClientRect();
 			go(eventAt(T0 + (ev.clientX - r.left - 5) / (W - 10) * (T1 - T0)));
@@ -727,7 +776,17 @@
 	}
 	var waitPts = null;
 	function drawCharts() {
-		if (!waitPts) {		/* at most ~2000 points drawn */
+		if (!waitPts)
+			buildCharts();
+		marks.forEach(function (m) {
+			var x = m[2], x0 = Math.max(0, x(view0));
+			m[0].setAttribute('x', x0);
+			m[0].setAttribute('width', Math.max(1, Math.min(x(T1), x(view1)) - x0));
+			m[1].setAttribute('x', x(curTime()));
+		});
+	}
+	function buildCharts() {
+		{		/* at most ~2000 points drawn */
 			var w = series.waiters, step = Math.max(1, Math.floor(w.length / 2000));
 			waitPts = [];
 			for (var i = 0; i < w.length; i += step)
@@ -859,10 +918,14 @@
 	}
 
 	function main() {
+		var t0 = performance.timing ? performance.timing.navigationStart -
+			 performance.timeOrigin : 0;
+		var tp = [performance.now()];
 		meta = JSON.parse($('fs-meta').textContent);
-		E = JSON.parse($('fs-events').textContent);
+		columns(JSON.parse($('fs-events').textContent));
+		tp.push(performance.now());
 		first = meta.first;
-		count = E.length - first;
+		count = NEV - first;
 		var m = / lock=(\S+)/.exec(meta.title);
 		lockName = m ? m[1] : '';
 		taskName = {};
@@ -874,6 +937,7 @@
 				       waits: o[2] || o[3] === 64 || o[3] === 66 };
 		});
 		firstPass();
+		tp.push(performance.now());
 		build();
 		view0 = T0;
 		view1 = T1;
@@ -888,7 +952,22 @@
 			drawTimeline();
 		});
 		show();
+		tp.push(performance.now());
+		document.body.setAttribute('data-phases', tp.map(function (t) {
+			return Math.round(t);
+		}).join(','));
+		document.body.setAttribute('data-load-ms',
+					   Math.round(performance.now() - t0));
 		document.body.setAttribute('data-ready', '1');
+		/* #event=N&steps=M: M steps forward, timed (make check's test) */
+		var m2 = /steps=(\d+)/.exec(location.hash);
+		if (m2) {
+			var s0 = performance.now(), n0 = cursor;
+			for (var i = 0; i < +m2[1]; i++)
+				go(n0 + i + 1);
+			document.body.setAttribute('data-step-ms',
+				((performance.now() - s0) / +m2[1]).toFixed(2));
+		}
 	}
 	main();
 }());
