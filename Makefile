@@ -240,11 +240,14 @@ $(B)/check: $(TEST_OBJS) $(SIM_OBJS)
 
 check: $(B)/futexsim $(B)/check kernel-audit $(B)/libfutexsim.a
 	@sh mk/deps.sh clang-14 parallel
+	@# the browser test of the HTML page skips, saying so, without it
+	@sh mk/deps.sh chromium || echo "futexsim: chromium could not be installed" >&2
 	@sh mk/docs-check.sh --self-test >/dev/null || { sh mk/docs-check.sh --self-test; exit 1; }
 	@sh mk/docs-check.sh || exit 1
 	+@sh mk/determinism.sh $(B) || exit 1
 	+@sh mk/test-ucontext.sh $(B) || exit 1
 	@sh mk/selftests.sh $(B) || exit 1
+	@sh mk/check-browser.sh $(B) || exit 1
 	+@sh mk/check-kernels.sh $(B) || exit 1
 	+@$(MAKE) --no-print-directory fuzz-smoke || exit 1
 	@# from a scratch folder: failing runs leave replay files where they run

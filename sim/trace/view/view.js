@@ -542,6 +542,7 @@
 				 l.queue.map(comm).join(' -> ') || '-',
 				 wl.join(' -> ') || '-', words.join(', ')],
 			    { 'data-lock': meta.addrs[a][0], 'data-word': l.word,
+			      'data-tpl': tpl(l.word),
 			      'data-waiters': (S.waiters[a] || []).map(function (w) {
 				      return w[0];
 			      }).join(',') });
@@ -553,7 +554,7 @@
 		document.body.setAttribute('data-event', cursor);
 		$('evno').textContent = 'event ' + cursor + ' of ' + count;
 		var ev = $('event');
-		if (e) {
+		if (e !== null) {
 			ev.setAttribute('data-type', meta.events[f(e, 1)]);
 			ev.setAttribute('data-ts', f(e, 0));
 			ev.setAttribute('data-tid', f(e, 3));
@@ -871,7 +872,8 @@
 			'<h2>Tasks</h2><table><thead><tr><th>task</th><th>state</th>' +
 			'<th>cpu</th><th>in</th><th>last futex call</th><th>spins on</th>' +
 			'</tr></thead><tbody id="tasks"></tbody></table>' +
-			'<h2>Futex words</h2><table><thead><tr><th>word</th><th>value</th>' +
+			'<h2>Futex words</h2><table><thead><tr><th>word</th>' +
+			'<th>value at its last futex call or atomic</th>' +
 			'<th>decoded (' + lockName + ')</th><th>tasks in a waiting call</th>' +
 			'</tr></thead><tbody id="words"></tbody></table>' +
 			'<h2>Hash buckets</h2><table><thead><tr><th>bucket lock</th>' +
