@@ -186,6 +186,7 @@ $(B)/view_assets.h: $(VIEW_ASSETS) Makefile
 	  echo "};"; \
 	done > $@.tmp && mv $@.tmp $@
 $(B)/h/sim/trace/trace_html.o: $(B)/view_assets.h
+tidy: $(B)/view_assets.h
 
 DEMO_ARGS ?= workloads/scenarios/to-futex-demo.scn
 demo: $(B)/futexsim $(B)/libfutexsim.a
@@ -277,6 +278,9 @@ tidy: $(B)/version.h
 	@# from one file to the next and then misses va_start() there
 	printf '%s\n' $(HOST_SRCS) | \
 	  xargs -P 2 -I{} clang-tidy --quiet {} -- -I. -I$(B) -std=gnu11
+	@# the page's script (sim/trace/view/): its syntax, where node exists
+	@if command -v node >/dev/null; then node --check sim/trace/view/view.js; \
+	  else echo "tidy: no node: view.js not checked"; fi
 
 # make sanitize: every TU (kernel ones too) and the links, user programs'
 # included, built with UBSan in build/san (or the B given); then the

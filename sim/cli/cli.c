@@ -602,7 +602,7 @@ static int cmd_view(const char *self, int argc, char **argv)
 	const char *out = NULL, *file = NULL;
 	char path[PATH_MAX];
 	size_t n;
-	int nr = 0;
+	int nr = 0, status;
 
 	if (!args)
 		die_errno("allocating the arguments");
@@ -637,7 +637,9 @@ static int cmd_view(const char *self, int argc, char **argv)
 				out);
 	snprintf(trace_opt, sizeof(trace_opt), "--trace=%s", out);
 	args[nr++] = trace_opt;
-	return cmd_replay(self, nr, args);
+	status = cmd_replay(self, nr, args);
+	free(args);
+	return status;
 }
 
 int main(int argc, char **argv)

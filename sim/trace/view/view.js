@@ -816,7 +816,8 @@
 		['p, P', 'next, previous preemption (sched_switch, prev state R+)'],
 		['x', 'the failure: the last event of a failed run'],
 		['+, -', 'zoom the timeline in, out (or the mouse wheel)'],
-		['Shift+Right, Shift+Left', 'pan the timeline (or drag it)'],
+		['Shift+Right, Shift+Left', 'pan the timeline (or drag it; plain ' +
+		 'arrows once the timeline has the focus: click it, Tab)'],
 		['click', 'on the timeline or a chart: the cursor to that time'],
 		['?', 'show or hide this list']
 	];
@@ -824,9 +825,11 @@
 		if (ev.ctrlKey || ev.metaKey || ev.altKey)
 			return;
 		var k = ev.key, done = true;
-		if (ev.shiftKey && k === 'ArrowRight')
+		/* arrows pan with Shift, or while the timeline has the focus */
+		var panning = ev.shiftKey || document.activeElement === $('timeline');
+		if (panning && k === 'ArrowRight')
 			pan(0.2);
-		else if (ev.shiftKey && k === 'ArrowLeft')
+		else if (panning && k === 'ArrowLeft')
 			pan(-0.2);
 		else if (k === 'ArrowRight' || k === 'k')
 			go(cursor + 1);
@@ -849,6 +852,8 @@
 			zoom(2);
 		else if (k === '?')
 			$('help').hidden = !$('help').hidden;
+		else if (k === 'Escape' && document.activeElement)
+			document.activeElement.blur();
 		else
 			done = false;
 		if (done)
