@@ -172,6 +172,22 @@ $(B)/program_flags.h: Makefile
 	  "$(CC)" "$(LDLIBS)" > $@
 $(B)/h/sim/program/build.o: $(B)/program_flags.h
 
+# The page of --trace=FILE.html (sim/trace/trace_html.c) carries its style
+# and script inline: sim/trace/view/view.css and view.js, kept as what they
+# are and turned here into two byte arrays, sim_view_css and sim_view_js.
+VIEW_ASSETS := sim/trace/view/view.css sim/trace/view/view.js
+$(B)/view_assets.h: $(VIEW_ASSETS) Makefile
+	@mkdir -p $(@D)
+	@echo "  GEN     $@"
+	@for f in $(VIEW_ASSETS); do \
+	  n=$$(basename $$f | tr . _); \
+	  echo "static const unsigned char sim_$$n[] = {"; \
+	  od -An -v -tx1 $$f | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  echo "};"; \
+	done > $@.tmp && mv $@.tmp $@
+$(B)/h/sim/trace/trace_html.o: $(B)/view_assets.h
+tidy: $(B)/view_assets.h
+
 DEMO_ARGS ?= workloads/scenarios/to-futex-demo.scn
 demo: $(B)/futexsim $(B)/libfutexsim.a
 	$(B)/futexsim run $(DEMO_ARGS)
@@ -225,11 +241,14 @@ $(B)/check: $(TEST_OBJS) $(SIM_OBJS)
 
 check: $(B)/futexsim $(B)/check kernel-audit $(B)/libfutexsim.a
 	@sh mk/deps.sh clang-14 parallel
+	@# the browser test of the HTML page skips, saying so, without it
+	@sh mk/deps.sh chromium || echo "futexsim: chromium could not be installed" >&2
 	@sh mk/docs-check.sh --self-test >/dev/null || { sh mk/docs-check.sh --self-test; exit 1; }
 	@sh mk/docs-check.sh || exit 1
 	+@sh mk/determinism.sh $(B) || exit 1
 	+@sh mk/test-ucontext.sh $(B) || exit 1
 	@sh mk/selftests.sh $(B) || exit 1
+	@sh mk/check-browser.sh $(B) || exit 1
 	+@sh mk/check-kernels.sh $(B) || exit 1
 	+@$(MAKE) --no-print-directory fuzz-smoke || exit 1
 	@# from a scratch folder: failing runs leave replay files where they run
@@ -259,6 +278,9 @@ tidy: $(B)/version.h
 	@# from one file to the next and then misses va_start() there
 	printf '%s\n' $(HOST_SRCS) | \
 	  xargs -P 2 -I{} clang-tidy --quiet {} -- -I. -I$(B) -std=gnu11
+	@# the page's script (sim/trace/view/): its syntax, where node exists
+	@if command -v node >/dev/null; then node --check sim/trace/view/view.js; \
+	  else echo "tidy: no node: view.js not checked"; fi
 
 # make sanitize: every TU (kernel ones too) and the links, user programs'
 # included, built with UBSan in build/san (or the B given); then the

@@ -42,6 +42,10 @@
  *				~130 MB file) divided by its time without;
  *				best of BENCH_TRACE_ROUNDS alternating runs
  *				of each, whole processes, file closed
+ *	html_bytes_per_event	bytes of the page of --trace=FILE.html
+ *				(docs/view.md) of `futexsim run
+ *				--machine=tiny4 --threads=4 --ops=19300
+ *				--lock=ww` (~100,000 events) per event
  *	explore_runs_per_s	complete runs per host second of `futexsim
  *				explore --threads=2 --ops=10 --lock=ww
  *				--strategy=random` on tiny4 (default oracles),
@@ -289,6 +293,7 @@ static char *default_futexsim(const char *argv0)
 int main(int argc, char **argv)
 {
 	double sw, uc, ratio, hook, mutex, trace, spin_table, explore, glibc;
+	double html;
 	double program, program_ratio, native, sim_native;
 	double tp_table[3] = { -1, -1, -1 };
 	char *exe;
@@ -310,6 +315,7 @@ int main(int argc, char **argv)
 	program_ratio = -1;
 	program = exe ? bench_program(exe, argv[1], &program_ratio) : -1;
 	trace = exe ? bench_trace(exe) : -1;
+	html = exe ? bench_html(exe) : -1;
 	spin_table = exe ? bench_spin_table(exe, argv[1]) : -1;
 	glibc = exe ? bench_glibc_tables(exe, argv[1]) : -1;
 	if (exe)
@@ -329,6 +335,7 @@ int main(int argc, char **argv)
 	show("program_ops_per_s", program, NULL, 0);
 	show("program_ratio", program_ratio, "<=", TARGET_PROGRAM_RATIO);
 	show("trace_on_slowdown", trace, "<=", TARGET_TRACE_SLOWDOWN);
+	show("html_bytes_per_event", html, NULL, 0);
 	show("spin_table_s", spin_table, "<=", TARGET_SPIN_TABLE_S);
 	show("glibc_tables_s", glibc, "<=", TARGET_GLIBC_TABLES_S);
 	for (int i = 0; i < 3; i++) {
@@ -355,6 +362,7 @@ int main(int argc, char **argv)
 	json_num(f, "program_ops_per_s", program, ",");
 	json_num(f, "program_ratio", program_ratio, ",");
 	json_num(f, "trace_on_slowdown", trace, ",");
+	json_num(f, "html_bytes_per_event", html, ",");
 	json_num(f, "spin_table_s", spin_table, ",");
 	json_num(f, "glibc_tables_s", glibc, ",");
 	fputs("  \"tp_table_s\": {", f);

@@ -37,6 +37,9 @@ double bench_program(const char *exe, const char *json, double *ratio);
 /* bench_trace - trace_on_slowdown: that mutex run's time with
  * --trace=FILE.txt over its time without. */
 double bench_trace(const char *exe);
+/* bench_html - html_bytes_per_event: the size of the page of
+ * --trace=FILE.html of ~100,000 events over their number; -1 on failure. */
+double bench_html(const char *exe);
 /* bench_spin_table - spin_table_s: seconds of spin-2014.sh (the 2014
  * table, kept in spin-2014.txt). */
 double bench_spin_table(const char *exe, const char *json);

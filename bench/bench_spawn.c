@@ -3,7 +3,8 @@
  * bench/bench_spawn.c - the figures of `make bench` that time child
  * processes: mutex_ops_per_s (the futexsim binary), program_ops_per_s and
  * program_ratio (a user program built by `futexsim build`),
- * trace_on_slowdown (the same run with a full text trace), spin_table_s,
+ * trace_on_slowdown (the same run with a full text trace),
+ * html_bytes_per_event (the page of --trace=FILE.html), spin_table_s,
  * glibc_tables_s and tp_table_s (the study tables' scripts and
  * scenarios); and the tiny JSON reader that takes results[0].ops out of
  * a run's JSON file.
@@ -226,6 +227,35 @@ double bench_trace(const char *exe)
 	}
 	unlink(path);
 	return on > 0 && off > 0 ? on / off : -1;
+}
+
+/* ---- the size of the HTML page ------------------------------------------------- */
+
+double bench_html(const char *exe)
+{
+	char path[] = "/tmp/futexsim-bench-XXXXXX.html", opt[64];
+	char *argv[] = { (char *)exe, "run", "--machine=tiny4", "--threads=4",
+			 "--lock=ww", "--ops=19300", opt, NULL };
+	const char *nr;
+	double v = -1;
+	char *doc;
+	int fd = mkstemps(path, 5), rc;
+
+	if (fd < 0)
+		return -1;
+	close(fd);
+	snprintf(opt, sizeof(opt), "--trace=%s", path);
+	rc = sim_program_spawn(NULL, argv, "/dev/null", "bench");
+	doc = rc == 0 ? slurp(path) : NULL;
+	unlink(path);
+	if (rc)
+		fprintf(stderr, "bench: %s --trace=FILE.html exited with status %d\n",
+			exe, rc);
+	nr = doc ? strstr(doc, "\"nr\":") : NULL;
+	if (nr && strtod(nr + 5, NULL) > 0)
+		v = (double)strlen(doc) / strtod(nr + 5, NULL);
+	free(doc);
+	return v;
 }
 
 /* ---- the 2014 spinlock table through the real binary ---------------------------- */

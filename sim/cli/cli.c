@@ -4,6 +4,7 @@
  *
  *   futexsim run [SCENARIO] [--key=value ...]
  *   futexsim replay FILE [--key=value ...]
+ *   futexsim view FILE.replay [-o OUT.html] [--key=value ...]
  *   futexsim compare [SCENARIO] --seeds=N (--against=OTHER | --b-set=KEY=VALUE,...)
  *   futexsim list [machines|locks|workloads]
  *   futexsim --version | --help
@@ -590,9 +591,62 @@ static int cmd_replay(const char *self, int argc, char **argv)
 	return run_scenario(self, &s, NULL, &src);
 }
 
+/*
+ * `futexsim view FILE.replay [-o OUT.html] [--key=value ...]`: the replay
+ * of FILE with --trace=OUT.html (default: FILE without ".replay", plus
+ * ".html"), the page of docs/view.md.  -o and its value are taken out of
+ * the arguments and --trace=OUT goes last, so it wins over another.
+ */
+static int cmd_view(const char *self, int argc, char **argv)
+{
+	static char trace_opt[PATH_MAX + 16];
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	const char *out = NULL, *file = NULL;
+	char path[PATH_MAX];
+	size_t n;
+	int nr = 0, status;
+
+	if (!args)
+		die_errno("allocating the arguments");
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "-o")) {
+			if (i + 1 >= argc)
+				sim_config_fail(&cmdline, NULL,
+						"-o OUT.html: the page to write", NULL);
+			out = argv[++i];
+			continue;
+		}
+		if (argv[i][0] != '-' && !file)
+			file = argv[i];
+		args[nr++] = argv[i];
+	}
+	if (!file && !out)
+		sim_config_fail(&cmdline, NULL,
+				"a replay file: futexsim view FILE.replay [-o OUT.html] [--key=value ...]",
+				NULL);
+	if (!out && file) {
+		n = strlen(file);
+		if (n > 7 && !strcmp(file + n - 7, ".replay"))
+			n -= 7;
+		if (snprintf(path, sizeof(path), "%.*s.html", (int)n, file) >=
+		    (int)sizeof(path))
+			sim_config_fail(&cmdline, NULL, "a shorter file name",
+					file);
+		out = path;
+	}
+	if (sim_trace_format_of(out) != SIM_TRACE_HTML)
+		sim_config_fail(&cmdline, NULL, "-o OUT.html: a file name ending in .html",
+				out);
+	snprintf(trace_opt, sizeof(trace_opt), "--trace=%s", out);
+	args[nr++] = trace_opt;
+	status = cmd_replay(self, nr, args);
+	free(args);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
-	static const char commands[] = "a command: run, replay, compare, explore, shrink, merge, play, build, list, help or --version";
+	static const char commands[] = "a command: run, replay, view, compare, explore, shrink, merge, play, build, list, help or --version";
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
 	if (!cmd)
@@ -608,6 +662,8 @@ int main(int argc, char **argv)
 		return cmd_run(argv[0], argc - 2, argv + 2);
 	if (!strcmp(cmd, "replay"))
 		return cmd_replay(argv[0], argc - 2, argv + 2);
+	if (!strcmp(cmd, "view"))
+		return cmd_view(argv[0], argc - 2, argv + 2);
 	if (!strcmp(cmd, "list"))
 		return sim_cmd_list(argc - 2, argv + 2);
 	if (!strcmp(cmd, "explore"))

@@ -49,6 +49,7 @@ void sim_cli_usage(FILE *out)
 {
 	fputs("usage: futexsim run [SCENARIO] [--key=value ...]\n"
 	      "       futexsim replay FILE [--key=value ...]\n"
+	      "       futexsim view FILE.replay [-o OUT.html] [--key=value ...]\n"
 	      "       futexsim compare [SCENARIO] --seeds=N (--against=OTHER_FUTEXSIM |\n"
 	      "                --b-set=KEY=VALUE,...) [--json=PATH] [--key=value ...]\n"
 	      "       futexsim list [machines|locks|workloads]\n"
@@ -72,6 +73,9 @@ void sim_cli_usage(FILE *out)
 	      "        against it; the first that differs is reported on stderr\n"
 	      "        (decision number, simulated time, recorded and actual), then\n"
 	      "        the run goes on.  --key=value options override FILE's keys.\n"
+	      "view    replay FILE with --trace=OUT.html (default: FILE's name with\n"
+	      "        .html for .replay): one page that steps through the run, its\n"
+	      "        tasks, futex words and hash buckets at each event (docs/view.md).\n"
 	      "compare run seeds 1..N of the scenario with this binary (A) and with\n"
 	      "        OTHER_FUTEXSIM or these keys changed (B), alternating; print per\n"
 	      "        metric each side's mean and 95% confidence interval, the change\n"

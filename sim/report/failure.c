@@ -375,12 +375,29 @@ static void failure_event(const char *line, void *arg)
 
 static char failure_waitfor[8192];
 
+/* The report's first line, without its newline, into @buf. */
+static void failure_headline(enum sim_failure kind, const char *what,
+			     char *buf, size_t len)
+{
+	char lost[200];
+
+	if ((unsigned int)kind >= sizeof(failure_kinds) / sizeof(failure_kinds[0]))
+		kind = SIM_FAIL_INVARIANT;
+	if (kind == SIM_FAIL_DEADLOCK &&
+	    sim_oracle_lost_wakeup(lost, sizeof(lost)))
+		snprintf(buf, len, "futexsim: %s (lost wakeup): %s",
+			 failure_kinds[kind].name, lost);
+	else
+		snprintf(buf, len, "futexsim: %s: %s", failure_kinds[kind].name,
+			 what && *what ? what : failure_kinds[kind].dflt);
+}
+
 static void failure_report(enum sim_failure kind, const char *what,
 			   unw_context_t *here, int here_flags,
 			   const struct sim_task *here_task)
 {
 	uint64_t max_ps = 0;
-	char lost[200];
+	char head[1024];
 	int i;
 
 	if ((unsigned int)kind >= sizeof(failure_kinds) / sizeof(failure_kinds[0]))
@@ -389,13 +406,8 @@ static void failure_report(enum sim_failure kind, const char *what,
 	/* the narration's end goes out first: the report stays in one piece */
 	if (sim_trace_last_events(failure_event, NULL) < 0)
 		failure_ev.nr = -1;
-	if (kind == SIM_FAIL_DEADLOCK &&
-	    sim_oracle_lost_wakeup(lost, sizeof(lost)))
-		failure_printf("futexsim: %s (lost wakeup): %s\n",
-			       failure_kinds[kind].name, lost);
-	else
-		failure_printf("futexsim: %s: %s\n", failure_kinds[kind].name,
-			       what && *what ? what : failure_kinds[kind].dflt);
+	failure_headline(kind, what, head, sizeof(head));
+	failure_printf("%s\n", head);
 	failure_flush();	/* the headline first, whatever happens next */
 
 	for (i = 0; i < sim.nr_cpus && i < SIM_MAX_CPUS; i++)
@@ -445,6 +457,8 @@ void (*sim_fail_hook)(enum sim_failure kind, const char *what);
  */
 static void failure_begin(enum sim_failure kind, const char *what)
 {
+	char head[1024];
+
 	if (sim_fail_hook)
 		sim_fail_hook(kind, what);	/* explore mode: does not return */
 	if (sim__failure_active) {	/* failed while reporting: just stop */
@@ -454,6 +468,10 @@ static void failure_begin(enum sim_failure kind, const char *what)
 	}
 	sim__failure_active = 1;
 	fflush(stdout);
+	/* an HTML trace marks its last event as the failure, whether this
+	 * process reports it or exits for a re-run that will */
+	failure_headline(kind, what, head, sizeof(head));
+	sim_trace_failure(head);
 	if (failure_defer) {
 		sim_record_discard();	/* the re-run records it again */
 		exit(SIM_EXIT_REPORT_AGAIN);

@@ -382,7 +382,7 @@ static void set_trace(struct sim_scenario *s, const struct key *k,
 	}
 	if (sim_trace_format_of(v) == SIM_TRACE_NONE)
 		sim_config_fail(at, k->name,
-				"a file name ending in .txt (ftrace text) or .json (Chrome trace events), or none",
+				"a file name ending in .txt (ftrace text), .json (Chrome trace events) or .html (a page to step through), or none",
 				v);
 	sim__scenario_set_str(s->trace, sizeof(s->trace), k, v, at);
 	s->trace_at = *at;
@@ -483,7 +483,7 @@ static const struct key keys[] = {
 	{ "roles", "alternate|split", "rwlock with readers/writers: readers and writers alternate over the tasks (so over the CPUs), or the readers come first (perf bench futex rwlock -x); default alternate", sim__scenario_set_roles },
 	{ "adaptive", "pre2018|seed2018|glibc235|glibc236", "lock=adaptive: the spin loop (docs/studies/adaptive-2018.md); default pre2018", sim__scenario_set_adaptive },
 	{ "spin-count", "N", "lock=adaptive: glibc.pthread.mutex_spin_count, 0-32767; default 100", sim__scenario_set_adaptive },
-	{ "trace", "PATH.txt|PATH.json|none", "write a trace of each lock's run: ftrace text (.txt) or Chrome trace-event JSON (.json); PATH.LOCK.txt with several locks; default none", set_trace },
+	{ "trace", "PATH.txt|PATH.json|PATH.html|none", "write a trace of each lock's run: ftrace text (.txt), Chrome trace-event JSON (.json) or a page that steps through it (.html); PATH.LOCK.txt with several locks; default none", set_trace },
 	{ "trace-from", "DURATION", "trace from this simulated time on; default 0ns", set_trace_window },
 	{ "trace-to", "DURATION|none", "trace up to this simulated time; default the end", set_trace_window },
 	{ "trace-events", "LIST", "comma-separated trace events or groups (sched, futex, nanosleep, lock, qspinlock, tp, all; cache, every cache-line miss, only when named); default all", set_trace_events },

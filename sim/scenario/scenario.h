@@ -39,7 +39,7 @@
  *             round-robin)				default pack
  *   data-access  spin: read-write | write (the critical section loads
  *             the data and stores it + 1, or only stores)	default read-write
- *   trace     PATH.txt | PATH.json | none: a trace of each lock's run
+ *   trace     PATH.txt | PATH.json | PATH.html | none: a trace of each lock's run
  *             (sim/trace/trace.h); PATH.LOCK.txt with several locks	default none
  *   trace-from, trace-to  the simulated time window traced	default all
  *   trace-events  comma-separated events and groups	default all

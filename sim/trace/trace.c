@@ -8,7 +8,8 @@
  * sim_trace_*() hooks of sim/machine/hooks.h (the shim's trace/events/lock.h and
  * linux/spinlock.h);
  * opened and closed by the CLI (sim/cli/cli.c).  Calls the writer of the
- * file's format: sim/trace/trace_text.c or sim/trace/trace_json.c; and the narration
+ * file's format: sim/trace/trace_text.c, sim/trace/trace_json.c or
+ * sim/trace/trace_html.c; and the narration
  * (sim/trace/trace_narrate.c) and sim/trace/lockstat.c.  The names of the events and
  * ops, and their parsing, are in sim/trace/trace_names.c.
  *
@@ -92,6 +93,8 @@ static void finish(uint64_t end_ps)
 {
 	if (tr.file && tr.c.format == SIM_TRACE_JSON)
 		sim__trace_json_end(&tr.c, end_ps);
+	if (tr.file && tr.c.format == SIM_TRACE_HTML)
+		sim__trace_html_end(&tr.c);
 	tr.done = 1;
 	tr.nr = 0;
 	sim_trace_mask = tr.lockstat ? SIM_LOCKSTAT_MASK : 0;
@@ -117,6 +120,8 @@ static void write_one(void)
 		return;
 	if (tr.c.format == SIM_TRACE_JSON)
 		sim__trace_json_rec(&tr.c, &r);
+	else if (tr.c.format == SIM_TRACE_HTML)
+		sim__trace_html_rec(&tr.c, &r);
 	else if (r.ts_ps >= tr.c.from_ps)
 		sim__trace_text_rec(&tr.c, &r);
 }
@@ -396,6 +401,8 @@ int sim_trace_open(const char *path, const struct sim_scenario *s)
 		registered = 1;
 	if (tr.file && tr.c.format == SIM_TRACE_JSON)
 		sim__trace_json_begin(&tr.c);
+	else if (tr.file && tr.c.format == SIM_TRACE_HTML)
+		sim__trace_html_begin(&tr.c);
 	else if (tr.file)
 		sim__trace_text_begin(&tr.c);
 	if (tr.narrate)
@@ -417,6 +424,15 @@ int sim_trace_last_events(void (*fn)(const char *line, void *arg), void *arg)
 	while (tr.nr && !tr.done)
 		write_one();
 	return sim__narrate_last(fn, arg);
+}
+
+void sim_trace_failure(const char *line)
+{
+	if (!tr.open || !tr.file || tr.c.format != SIM_TRACE_HTML)
+		return;
+	while (tr.nr && !tr.done)	/* the page's last event: this one */
+		write_one();
+	sim__trace_html_failure(line);
 }
 
 int sim_trace_close(void)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sim/trace/trace.h - --trace: one stream of typed events from every layer,
- * written as ftrace text (FILE.txt) or Chrome trace-event JSON (FILE.json).
+ * written as ftrace text (FILE.txt), Chrome trace-event JSON (FILE.json)
+ * or a self-contained HTML page that steps through the run (FILE.html).
  *
  * Stage: trace/report, beside the flow.  The layers call the emitters
  * below (the scheduler: switches and wakeups; the futex(2) boundary:
@@ -10,7 +11,8 @@
  * shim's qspinlock word transitions).  The CLI opens one trace per lock
  * run (sim/cli/cli.c) and the scenario keys select it (sim/scenario/scenario.c).
  * Implemented in sim/trace/trace.c (records, ordering, window, event names),
- * sim/trace/trace_text.c and sim/trace/trace_json.c (the two writers); the same
+ * sim/trace/trace_text.c, sim/trace/trace_json.c and sim/trace/trace_html.c
+ * (the three writers); the same
  * stream feeds --narrate (sim/trace/trace_narrate.c) and --lock-stat
  * (sim/trace/lockstat.c).
  *
@@ -54,10 +56,12 @@ enum sim_trace_format {
 	SIM_TRACE_NONE,
 	SIM_TRACE_TEXT,		/* *.txt: ftrace text		*/
 	SIM_TRACE_JSON,		/* *.json: Chrome trace events	*/
+	SIM_TRACE_HTML,		/* *.html: the page of docs/view.md	*/
 };
 
 /* sim_trace_format_of - the format @path asks for by its extension.
- * Return: SIM_TRACE_TEXT, SIM_TRACE_JSON, or SIM_TRACE_NONE if neither. */
+ * Return: SIM_TRACE_TEXT, SIM_TRACE_JSON, SIM_TRACE_HTML, or
+ * SIM_TRACE_NONE if none of them. */
 enum sim_trace_format sim_trace_format_of(const char *path);
 
 /*
@@ -117,6 +121,13 @@ int sim_trace_close(void);
  */
 #define SIM_NARRATE_LAST	16
 int sim_trace_last_events(void (*fn)(const char *line, void *arg), void *arg);
+
+/*
+ * sim_trace_failure - the headline @line of a failure report
+ * (sim/report/failure.c), for an HTML trace: its page marks the run's last
+ * event as the failure and shows @line.  Nothing for other formats.
+ */
+void sim_trace_failure(const char *line);
 
 /* ---- emitters (the layers call these; each is one branch when off) ---- */
 

@@ -299,6 +299,8 @@ enum sim_trace_format sim_trace_format_of(const char *path)
 		return SIM_TRACE_TEXT;
 	if (ends_with(path, ".json"))
 		return SIM_TRACE_JSON;
+	if (ends_with(path, ".html"))
+		return SIM_TRACE_HTML;
 	return SIM_TRACE_NONE;
 }
 

@@ -11,6 +11,8 @@
  * names locks with sim/trace/lockstat.c; writes to stderr, and keeps the last
  * SIM_NARRATE_LAST lines in a ring for the failure report
  * (sim__narrate_last(), through sim_trace_last_events(); sim/report/failure.c).
+ * A second, separate narrator gives the HTML page (sim/trace/trace_html.c)
+ * the sentence of each of its events (sim__narrate_text()).
  *
  *   0.012345 ms  worker3 (cpu 2): FUTEX_WAIT returned EAGAIN: the futex
  *   word changed between its user-space read and the bucket lock
@@ -46,7 +48,7 @@
 #define MAX_TASKS	4096
 #define MAX_CPUS	1024
 
-static struct {
+struct narrator {
 	FILE *f;
 	uint64_t from_ps;		/* lines from this time on	*/
 	int cpu_curr[MAX_CPUS];		/* tid running; 0: idle		*/
@@ -59,7 +61,16 @@ static struct {
 	char last[SIM_NARRATE_LAST][SIM_NARRATE_LINE];
 	unsigned long nr_last;		/* lines told so far		*/
 	int on;				/* begun, not ended		*/
-} nr;
+	char *out;			/* sim__narrate_text(): the line
+					 * goes here, without its head	*/
+	size_t out_len;
+};
+
+/* The narration of --narrate, and the one of sim__narrate_text() (the
+ * HTML page's sentences), each with its own state; nr is the one a
+ * record goes through. */
+static struct narrator nr_main, nr_view;
+static struct narrator *nr = &nr_main;
 static char nbuf[64 * 1024];
 
 static int task_idx(int tid)
@@ -95,9 +106,15 @@ static void say(const struct sim_trace_rec *r, int tid, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (r->ts_ps < nr.from_ps)
+	if (r->ts_ps < nr->from_ps)
 		return;		/* before the window: state only */
-	line = nr.last[nr.nr_last++ % SIM_NARRATE_LAST];
+	if (nr->out) {		/* sim__narrate_text(): the sentence only */
+		va_start(ap, fmt);
+		vsnprintf(nr->out, nr->out_len, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): va_start above */
+		va_end(ap);
+		return;
+	}
+	line = nr->last[nr->nr_last++ % SIM_NARRATE_LAST];
 	n = snprintf(line, SIM_NARRATE_LINE, "%" PRIu64 ".%06" PRIu64 " ms  %s (cpu %d): ",
 		     ns / 1000000, ns % 1000000, sim__trace_comm(tid), r->cpu);
 	if (n < 0 || n >= SIM_NARRATE_LINE)
@@ -105,9 +122,9 @@ static void say(const struct sim_trace_rec *r, int tid, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line + n, SIM_NARRATE_LINE - (size_t)n, fmt, ap); /* NOLINT(clang-analyzer-valist.Uninitialized): va_start above */
 	va_end(ap);
-	if (nr.f) {
-		fputs(line, nr.f);
-		fputc('\n', nr.f);
+	if (nr->f) {
+		fputs(line, nr->f);
+		fputc('\n', nr->f);
 	}
 }
 
@@ -134,8 +151,8 @@ static void futex_enter(const struct sim_trace_rec *r)
 	char op[48], name[160];
 
 	if (t >= 0) {
-		nr.in_futex[t] = (int)cmd + 1;
-		nr.val[t] = r->b;
+		nr->in_futex[t] = (int)cmd + 1;
+		nr->val[t] = r->b;
 	}
 	cmd_name(r->a, op, sizeof(op));
 	sim__trace_addr_name(r->addr, name, sizeof(name));
@@ -171,12 +188,12 @@ static void futex_exit(const struct sim_trace_rec *r)
 	char op[48];
 
 	if (t >= 0)
-		nr.in_futex[t] = 0;
+		nr->in_futex[t] = 0;
 	cmd_name(r->a, op, sizeof(op));
 	if ((cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) && r->arg < 0)
 		say(r, r->tid, "%s returned %s: %s (expected %u, the word is %u now)",
 		    op, e ? e : "an error", wait_error((long)r->arg),
-		    t >= 0 ? nr.val[t] : 0, r->word);
+		    t >= 0 ? nr->val[t] : 0, r->word);
 	else if (cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET)
 		say(r, r->tid, "%s returned 0: woken by a FUTEX_WAKE (the word is %u now)",
 		    op, r->word);
@@ -198,7 +215,7 @@ static void sched_switch(const struct sim_trace_rec *r)
 	int t = task_idx(r->tid), c = cpu_idx(r->cpu);
 	char in[64] = "", op[48], next[40];
 
-	nr.cpu_curr[c] = r->tid2;
+	nr->cpu_curr[c] = r->tid2;
 	if (!r->tid)
 		return;
 	if (r->tid2)
@@ -206,10 +223,10 @@ static void sched_switch(const struct sim_trace_rec *r)
 			 sim__trace_comm(r->tid2));
 	else
 		snprintf(next, sizeof(next), "cpu %d goes idle", r->cpu);
-	if (t >= 0 && nr.in_futex[t])
+	if (t >= 0 && nr->in_futex[t])
 		snprintf(in, sizeof(in), " in %s",
-			 cmd_name((unsigned int)nr.in_futex[t] - 1, op, sizeof(op)));
-	else if (t >= 0 && nr.in_sleep[t])
+			 cmd_name((unsigned int)nr->in_futex[t] - 1, op, sizeof(op)));
+	else if (t >= 0 && nr->in_sleep[t])
 		snprintf(in, sizeof(in), " in nanosleep");
 	switch (r->op) {
 	case 'S':
@@ -236,11 +253,11 @@ static void wakeup(const struct sim_trace_rec *r)
 		    r->a);
 		return;
 	}
-	if (!nr.cpu_curr[c])
+	if (!nr->cpu_curr[c])
 		snprintf(where, sizeof(where), "placed on idle cpu %u", r->a);
 	else
 		snprintf(where, sizeof(where), "placed on cpu %u, which runs %s",
-			 r->a, sim__trace_comm(nr.cpu_curr[c]));
+			 r->a, sim__trace_comm(nr->cpu_curr[c]));
 	say(r, r->tid, "woke %s (%s)", sim__trace_comm(r->tid2), where);
 }
 
@@ -250,8 +267,8 @@ static void slowpath(const struct sim_trace_rec *r, const char *lock)
 	char t[32];
 	int c = cpu_idx(r->cpu);
 
-	nr.slow_ps[c] = r->ts_ps;
-	nr.slow_addr[c] = r->addr;
+	nr->slow_ps[c] = r->ts_ps;
+	nr->slow_addr[c] = r->addr;
 	tpl(w, t, sizeof(t));
 	if (!w)
 		say(r, r->tid, "found the qspinlock %s free at %s after its cmpxchg failed, and retries in the slow path",
@@ -276,10 +293,10 @@ static void qspinlock(const struct sim_trace_rec *r)
 		slowpath(r, lock);
 		break;
 	case SIM_QS_LOCK:
-		if (nr.slow_addr[c] != r->addr)
+		if (nr->slow_addr[c] != r->addr)
 			break;
-		nr.slow_addr[c] = 0;
-		ns = (r->ts_ps - nr.slow_ps[c]) / 1000;
+		nr->slow_addr[c] = 0;
+		ns = (r->ts_ps - nr->slow_ps[c]) / 1000;
 		say(r, r->tid, "acquired the qspinlock %s after %" PRIu64 ".%03" PRIu64 " us in the slow path; the word is %s",
 		    lock, ns / 1000, ns % 1000, tpl(r->b, t1, sizeof(t1)));
 		break;
@@ -373,7 +390,7 @@ static void uatomic(const struct sim_trace_rec *r)
 		    name, before, after, what);
 }
 
-void sim__narrate_rec(const struct sim_trace_rec *r)
+static void narrate_one(const struct sim_trace_rec *r)
 {
 	int t = task_idx(r->tid);
 
@@ -387,7 +404,7 @@ void sim__narrate_rec(const struct sim_trace_rec *r)
 	case SIM_TEV_NANOSLEEP_ENTER:
 	case SIM_TEV_NANOSLEEP_EXIT:
 		if (t >= 0)
-			nr.in_sleep[t] = r->type == SIM_TEV_NANOSLEEP_ENTER;
+			nr->in_sleep[t] = r->type == SIM_TEV_NANOSLEEP_ENTER;
 		break;
 	case SIM_TEV_SCHED_SWITCH:
 		sched_switch(r);
@@ -408,46 +425,76 @@ void sim__narrate_rec(const struct sim_trace_rec *r)
 	}
 }
 
+void sim__narrate_rec(const struct sim_trace_rec *r)
+{
+	nr = &nr_main;
+	narrate_one(r);
+}
+
+void sim__narrate_text_begin(const struct sim_trace_ctx *c)
+{
+	memset(&nr_view, 0, sizeof(nr_view));
+	nr_view.from_ps = c->from_ps;
+	nr_view.on = 1;
+}
+
+int sim__narrate_text(const struct sim_trace_rec *r, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (!nr_view.on || !len)
+		return 0;
+	nr = &nr_view;
+	nr->out = buf;
+	nr->out_len = len;
+	narrate_one(r);
+	nr->out = NULL;
+	nr = &nr_main;
+	return buf[0] != '\0';
+}
+
 void sim__narrate_begin(const struct sim_trace_ctx *c)
 {
 	int fd;
 
-	memset(&nr, 0, sizeof(nr));
-	nr.from_ps = c->from_ps;
-	nr.on = 1;
+	nr = &nr_main;
+	memset(nr, 0, sizeof(*nr));
+	nr->from_ps = c->from_ps;
+	nr->on = 1;
 	if (c->narrate_quiet)
-		return;			/* the ring only: nr.f stays NULL */
+		return;			/* the ring only: nr->f stays NULL */
 	fd = dup(STDERR_FILENO);
-	nr.f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!nr.f)
-		nr.f = stderr;
+	nr->f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!nr->f)
+		nr->f = stderr;
 	else
-		setvbuf(nr.f, nbuf, _IOFBF, sizeof(nbuf));
-	fprintf(nr.f, "# narration: %s\n", c->title);
+		setvbuf(nr->f, nbuf, _IOFBF, sizeof(nbuf));
+	fprintf(nr->f, "# narration: %s\n", c->title);
 }
 
 int sim__narrate_last(void (*fn)(const char *line, void *arg), void *arg)
 {
 	unsigned long i = 0;
 
-	if (!nr.on)
+	nr = &nr_main;
+	if (!nr->on)
 		return -1;
-	if (nr.f)
-		fflush(nr.f);
-	if (nr.nr_last > SIM_NARRATE_LAST)
-		i = nr.nr_last - SIM_NARRATE_LAST;
-	for (; i < nr.nr_last; i++)
-		fn(nr.last[i % SIM_NARRATE_LAST], arg);
-	return (int)(nr.nr_last < SIM_NARRATE_LAST ? nr.nr_last :
+	if (nr->f)
+		fflush(nr->f);
+	if (nr->nr_last > SIM_NARRATE_LAST)
+		i = nr->nr_last - SIM_NARRATE_LAST;
+	for (; i < nr->nr_last; i++)
+		fn(nr->last[i % SIM_NARRATE_LAST], arg);
+	return (int)(nr->nr_last < SIM_NARRATE_LAST ? nr->nr_last :
 		     SIM_NARRATE_LAST);
 }
 
 void sim__narrate_end(void)
 {
-	if (nr.f && nr.f != stderr)
-		fclose(nr.f);
-	else if (nr.f)
-		fflush(nr.f);
-	nr.f = NULL;
-	nr.on = 0;
+	nr = &nr_main;
+	if (nr->f && nr->f != stderr)
+		fclose(nr->f);
+	else if (nr->f)
+		fflush(nr->f);
+	nr->f = NULL;
+	nr->on = 0;
 }

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sim/trace/trace_writer.h - private to sim/trace/: the trace record and the
- * interface of the two writers.
+ * interface of the three writers.
  *
  * Stage: trace/report.  sim/trace/trace.c builds a record per event, orders
  * the records by simulated time and hands each one, in order, to the
- * writer of the trace's format: sim/trace/trace_text.c (ftrace text) or
- * sim/trace/trace_json.c (Chrome trace events).
+ * writer of the trace's format: sim/trace/trace_text.c (ftrace text),
+ * sim/trace/trace_json.c (Chrome trace events) or sim/trace/trace_html.c
+ * (the self-contained page of `futexsim view`).
  */
 #ifndef SIM_TRACE_WRITER_H
 #define SIM_TRACE_WRITER_H
@@ -89,6 +90,18 @@ void sim__trace_json_rec(const struct sim_trace_ctx *c,
 			 const struct sim_trace_rec *r);
 void sim__trace_json_end(const struct sim_trace_ctx *c, uint64_t end_ps);
 
+/* The HTML writer (sim/trace/trace_html.c): like the JSON one it sees
+ * every record up to the window's end (those before it build the page's
+ * starting state, and are not numbered); sim__trace_html_end() writes the
+ * page whole.  sim__trace_html_failure() gives it the headline of a
+ * failure report. */
+#define SIM_TRACE_HTML_MAX	200000	/* records kept in one page	*/
+void sim__trace_html_begin(const struct sim_trace_ctx *c);
+void sim__trace_html_rec(const struct sim_trace_ctx *c,
+			 const struct sim_trace_rec *r);
+void sim__trace_html_end(const struct sim_trace_ctx *c);
+void sim__trace_html_failure(const char *line);
+
 /* The narration (sim/trace/trace_narrate.c, --narrate): each record in time
  * order up to the window's end (it keeps state from before the window,
  * and tells only what is inside it); lines go to stderr. */
@@ -104,6 +117,14 @@ void sim__trace_json_end(const struct sim_trace_ctx *c, uint64_t end_ps);
 	 SIM_TRACE_BIT(SIM_TEV_TP) |					\
 	 SIM_TRACE_BIT(SIM_TEV_UATOMIC))
 void sim__narrate_begin(const struct sim_trace_ctx *c);
+/* sim__narrate_text_begin, sim__narrate_text - a second narrator, with
+ * its own state, for the HTML writer: each record in time order goes
+ * through sim__narrate_text(), which puts the sentence --narrate would
+ * tell for it, without the time and task head, into @buf (cut at
+ * @len - 1), or "" if it tells nothing of it (or it is before the
+ * window).  Return: 1 if a sentence was written, else 0. */
+void sim__narrate_text_begin(const struct sim_trace_ctx *c);
+int sim__narrate_text(const struct sim_trace_rec *r, char *buf, size_t len);
 void sim__narrate_rec(const struct sim_trace_rec *r);
 void sim__narrate_end(void);
 /* sim__narrate_last - flush the narration, then call @fn with each of the
