@@ -18,7 +18,10 @@
  * child writes its own trace file (sim/trace/trace.h): FILE itself for one
  * lock, FILE with ".LOCK" before the extension for several.  With
  * --lock-stat, each child sends its table after its result and the parent
- * prints the tables after the report (sim/trace/lockstat.h); --narrate goes
+ * prints the tables after the report (sim/trace/lockstat.h); with
+ * --plot, each child sends its threads' operations and its latency
+ * histogram right after its result (sim/report/detail.h) and the parent
+ * draws the SVG once every lock's are in (sim/report/plot_run.h); --narrate goes
  * from each child to stderr (sim/trace/trace.h).
  *
  * Every output file is written through sim/host/outfile.h (a temporary,
@@ -63,7 +66,9 @@
 #include "sim/host/fdio.h"
 #include "sim/host/outfile.h"
 #include "sim/explore/explore_run.h"
+#include "sim/report/detail.h"
 #include "sim/report/failure.h"
+#include "sim/report/plot_run.h"
 #include "sim/report/progress.h"
 #include "sim/trace/lockstat.h"
 #include "sim/machine/machine.h"
@@ -133,6 +138,7 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	    sim_trace_open(trace, one))
 		die_errno(trace);
 	memset(&r, 0, sizeof(r));
+	sim_detail_want(one->plot[0] != '\0');	/* plot=: the threads' figures */
 	sim_progress_bar_start(one);
 	wl->run(one, lock, &r);
 	sim_progress_bar_stop();
@@ -143,6 +149,8 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 		memcpy(r.lock, one->locks[0],
 		       strnlen(one->locks[0], sizeof(r.lock) - 1));
 	write_full(fd, &r, sizeof(r));
+	if (one->plot[0] && sim_detail_send(fd))
+		die_errno("sending the figures of the plot");
 	if (one->lock_stat[0] &&
 	    sim_lockstat_send(fd, one->locks[0], one->seed))
 		die_errno("sending the lock-stat table");
@@ -259,13 +267,14 @@ static double seconds_since(const struct timespec *t0)
 
 /*
  * Run lock @idx of @s in a child (checking the decisions of @src if not
- * NULL); fill @r, or exit as the child did.  Return: the child's status,
+ * NULL); fill @r (and @detail with plot=, @lockstat with lock-stat=), or
+ * exit as the child did.  Return: the child's status,
  * 0 or SIM_EXIT_DIVERGED.
  */
 static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 		    const struct sim_preset *preset,
 		    const struct sim_replay_src *src, struct sim_result *r,
-		    char **lockstat)
+		    struct sim_detail *detail, char **lockstat)
 {
 	struct sim_scenario one = *s;	/* the scenario with this lock only */
 	struct timespec t0;
@@ -312,6 +321,8 @@ static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 	}
 	close(fd[1]);
 	got = sim_read_full(fd[0], r, sizeof(*r));
+	if (got == sizeof(*r) && s->plot[0] && sim_detail_recv(fd[0], detail))
+		got = 0;	/* a result without its figures: none */
 	*lockstat = got == sizeof(*r) ? sim_lockstat_recv(fd[0]) : NULL;
 	close(fd[0]);
 	while (waitpid(pid, &status, 0) < 0)
@@ -513,6 +524,7 @@ static int run_scenario(const char *self, struct sim_scenario *s,
 			const char *scn, const struct sim_replay_src *src)
 {
 	struct sim_result r[SIM_MAX_LOCKS];
+	struct sim_detail detail[SIM_MAX_LOCKS];
 	char *lockstat[SIM_MAX_LOCKS];
 	struct sim_preset preset;
 	int i, status = 0;
@@ -525,6 +537,8 @@ static int run_scenario(const char *self, struct sim_scenario *s,
 
 	if (s->json[0])
 		check_writable(s->json, &s->json_at, "json");
+	if (s->plot[0])
+		check_writable(s->plot, &s->plot_at, "plot");
 	for (i = 0; s->trace[0] && i < s->nr_locks; i++)
 		check_trace_file(s, i);
 	if (s->lock_stat[0] && strcmp(s->lock_stat, "-") != 0)
@@ -533,8 +547,10 @@ static int run_scenario(const char *self, struct sim_scenario *s,
 	sim_cli_check_files(s, scn, src);
 
 	memset(r, 0, sizeof(r));
+	memset(detail, 0, sizeof(detail));
 	for (i = 0; i < s->nr_locks; i++)
-		if (run_lock(self, s, i, &preset, src, &r[i], &lockstat[i]))
+		if (run_lock(self, s, i, &preset, src, &r[i], &detail[i],
+			     &lockstat[i]))
 			status = SIM_EXIT_DIVERGED;
 
 	sim_report_text(stdout, s, r, s->nr_locks);
@@ -545,6 +561,10 @@ static int run_scenario(const char *self, struct sim_scenario *s,
 		write_lockstats(s, lockstat);
 	if (s->json[0] && sim_report_json(s->json, s, r, s->nr_locks))
 		exit(SIM_EXIT_HOST);	/* its line is printed */
+	if (s->plot[0] && sim_plot_run_write(s, r, detail, s->nr_locks))
+		exit(SIM_EXIT_HOST);	/* its line is printed */
+	for (i = 0; i < s->nr_locks; i++)
+		sim_detail_free(&detail[i]);
 	if (fflush(stdout))
 		die_errno("writing the report");
 	return status;

@@ -319,6 +319,24 @@ static void set_json(struct sim_scenario *s, const struct key *k,
 	s->json_at = *at;
 }
 
+/* plot=FILE.svg: the run's charts (sim/report/plot_run.h) */
+static void set_plot(struct sim_scenario *s, const struct key *k,
+		     const char *v, const struct sim_origin *at)
+{
+	size_t n = strlen(v);
+
+	if (!strcmp(v, "none")) {
+		s->plot[0] = '\0';
+		s->plot_at = (struct sim_origin){ 0 };
+		return;
+	}
+	if (n <= 4 || strcmp(v + n - 4, ".svg") || v[n - 5] == '/')
+		sim_config_fail(at, k->name, "a file name ending in .svg, or none",
+				v);
+	sim__scenario_set_str(s->plot, sizeof(s->plot), k, v, at);
+	s->plot_at = *at;
+}
+
 static void set_livelock(struct sim_scenario *s, const struct key *k,
 			 const char *v, const struct sim_origin *at)
 {
@@ -466,6 +484,7 @@ static const struct key keys[] = {
 	{ "between", "pause:N|loop:N|sleep:DURATION|none", "work between operations; default pause:1", set_between },
 	{ "seed", "N", "PRNG seed; default 1", set_seed },
 	{ "json", "PATH|none", "also write the results as JSON to PATH; default none", set_json },
+	{ "plot", "PATH.svg|none", "also draw the run as an SVG: operations per thread (fairness) and the acquire-latency CDF of each lock; default none", set_plot },
 	{ "livelock", "DURATION", "virtual time without progress that is a livelock; default 10s", set_livelock },
 	{ "stuck", "DURATION|none", "host CPU time a task may run without a scheduling point before it is reported stuck (exit 3); default 5s", sim__scenario_set_stuck },
 	{ "progress", "auto|yes|no", "a progress line with an ETA on stderr for a run longer than a few seconds: on a terminal (auto), always, or never; default auto", sim__scenario_set_stuck },
