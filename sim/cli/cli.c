@@ -5,6 +5,7 @@
  *   futexsim run [SCENARIO] [--key=value ...]
  *   futexsim replay FILE [--key=value ...]
  *   futexsim compare [SCENARIO] --seeds=N (--against=OTHER | --b-set=KEY=VALUE,...)
+ *   futexsim plot-table TABLE -o FILE.svg
  *   futexsim list [machines|locks|workloads]
  *   futexsim --version | --help
  *
@@ -69,6 +70,7 @@
 #include "sim/report/detail.h"
 #include "sim/report/failure.h"
 #include "sim/report/plot_run.h"
+#include "sim/report/plot_table.h"
 #include "sim/report/progress.h"
 #include "sim/trace/lockstat.h"
 #include "sim/machine/machine.h"
@@ -610,7 +612,7 @@ static int cmd_replay(const char *self, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	static const char commands[] = "a command: run, replay, compare, explore, shrink, merge, build, list, help or --version";
+	static const char commands[] = "a command: run, replay, compare, explore, shrink, merge, build, plot-table, list, help or --version";
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
 	if (!cmd)
@@ -636,6 +638,8 @@ int main(int argc, char **argv)
 		return sim_cmd_merge(argc - 2, argv + 2);
 	if (!strcmp(cmd, "compare"))
 		return sim_cmd_compare(argv[0], argc - 2, argv + 2);
+	if (!strcmp(cmd, "plot-table"))
+		return sim_cmd_plot_table(argc - 2, argv + 2);
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") ||
 	    !strcmp(cmd, "help")) {
 		sim_cli_usage(stdout);
