@@ -10,7 +10,8 @@
  * controls), and the writer refuses a CDF that is not one.  End to end:
  * `run --plot` twice gives one file, a plot per lock; `compare --plot`
  * has its stars; a plot to an unwritable place or without .svg is bad
- * input, one line, exit 2.
+ * input, one line, exit 2; `plot-table` draws a table file and names the
+ * line of a bad one.
  *
  * Stage: tests, unit and CLI level.  Run by tests/check_main.c; the CLI
  * tests run $FUTEXSIM (make check sets it) in a temporary directory
@@ -369,6 +370,43 @@ START_TEST(test_plot_to_an_unwritable_place_or_not_svg_is_bad_input)
 }
 END_TEST
 
+/* plot-table: a good table draws its bars; a bad row names file and line */
+START_TEST(test_plot_table_draws_a_table_and_names_a_bad_line)
+{
+	static const char good[] = "# a comment\ntitle\tT\ncolumns\tpub\tsim\n"
+		"row\tmax\t3.5\t2.0\nrow\tmin\t3.2\t-\n";
+	char tab[128], svg[128], why[64];
+	FILE *f;
+	char *s;
+
+	if (!in_dir())
+		return;
+	snprintf(tab, sizeof(tab), "%s/t.tab", dir);
+	snprintf(svg, sizeof(svg), "%s/t.svg", dir);
+	f = fopen(tab, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(good, f);
+	fclose(f);
+	run_futexsim(&co, (const char *const[]){ "futexsim", "plot-table", tab,
+		"-o", svg, NULL });
+	ck_assert_msg(co.status == 0, "%s", co.err);
+	s = slurp(svg, NULL);
+	ck_assert_msg(well_formed(s, why), "%s", why);
+	ck_assert_int_eq(count(s, "class=\"bar "), 3);	/* "-" draws none */
+	free(s);
+	f = fopen(tab, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("columns\ta\nrow\tx\t1\nrow\ty\tmany\n", f);
+	fclose(f);
+	run_futexsim(&co, (const char *const[]){ "futexsim", "plot-table", tab,
+		"-o", svg, NULL });
+	assert_one_line_exit_2("t.tab:3: row: expected a number or '-', got 'many'");
+	unlink(tab);
+	unlink(svg);
+	rmdir(dir);
+}
+END_TEST
+
 Suite *plot_suite(void)
 {
 	Suite *s = suite_create("plot");
@@ -382,6 +420,7 @@ Suite *plot_suite(void)
 	tcase_add_test(tc, test_run_plot_twice_is_one_file_with_each_lock);
 	tcase_add_test(tc, test_compare_plot_has_a_bar_pair_per_metric_and_stars);
 	tcase_add_test(tc, test_plot_to_an_unwritable_place_or_not_svg_is_bad_input);
+	tcase_add_test(tc, test_plot_table_draws_a_table_and_names_a_bad_line);
 	suite_add_tcase(s, tc);
 	return s;
 }
