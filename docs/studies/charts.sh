@@ -63,6 +63,12 @@ spin_table() {	# HEADING NAME TITLE
 			print "ylabel" T "ms for 5,000,000 lock/unlock per task"
 			print "note" T "published: the 2014 LKML table; simulated: futexsim, workloads/scenarios/spin-2014.sh"
 			print "columns" T "ticket, published" T "qspinlock (v10), published" T "ticket, simulated" T "qspinlock generic, simulated" T "qspinlock x86, simulated"
+			# published dashed, in the colour of its simulated lock
+			print "style" T "ticket, published" T "dashed" T 0
+			print "style" T "qspinlock (v10), published" T "dashed" T 1
+			print "style" T "ticket, simulated" T "solid" T 0
+			print "style" T "qspinlock generic, simulated" T "solid" T 1
+			print "style" T "qspinlock x86, simulated" T "solid" T 2
 		}
 		print "row" T $1 T $3 T $4 T $8 T $9 T $12
 		next

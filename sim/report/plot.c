@@ -429,6 +429,11 @@ static void clipped(FILE *out, double x, const struct frame *f, double v,
 	text(out, x, f->y + 11, "middle", 10, 0, cls, buf);
 }
 
+static const char *colour_of(const struct sim_chart *c, int s)
+{
+	return sim_plot_colour(c->series[s].colour ? c->series[s].colour - 1 : s);
+}
+
 static void bars(FILE *out, const struct sim_chart *c, const struct frame *f)
 {
 	double gw = f->w / c->nr_cats, bw = gw * 0.8 / c->nr_series;
@@ -448,7 +453,7 @@ static void bars(FILE *out, const struct sim_chart *c, const struct frame *f)
 			py = clamp_y(f, v);
 			snprintf(cls, sizeof(cls), "bar s%d c%d", s, i);
 			rect(out, cls, px, fmin(py, base), bw > 1.5 ? bw - 0.5 : bw,
-			     fabs(base - py), sim_plot_colour(s), NULL);
+			     fabs(base - py), colour_of(c, s), NULL);
 			e = se->err && !isnan(se->err[i]) ? se->err[i] : 0;
 			if (e > 0) {
 				double cx = px + bw / 2, cap = fmin(bw / 3, 5);
@@ -488,7 +493,8 @@ static void lines(FILE *out, const struct sim_chart *c, const struct frame *f)
 		const struct sim_chart_series *se = &c->series[s];
 
 		fprintf(out, "<path class=\"line s%d\" fill=\"none\" stroke=\"%s\" "
-			"stroke-width=\"2\" d=\"", s, sim_plot_colour(s));
+			"stroke-width=\"2\"%s d=\"", s, colour_of(c, s),
+			se->dashed ? " stroke-dasharray=\"6,4\"" : "");
 		for (int i = 0; i < se->n; i++) {
 			if (c->step && i)
 				path_point(out, f, se->x[i], se->y[i - 1], 0);
@@ -516,11 +522,11 @@ static void legend(FILE *out, const struct sim_chart *c, double x, double y)
 
 		fputs("<g class=\"legend-entry\">\n", out);
 		if (c->kind == SIM_CHART_BARS)
-			rect(out, "swatch", x, ly - 9, 12, 12, sim_plot_colour(s),
+			rect(out, "swatch", x, ly - 9, 12, 12, colour_of(c, s),
 			     NULL);
 		else
-			line(out, x, ly - 3, x + 14, ly - 3, sim_plot_colour(s), 2.5,
-			     NULL);
+			line(out, x, ly - 3, x + 14, ly - 3, colour_of(c, s), 2.5,
+			     c->series[s].dashed ? "stroke-dasharray=\"4,3\"" : NULL);
 		text(out, x + 18, ly + 1, "start", 11, 0, NULL,
 		     c->series[s].name ? c->series[s].name : "");
 		fputs("</g>\n", out);

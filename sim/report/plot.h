@@ -47,6 +47,9 @@ struct sim_chart_series {
 					 * (NULL, or NaN: none)		*/
 	const char *const *mark;	/* bars: text above a bar (a star
 					 * for a significant one), NULL: none */
+	int colour;			/* 1 + the sim_plot_colour() index;
+					 * 0: the series' own index	*/
+	int dashed;			/* lines: a dashed line		*/
 };
 
 /* A chart, drawn into a box of the document. */

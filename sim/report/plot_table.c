@@ -20,6 +20,10 @@
  *	xlog	yes|no			lines: log10 x axis; default no
  *	note	TEXT			a line under the chart
  *	columns	NAME	NAME ...	the series, in legend order
+ *	style	NAME	solid|dashed	COLOUR
+ *					after columns: column NAME's line,
+ *					and its colour (0 to 7: the
+ *					writer's palette)
  *	row	LABEL	V	V ...	one category (bars) or one x (lines,
  *					LABEL a number), a value per series;
  *					"-" for none
@@ -48,6 +52,7 @@ struct table {
 	int lines, xlog;
 	int nr_cols, nr_rows;
 	char col[TABLE_COLS][FIELD_MAX];
+	int colour[TABLE_COLS], dashed[TABLE_COLS];	/* style lines */
 	char label[TABLE_ROWS][FIELD_MAX];
 	const char *cats[TABLE_ROWS];
 	double x[TABLE_ROWS];
@@ -116,6 +121,26 @@ static void add_row(struct table *t, char **f, int n,
 	t->nr_rows++;
 }
 
+/* style	NAME	solid|dashed	COLOUR */
+static void set_style(struct table *t, char **f, int n,
+		      const struct sim_origin *at)
+{
+	int c;
+
+	for (c = 0; n == 4 && c < t->nr_cols; c++)
+		if (!strcmp(t->col[c], f[1]))
+			break;
+	if (n != 4 || c == t->nr_cols)
+		sim_config_fail(at, "style", "a column's NAME, solid or dashed, and a colour 0 to 7",
+				n > 1 ? f[1] : NULL);
+	if (strcmp(f[2], "solid") && strcmp(f[2], "dashed"))
+		sim_config_fail(at, "style", "solid or dashed", f[2]);
+	if (strlen(f[3]) != 1 || f[3][0] < '0' || f[3][0] > '7')
+		sim_config_fail(at, "style", "a colour 0 to 7", f[3]);
+	t->dashed[c] = !strcmp(f[2], "dashed");
+	t->colour[c] = 1 + f[3][0] - '0';
+}
+
 static void directive(struct table *t, char *line, const struct sim_origin *at)
 {
 	char *f[TABLE_COLS + 3];
@@ -132,6 +157,8 @@ static void directive(struct table *t, char *line, const struct sim_origin *at)
 		t->nr_cols = n - 1;
 		return;
 	}
+	if (!strcmp(k, "style"))
+		return set_style(t, f, n, at);
 	if (n != 2)
 		sim_config_fail(at, k, "one TAB, then the value", line);
 	if (!strcmp(k, "title"))
@@ -203,7 +230,8 @@ static int fill(FILE *out, void *arg)
 		se[c.nr_series++] = (struct sim_chart_series){
 			.name = t->col[s], .n = t->lines ? n : t->nr_rows,
 			.x = t->lines ? xs[s] : NULL,
-			.y = t->lines ? ys[s] : t->v[s] };
+			.y = t->lines ? ys[s] : t->v[s],
+			.colour = t->colour[s], .dashed = t->dashed[s] };
 	}
 	sim_plot_begin(out, SIM_PLOT_WIDTH, SIM_PLOT_HEIGHT,
 		       t->title[0] ? t->title : NULL);
