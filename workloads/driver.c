@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "futex/tp.h"
+#include "sim/report/detail.h"
 #include "sim/report/failure.h"
 #include "sim/explore/oracle.h"
 #include "sim/syscall/syscall.h"
@@ -187,6 +188,7 @@ void wl_collect(const struct wl_run *run, struct sim_result *r,
 	r->acquire_p99_ns = sim_hist_percentile(all, 99);
 	r->acquire_max_ns = all->max;
 	r->jain = sim_jain(ops, run->n);
+	sim_detail_keep(ops, run->n, all);	/* plot= */
 	sim_oracle_collect(r);
 	r->host_hooks = sim.counters.hooks;
 	r->host_switches = sim.counters.switches;

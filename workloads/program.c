@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/report/detail.h"
 #include "sim/report/symbols.h"
 #include "sim/report/waitfor.h"
 #include "sim/trace/uword.h"
@@ -176,6 +177,7 @@ void wl_prog_finish(struct sim_result *r)
 	r->acquire_p99_ns = sim_hist_percentile(all, 99);
 	r->acquire_max_ns = all->max;
 	r->jain = sim_jain(ops, nops);
+	sim_detail_keep(ops, nops, all);	/* plot=: the lockers */
 	r->host_hooks = sim.counters.hooks;
 	r->host_switches = sim.counters.switches;
 	r->prog_exited = wl_prog.exited;

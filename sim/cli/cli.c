@@ -6,6 +6,7 @@
  *   futexsim replay FILE [--key=value ...]
  *   futexsim view FILE.replay [-o OUT.html] [--key=value ...]
  *   futexsim compare [SCENARIO] --seeds=N (--against=OTHER | --b-set=KEY=VALUE,...)
+ *   futexsim plot-table TABLE -o FILE.svg
  *   futexsim list [machines|locks|workloads]
  *   futexsim --version | --help
  *
@@ -19,7 +20,10 @@
  * child writes its own trace file (sim/trace/trace.h): FILE itself for one
  * lock, FILE with ".LOCK" before the extension for several.  With
  * --lock-stat, each child sends its table after its result and the parent
- * prints the tables after the report (sim/trace/lockstat.h); --narrate goes
+ * prints the tables after the report (sim/trace/lockstat.h); with
+ * --plot, each child sends its threads' operations and its latency
+ * histogram right after its result (sim/report/detail.h) and the parent
+ * draws the SVG once every lock's are in (sim/report/plot_run.h); --narrate goes
  * from each child to stderr (sim/trace/trace.h).
  *
  * Every output file is written through sim/host/outfile.h (a temporary,
@@ -66,7 +70,10 @@
 #include "sim/host/outfile.h"
 #include "sim/explore/explore_run.h"
 #include "sim/explore/play.h"
+#include "sim/report/detail.h"
 #include "sim/report/failure.h"
+#include "sim/report/plot_run.h"
+#include "sim/report/plot_table.h"
 #include "sim/report/progress.h"
 #include "sim/trace/lockstat.h"
 #include "sim/machine/machine.h"
@@ -136,6 +143,7 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	    sim_trace_open(trace, one))
 		die_errno(trace);
 	memset(&r, 0, sizeof(r));
+	sim_detail_want(one->plot[0] != '\0');	/* plot=: the threads' figures */
 	sim_progress_bar_start(one);
 	wl->run(one, lock, &r);
 	sim_progress_bar_stop();
@@ -146,6 +154,8 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 		memcpy(r.lock, one->locks[0],
 		       strnlen(one->locks[0], sizeof(r.lock) - 1));
 	write_full(fd, &r, sizeof(r));
+	if (one->plot[0] && sim_detail_send(fd))
+		die_errno("sending the figures of the plot");
 	if (one->lock_stat[0] &&
 	    sim_lockstat_send(fd, one->locks[0], one->seed))
 		die_errno("sending the lock-stat table");
@@ -262,13 +272,14 @@ static double seconds_since(const struct timespec *t0)
 
 /*
  * Run lock @idx of @s in a child (checking the decisions of @src if not
- * NULL); fill @r, or exit as the child did.  Return: the child's status,
+ * NULL); fill @r (and @detail with plot=, @lockstat with lock-stat=), or
+ * exit as the child did.  Return: the child's status,
  * 0 or SIM_EXIT_DIVERGED.
  */
 static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 		    const struct sim_preset *preset,
 		    const struct sim_replay_src *src, struct sim_result *r,
-		    char **lockstat)
+		    struct sim_detail *detail, char **lockstat)
 {
 	struct sim_scenario one = *s;	/* the scenario with this lock only */
 	struct timespec t0;
@@ -315,6 +326,8 @@ static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 	}
 	close(fd[1]);
 	got = sim_read_full(fd[0], r, sizeof(*r));
+	if (got == sizeof(*r) && s->plot[0] && sim_detail_recv(fd[0], detail))
+		got = 0;	/* a result without its figures: none */
 	*lockstat = got == sizeof(*r) ? sim_lockstat_recv(fd[0]) : NULL;
 	close(fd[0]);
 	while (waitpid(pid, &status, 0) < 0)
@@ -516,6 +529,7 @@ static int run_scenario(const char *self, struct sim_scenario *s,
 			const char *scn, const struct sim_replay_src *src)
 {
 	struct sim_result r[SIM_MAX_LOCKS];
+	struct sim_detail detail[SIM_MAX_LOCKS];
 	char *lockstat[SIM_MAX_LOCKS];
 	struct sim_preset preset;
 	int i, status = 0;
@@ -528,6 +542,8 @@ static int run_scenario(const char *self, struct sim_scenario *s,
 
 	if (s->json[0])
 		check_writable(s->json, &s->json_at, "json");
+	if (s->plot[0])
+		check_writable(s->plot, &s->plot_at, "plot");
 	for (i = 0; s->trace[0] && i < s->nr_locks; i++)
 		check_trace_file(s, i);
 	if (s->lock_stat[0] && strcmp(s->lock_stat, "-") != 0)
@@ -536,8 +552,10 @@ static int run_scenario(const char *self, struct sim_scenario *s,
 	sim_cli_check_files(s, scn, src);
 
 	memset(r, 0, sizeof(r));
+	memset(detail, 0, sizeof(detail));
 	for (i = 0; i < s->nr_locks; i++)
-		if (run_lock(self, s, i, &preset, src, &r[i], &lockstat[i]))
+		if (run_lock(self, s, i, &preset, src, &r[i], &detail[i],
+			     &lockstat[i]))
 			status = SIM_EXIT_DIVERGED;
 
 	sim_report_text(stdout, s, r, s->nr_locks);
@@ -548,6 +566,10 @@ static int run_scenario(const char *self, struct sim_scenario *s,
 		write_lockstats(s, lockstat);
 	if (s->json[0] && sim_report_json(s->json, s, r, s->nr_locks))
 		exit(SIM_EXIT_HOST);	/* its line is printed */
+	if (s->plot[0] && sim_plot_run_write(s, r, detail, s->nr_locks))
+		exit(SIM_EXIT_HOST);	/* its line is printed */
+	for (i = 0; i < s->nr_locks; i++)
+		sim_detail_free(&detail[i]);
 	if (fflush(stdout))
 		die_errno("writing the report");
 	return status;
@@ -646,7 +668,7 @@ static int cmd_view(const char *self, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	static const char commands[] = "a command: run, replay, view, compare, explore, shrink, merge, play, build, list, help or --version";
+	static const char commands[] = "a command: run, replay, view, compare, explore, shrink, merge, play, build, plot-table, list, help or --version";
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
 	if (!cmd)
@@ -676,6 +698,8 @@ int main(int argc, char **argv)
 		return sim_cmd_play(argc - 2, argv + 2);
 	if (!strcmp(cmd, "compare"))
 		return sim_cmd_compare(argv[0], argc - 2, argv + 2);
+	if (!strcmp(cmd, "plot-table"))
+		return sim_cmd_plot_table(argc - 2, argv + 2);
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") ||
 	    !strcmp(cmd, "help")) {
 		sim_cli_usage(stdout);

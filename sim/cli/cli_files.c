@@ -10,7 +10,7 @@
  * `explore` (sim/explore/explore_cmd.c) compares its files with
  * sim_cli_same_file().
  *
- * The outputs are --json, --lock-stat (but "-"), and per lock --trace and
+ * The outputs are --json, --plot, --lock-stat (but "-"), and per lock --trace and
  * --record (their names with ".LOCK" for several locks); the inputs are
  * the scenario file, the machine file, the replay file being replayed and
  * the executable that runs (futexsim, or the program).  Every output is
@@ -136,6 +136,8 @@ static void add_outputs(struct run_files *rf, const struct sim_scenario *s)
 
 	if (s->json[0])
 		add_output(rf, "json", &s->json_at, s->json);
+	if (s->plot[0])
+		add_output(rf, "plot", &s->plot_at, s->plot);
 	if (s->lock_stat[0] && strcmp(s->lock_stat, "-") != 0)
 		add_output(rf, "lock-stat", &s->lock_stat_at, s->lock_stat);
 	for (int i = 0; s->trace[0] && i < s->nr_locks; i++) {

@@ -5,7 +5,7 @@
  *
  *   futexsim compare [SCENARIO] --seeds=N
  *                    (--against=OTHER_FUTEXSIM | --b-set=KEY=VALUE,...)
- *                    [--json=PATH] [--key=value ...]
+ *                    [--json=PATH] [--plot=PATH.svg] [--key=value ...]
  *
  * Stage: the driver of the whole flow, one level above `run`.  Called by
  * main() (sim/cli/cli.c).  Checks the scenario as `run` would
@@ -17,7 +17,8 @@
  * with its stdout thrown away and its stderr kept in DIR/err; reads the
  * JSON file back (sim/compare/report_read.h) and keeps its figures; at the
  * end, sim/compare/compare_out.c tests every metric of every lock
- * (sim/compare/welch.h) and prints the table (and the JSON file).
+ * (sim/compare/welch.h) and prints the table (and the JSON file, and
+ * the SVG of sim/compare/compare_plot.c).
  *
  * A is this binary; B is OTHER (--against) or this binary, with the keys
  * of --b-set after the others when given.  The runs alternate A, B per
@@ -140,7 +141,8 @@ static void make_dir(struct compare *c)
 static void refuse_key(const struct sim_origin *at, const char *key,
 		       const char *value)
 {
-	static const char *const outputs[] = { "trace", "record", "lock-stat" };
+	static const char *const outputs[] = { "trace", "record", "lock-stat",
+					       "plot" };
 
 	if (!strcmp(key, "seed"))
 		sim_config_fail(at, key,
@@ -212,11 +214,13 @@ static void split_bset(struct compare *c)
 				c->bset);
 }
 
-/* One of compare's own options (--seeds, --against, --b-set, --json):
+/* One of compare's own options (--seeds, --against, --b-set, --json,
+ * --plot):
  * Return: 1 with *@val set, 0 if @arg is not one. */
 static int own_option(const char *arg, const char **val)
 {
-	static const char *const own[] = { "seeds", "against", "b-set", "json" };
+	static const char *const own[] = { "seeds", "against", "b-set", "json",
+					   "plot" };
 
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
 		size_t n = strlen(own[i]);
@@ -248,6 +252,12 @@ static void set_own(struct compare *c, const char *arg, const char *val)
 		c->against = val;
 	} else if (!strcmp(key, "b-set")) {
 		c->bset = val;
+	} else if (!strcmp(key, "plot")) {
+		n = strlen(val);
+		if (n <= 4 || strcmp(val + n - 4, ".svg") || val[n - 5] == '/')
+			sim_config_fail(&cmdline, key, "a file name ending in .svg",
+					val);
+		c->plot = val;
 	} else {
 		c->json = val;
 	}
@@ -332,6 +342,8 @@ static int check_side(const struct compare *c, int side, int *progress)
 		refuse_key(&s.record_at, "record", s.record);
 	if (s.lock_stat[0])
 		refuse_key(&s.lock_stat_at, "lock-stat", s.lock_stat);
+	if (s.plot[0])
+		refuse_key(&s.plot_at, "plot", s.plot);
 	*progress = s.progress;
 	if (s.program[0])
 		return 0;
@@ -561,18 +573,21 @@ static void run_one(const struct compare *c, int side, uint64_t seed,
 
 /* ---- the command ---------------------------------------------------------- */
 
-static void check_json(const struct compare *c)
+/* --json's or --plot's file @path (@key) must be writable and not the
+ * scenario file: bad input, said before any run. */
+static void check_out(const struct compare *c, const char *key,
+		      const char *path)
 {
 	char expected[320];
 
-	if (sim_outfile_check(c->json)) {
+	if (sim_outfile_check(path)) {
 		snprintf(expected, sizeof(expected), "a writable file (%s)",
 			 strerror(errno));
-		sim_config_fail(&cmdline, "json", expected, c->json);
+		sim_config_fail(&cmdline, key, expected, path);
 	}
-	if (c->scenario && sim_cli_same_file(c->json, c->scenario, 1))
-		sim_config_fail(&cmdline, "json",
-				"a file other than the scenario file", c->json);
+	if (c->scenario && sim_cli_same_file(path, c->scenario, 1))
+		sim_config_fail(&cmdline, key,
+				"a file other than the scenario file", path);
 }
 
 static void check_all(struct compare *c)
@@ -603,7 +618,12 @@ static void check_all(struct compare *c)
 	}
 	c->progress = progress != SIM_PROGRESS_NO && isatty(STDERR_FILENO);
 	if (c->json)
-		check_json(c);
+		check_out(c, "json", c->json);
+	if (c->plot)
+		check_out(c, "plot", c->plot);
+	if (c->json && c->plot && sim_cli_same_file(c->plot, c->json, 0))
+		sim_config_fail(&cmdline, "plot", "a file other than the --json file",
+				c->plot);
 }
 
 static void free_compare(struct compare *c)

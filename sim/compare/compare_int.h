@@ -15,7 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdio.h>
+
 #include "sim/compare/report_read.h"
+#include "sim/compare/welch.h"
 
 /* The metrics, in table order: a member of a result (its dotted path),
  * or throughput, computed from two. */
@@ -34,6 +37,7 @@ struct compare {
 	const char *against;		/* OTHER, or NULL		*/
 	const char *bset;		/* --b-set's list, or NULL	*/
 	const char *json;		/* --json's path, or NULL	*/
+	const char *plot;		/* --plot's path, or NULL	*/
 	char **keys;			/* both sides' "--key=value"	*/
 	int nr_keys;
 	char **bkeys;			/* B's, from --b-set		*/
@@ -52,6 +56,29 @@ struct compare {
 	double *v[2][SIM_MAX_LOCKS][NR_METRICS];
 	uint64_t have[2][SIM_MAX_LOCKS][NR_METRICS];	/* seeds with it */
 };
+
+/* One row of the table: a metric of a lock that every run has. */
+struct compare_row {
+	char name[80];		/* "throughput", or "LOCK:throughput"	*/
+	struct sim_sample a, b;
+	struct sim_welch w;
+	int has_change;		/* a's mean is not 0			*/
+	double change;		/* (b - a) / a				*/
+};
+
+/*
+ * sim__compare_plot - the SVG of the @nr rows into c->plot, whole or not
+ * at all (sim/compare/compare_plot.c): per row, A's and B's means with
+ * their 95% confidence intervals, normalised to A's mean, a star over
+ * B where the difference is significant.
+ * Return: 0, or -1 with its one error line printed.
+ */
+int sim__compare_plot(const struct compare *c, const struct compare_row *rows,
+		      int nr);
+
+/* sim__compare_side - side @side as the table names it: its binary, and
+ * " with KEYS" for B with --b-set. */
+void sim__compare_side(FILE *out, const struct compare *c, int side);
 
 /* sim__compare_xcalloc - calloc(), or exit(SIM_EXIT_HOST) with a line. */
 void *sim__compare_xcalloc(size_t n, size_t size);

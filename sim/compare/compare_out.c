@@ -97,22 +97,13 @@ void sim__compare_collect(struct compare *c, int side, uint64_t seed,
 		}
 }
 
-/* One row of the table: a metric of a lock that every run has. */
-struct row {
-	char name[80];		/* "throughput", or "LOCK:throughput"	*/
-	struct sim_sample a, b;
-	struct sim_welch w;
-	int has_change;		/* a's mean is not 0			*/
-	double change;		/* (b - a) / a				*/
-};
-
-static int make_rows(const struct compare *c, struct row *rows)
+static int make_rows(const struct compare *c, struct compare_row *rows)
 {
 	int nr = 0;
 
 	for (int l = 0; l < c->nr_locks; l++)
 		for (int m = 0; m < NR_METRICS; m++) {
-			struct row *w = &rows[nr];
+			struct compare_row *w = &rows[nr];
 			const char *la = c->locks[SIDE_A][l], *lb = c->locks[SIDE_B][l];
 
 			if (c->have[SIDE_A][l][m] != c->seeds ||
@@ -139,7 +130,7 @@ static int make_rows(const struct compare *c, struct row *rows)
 
 /* ---- the output ----------------------------------------------------------- */
 
-static void put_side(FILE *out, const struct compare *c, int side)
+void sim__compare_side(FILE *out, const struct compare *c, int side)
 {
 	const char *bin = side == SIDE_B && c->against ? c->against : c->self;
 
@@ -174,11 +165,11 @@ static void put_header(FILE *out, const struct compare *c)
 	fprintf(out, ", seeds 1 to %" PRIu64 " (%" PRIu64 " runs a side, A then B per seed)\n",
 		c->seeds, c->seeds);
 	fputs("A: ", out);
-	put_side(out, c, SIDE_A);
+	sim__compare_side(out, c, SIDE_A);
 	fputs(" (locks: ", out);
 	put_locks(out, c, SIDE_A, c->nr_locks);
 	fputs(")\nB: ", out);
-	put_side(out, c, SIDE_B);
+	sim__compare_side(out, c, SIDE_B);
 	fputs(" (locks: ", out);
 	put_locks(out, c, SIDE_B, c->nr_locks);
 	fprintf(out, ")\ntest: Welch's t-test (welch-t), two-sided, unequal variances, alpha %.2f;\n"
@@ -187,7 +178,7 @@ static void put_header(FILE *out, const struct compare *c)
 }
 
 static void put_table(FILE *out, const struct compare *c,
-		      const struct row *rows, int nr)
+		      const struct compare_row *rows, int nr)
 {
 	int width = 6;
 
@@ -199,7 +190,7 @@ static void put_table(FILE *out, const struct compare *c,
 	fprintf(out, "%-*s  %14s %13s  %14s %13s  %9s  %s\n", width, "metric",
 		"A mean", "±ci95", "B mean", "±ci95", "change", "significant");
 	for (int i = 0; i < nr; i++) {
-		const struct row *r = &rows[i];
+		const struct compare_row *r = &rows[i];
 		double mag = fmax(fabs(r->a.mean), fabs(r->b.mean));
 		int d = decimals(mag);
 		char change[32];
@@ -251,7 +242,7 @@ static void put_json_side(FILE *out, const struct sim_sample *s)
 
 struct json_arg {
 	const struct compare *c;
-	const struct row *rows;
+	const struct compare_row *rows;
 	int nr;
 };
 
@@ -266,7 +257,7 @@ static int fill_json(FILE *out, void *arg)
 
 		if (!m)
 			return -1;
-		put_side(m, j->c, side);
+		sim__compare_side(m, j->c, side);
 		fclose(m);
 		fputs(side == SIDE_A ? "{\"a\":" : ",\"b\":", out);
 		put_json_string(out, desc);
@@ -275,7 +266,7 @@ static int fill_json(FILE *out, void *arg)
 	fprintf(out, ",\"seeds\":%" PRIu64 ",\"test\":\"welch-t\",\"metrics\":{",
 		j->c->seeds);
 	for (int i = 0; i < j->nr; i++) {
-		const struct row *r = &j->rows[i];
+		const struct compare_row *r = &j->rows[i];
 
 		fputs(i ? ",\n" : "\n", out);
 		put_json_string(out, r->name);
@@ -299,7 +290,7 @@ static int fill_json(FILE *out, void *arg)
 
 int sim__compare_output(const struct compare *c)
 {
-	struct row *rows = sim__compare_xcalloc((size_t)c->nr_locks * NR_METRICS,
+	struct compare_row *rows = sim__compare_xcalloc((size_t)c->nr_locks * NR_METRICS,
 				   sizeof(*rows));
 	int nr = make_rows(c, rows);
 
@@ -308,6 +299,8 @@ int sim__compare_output(const struct compare *c)
 		sim__compare_die_errno("writing the table");
 	if (c->json && sim_outfile_write(c->json, fill_json,
 					 &(struct json_arg){ c, rows, nr }))
+		exit(SIM_EXIT_HOST);	/* its line is printed */
+	if (c->plot && sim__compare_plot(c, rows, nr))
 		exit(SIM_EXIT_HOST);	/* its line is printed */
 	free(rows);
 	return 0;

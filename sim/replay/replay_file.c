@@ -39,6 +39,7 @@ static const struct sim_origin cmdline = { .file = "command line" };
 static int output_key(const char *key)
 {
 	return !strcmp(key, "json") || !strcmp(key, "record") ||
+	       !strcmp(key, "plot") ||
 	       !strncmp(key, "trace", 5) || !strcmp(key, "lock-stat") ||
 	       !strcmp(key, "narrate");
 }

@@ -59,6 +59,11 @@ static uint64_t hist_upper(unsigned int i)
 	return lower + ((1ull << (e - SUB_BITS)) - 1);
 }
 
+uint64_t sim_hist_bucket_upper(unsigned int i)
+{
+	return hist_upper(i);
+}
+
 void sim_hist_add(struct sim_hist *h, uint64_t v)
 {
 	h->bucket[hist_index(v)]++;

@@ -36,6 +36,10 @@ void sim_hist_merge(struct sim_hist *dst, const struct sim_hist *src);
  * Return: v (exact below 1024, at most 1.6% above the true value above),
  * h->max for p = 100, 0 if the histogram is empty. */
 uint64_t sim_hist_percentile(const struct sim_hist *h, double p);
+/* sim_hist_bucket_upper - the largest value bucket @i (< SIM_HIST_BUCKETS)
+ * holds: the x of a cumulative distribution drawn from the buckets
+ * (sim/report/plot_run.c). */
+uint64_t sim_hist_bucket_upper(unsigned int i);
 
 /* sim_jain - Jain's fairness index (sum x)^2 / (n * sum x^2) of @n values;
  * 1.0 is perfectly fair, 1/n maximally unfair. 1.0 for n == 0 or all 0. */

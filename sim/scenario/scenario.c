@@ -319,6 +319,24 @@ static void set_json(struct sim_scenario *s, const struct key *k,
 	s->json_at = *at;
 }
 
+/* plot=FILE.svg: the run's charts (sim/report/plot_run.h) */
+static void set_plot(struct sim_scenario *s, const struct key *k,
+		     const char *v, const struct sim_origin *at)
+{
+	size_t n = strlen(v);
+
+	if (!strcmp(v, "none")) {
+		s->plot[0] = '\0';
+		s->plot_at = (struct sim_origin){ 0 };
+		return;
+	}
+	if (n <= 4 || strcmp(v + n - 4, ".svg") || v[n - 5] == '/')
+		sim_config_fail(at, k->name, "a file name ending in .svg, or none",
+				v);
+	sim__scenario_set_str(s->plot, sizeof(s->plot), k, v, at);
+	s->plot_at = *at;
+}
+
 static void set_livelock(struct sim_scenario *s, const struct key *k,
 			 const char *v, const struct sim_origin *at)
 {
@@ -483,6 +501,7 @@ static const struct key keys[] = {
 	{ "roles", "alternate|split", "rwlock with readers/writers: readers and writers alternate over the tasks (so over the CPUs), or the readers come first (perf bench futex rwlock -x); default alternate", sim__scenario_set_roles },
 	{ "adaptive", "pre2018|seed2018|glibc235|glibc236", "lock=adaptive: the spin loop (docs/studies/adaptive-2018.md); default pre2018", sim__scenario_set_adaptive },
 	{ "spin-count", "N", "lock=adaptive: glibc.pthread.mutex_spin_count, 0-32767; default 100", sim__scenario_set_adaptive },
+	{ "plot", "PATH.svg|none", "also draw the run as an SVG: operations per thread (fairness) and the acquire-latency CDF of each lock; default none", set_plot },
 	{ "trace", "PATH.txt|PATH.json|PATH.html|none", "write a trace of each lock's run: ftrace text (.txt), Chrome trace-event JSON (.json) or a page that steps through it (.html); PATH.LOCK.txt with several locks; default none", set_trace },
 	{ "trace-from", "DURATION", "trace from this simulated time on; default 0ns", set_trace_window },
 	{ "trace-to", "DURATION|none", "trace up to this simulated time; default the end", set_trace_window },

@@ -28,6 +28,7 @@
  *   between   pause:N | sleep:DURATION | none		default pause:1
  *   seed      64-bit seed				default 1
  *   json      path of the JSON results file		default none
+ *   plot      FILE.svg: fairness and latency CDF of the run	default none
  *   livelock  virtual time without any completed operation that counts
  *             as a livelock				default 10s
  *   cost-jitter  PCT: every cache-miss cost varies uniformly over PCT%
@@ -150,6 +151,7 @@ struct sim_scenario {
 	struct sim_work between;
 	uint64_t seed;
 	char json[256];			/* "" when not wanted			*/
+	char plot[256];			/* plot= FILE.svg, "" when not wanted	*/
 	uint64_t livelock_ps;
 	uint64_t stuck_ms;		/* stuck=, host CPU ms; 0: none	*/
 	int progress;			/* progress=: SIM_PROGRESS_*	*/
@@ -186,7 +188,7 @@ struct sim_scenario {
 	 * when the key kept its default.  The strings are the caller's (the
 	 * path given to sim_scenario_load(), the @at of sim_scenario_set()). */
 	struct sim_origin machine_at, machine_set_at, cpus_at, ops_at;
-	struct sim_origin duration_at, json_at;
+	struct sim_origin duration_at, json_at, plot_at;
 	struct sim_origin threads_at, workload_at, lock_at, cs_at, between_at;
 	struct sim_origin ops_per_thread_at, data_at, placement_at, access_at;
 	struct sim_origin trace_at, trace_from_at, trace_to_at;

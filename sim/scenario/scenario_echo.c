@@ -180,6 +180,8 @@ void sim_scenario_each(const struct sim_scenario *s,
 		fn(ctx, "oracle", s->oracle);
 	if (s->json[0])
 		fn(ctx, "json", s->json);
+	if (s->plot[0])
+		fn(ctx, "plot", s->plot);
 	if (s->trace[0])
 		fn(ctx, "trace", s->trace);
 	if (s->trace_from_ps)
