@@ -3,6 +3,7 @@
 #   make            build build/futexsim (installs missing Debian packages
 #                   as root, or prints the apt-get line and stops)
 #   make demo       build, then run the headline scenario
+#   make lessons    the pages of docs/lessons/, into build/lessons/
 #   make check      build and run every test
 #   make bench      measure the simulator (prints, writes build/bench.json)
 #   make tidy       static checks (cppcheck, clang-tidy)
@@ -189,6 +190,11 @@ $(B)/h/sim/trace/trace_html.o: $(B)/view_assets.h
 tidy: $(B)/view_assets.h
 
 DEMO_ARGS ?= workloads/scenarios/to-futex-demo.scn
+# The pages of docs/lessons/, into $(B)/lessons/.
+.PHONY: lessons
+lessons: $(B)/futexsim
+	@sh mk/lessons.sh $(B)
+
 demo: $(B)/futexsim $(B)/libfutexsim.a
 	$(B)/futexsim run $(DEMO_ARGS)
 
