@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/play-tmux.sh - `futexsim play` on a real terminal: a detached tmux
-# session on a private server runs it, the keys of a schedule are typed one
+# window on a private server runs it, the keys of a schedule are typed one
 # answer at a time, and the pane's screen is checked.
 #
 #   sh tests/play-tmux.sh FUTEXSIM SCENARIO GOAL ANSWERS [--key=value ...]
@@ -51,7 +51,7 @@ fail() {
 cmd="cd '$dir' && '$bin' play '$scn' --goal=$goal"
 for a in "$@"; do cmd="$cmd '$a'"; done
 cmd="$cmd; echo \"play exited with status \$?\"; sleep $limit"
-t -f /dev/null new-session -d -s play -x 132 -y 50 "$cmd" || fail "tmux new-session failed"
+t -f /dev/null new -d -s play -x 132 -y 50 "$cmd" || fail "tmux could not start play"
 
 wait_for "decision 1," || fail "no first question within ${limit}s"
 wait_for "choices (which CPU runs next):" || fail "the screen lists no choices"

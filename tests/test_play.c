@@ -390,7 +390,7 @@ END_TEST
 
 /*
  * A real terminal: tests/play-tmux.sh types the lesson into `futexsim
- * play` in a detached tmux session and checks the screen; the correct
+ * play` in a detached tmux window and checks the screen; the correct
  * lock under the same keys must not reach the goal.
  */
 START_TEST(test_play_on_a_terminal_through_tmux)
