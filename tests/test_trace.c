@@ -27,40 +27,11 @@
 #include "tests/trace_json.h"
 
 static struct child_out co;
-static char dir[64];		/* this test's temporary directory	*/
+#define TEMP_DIR_PREFIX "/tmp/futexsim-trace-"
+#include "tests/temp_dir.h"
 
 #define futexsim(o, ...) \
 	run_futexsim((o), (const char *const[]){ "futexsim", "run", __VA_ARGS__, NULL })
-
-/* "DIR/NAME" in @buf (DIR: this test's, made on first use). Return: @buf. */
-static const char *in_dir(const char *name, char *buf, size_t len)
-{
-	if (!dir[0]) {
-		strcpy(dir, "/tmp/futexsim-trace-XXXXXX");
-		ck_assert_ptr_nonnull(mkdtemp(dir));
-	}
-	snprintf(buf, len, "%s/%s", dir, name);
-	return buf;
-}
-
-/* Teardown: remove the temporary directory and its files. */
-static void remove_dir(void)
-{
-	char path[384];
-	struct dirent *de;
-	DIR *d;
-
-	if (!dir[0] || !(d = opendir(dir)))
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.') {
-			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-			unlink(path);
-		}
-	closedir(d);
-	rmdir(dir);
-	dir[0] = '\0';
-}
 
 /* The small run every test traces: contended ww on 4 CPUs. */
 #define SMALL	"--threads=8", "--ops=2000", "--seed=3"

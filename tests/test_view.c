@@ -24,7 +24,8 @@
 #include "tests/run_child.h"
 
 static struct child_out co;
-static char dir[64];		/* this test's temporary directory	*/
+#define TEMP_DIR_PREFIX "/tmp/futexsim-view-"
+#include "tests/temp_dir.h"
 
 #define futexsim(o, ...) \
 	run_futexsim((o), (const char *const[]){ "futexsim", "run", __VA_ARGS__, NULL })
@@ -33,35 +34,6 @@ static char dir[64];		/* this test's temporary directory	*/
 
 /* The small run: contended ww on tiny4. */
 #define SMALL	"--machine=tiny4", "--threads=3", "--ops=30", "--lock=ww"
-
-/* "DIR/NAME" in @buf (DIR: this test's, made on first use). Return: @buf. */
-static const char *in_dir(const char *name, char *buf, size_t len)
-{
-	if (!dir[0]) {
-		strcpy(dir, "/tmp/futexsim-view-XXXXXX");
-		ck_assert_ptr_nonnull(mkdtemp(dir));
-	}
-	snprintf(buf, len, "%s/%s", dir, name);
-	return buf;
-}
-
-static void remove_dir(void)
-{
-	char path[384];
-	struct dirent *de;
-	DIR *d;
-
-	if (!dir[0] || !(d = opendir(dir)))
-		return;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.') {
-			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-			unlink(path);
-		}
-	closedir(d);
-	rmdir(dir);
-	dir[0] = '\0';
-}
 
 /* The number after "@key": in the page's meta block, or -1. */
 static long meta_num(const char *page, const char *key)
