@@ -2,8 +2,10 @@
 /*
  * tests/programs/nptl_errors.c - the error returns glibc gives and that
  * glibc's own nptl tests check (tst-rwlock3, tst-cond9, tst-cond19,
- * tst-mutex-errorcheck, tst-sem15), and a PI mutex's timed lock, as one
- * program built with `futexsim build` by tests/test_nptl.c.
+ * tst-mutex-errorcheck, tst-sem15), a PI mutex's timed lock, the kind a
+ * static rwlock initialiser gives (tst-rwlock15) and a spin lock held
+ * across a sleep (tst-spin4), as one program built with `futexsim build`
+ * by tests/test_nptl.c.
  *
  * Stage: tests (a user program).  Each check prints "ok NAME" or
  * "FAIL NAME: got X, want Y"; the exit status is the number of failures.
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static int control, failures;
 
@@ -64,6 +67,67 @@ static void rwlock_checks(void)
 	pthread_rwlock_unlock(&rw);
 }
 
+static pthread_rwlock_t wpref = PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP;
+
+static void *wpref_writer(void *arg)
+{
+	struct timespec t = in_ms(100);
+
+	check("rwlock-initializer-writer-times-out",
+	      pthread_rwlock_timedwrlock(&wpref, &t), ETIMEDOUT);
+	return NULL;
+}
+
+/* tst-rwlock15: the initialiser's kind keeps a new reader out while a
+ * writer waits. */
+static void rwlock_kind_checks(void)
+{
+	pthread_t th;
+
+	pthread_rwlock_rdlock(&wpref);
+	pthread_create(&th, NULL, wpref_writer, NULL);
+	usleep(10000);
+	check("rwlock-initializer-kind-busy", pthread_rwlock_tryrdlock(&wpref),
+	      EBUSY);
+	pthread_join(th, NULL);
+	pthread_rwlock_unlock(&wpref);
+}
+
+static pthread_spinlock_t spin;
+
+static long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static void *spinner(void *arg)
+{
+	pthread_spin_lock(&spin);
+	*(long *)arg = now_ms();
+	pthread_spin_unlock(&spin);
+	return NULL;
+}
+
+/* tst-spin4: a spinner behind an owner that sleeps for a second gets
+ * the lock after that second, not before. */
+static void spin_checks(void)
+{
+	pthread_t th;
+	long start, got = 0;
+
+	pthread_spin_init(&spin, PTHREAD_PROCESS_PRIVATE);
+	pthread_spin_lock(&spin);
+	pthread_create(&th, NULL, spinner, &got);
+	start = now_ms();
+	sleep(1);
+	pthread_spin_unlock(&spin);
+	pthread_join(th, NULL);
+	check("spin-lock-after-a-sleeping-owner", got - start >= 1000, 1);
+}
+
 static void cond_checks(void)
 {
 	pthread_mutexattr_t a;
@@ -100,6 +164,8 @@ int main(int argc, char **argv)
 
 	control = argc > 1 && !strcmp(argv[1], "control");
 	rwlock_checks();
+	rwlock_kind_checks();
+	spin_checks();
 	cond_checks();
 
 	sem_init(&s, 0, SEM_VALUE_MAX);

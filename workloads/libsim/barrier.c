@@ -111,13 +111,25 @@ int futexsim_pthread_spin_destroy(pthread_spinlock_t *s)
 	return 0;
 }
 
+/*
+ * pthread_spin_lock: exchange, and while the lock is taken, reload with a
+ * pause between.  After two such rounds the CPU parks on the word's line
+ * (sim_spin_wait()), its clock moved as far as the rounds would have
+ * taken it: a spinner behind an owner that sleeps for a second costs the
+ * host what the second's events cost, not a billion rounds.
+ */
 int futexsim_pthread_spin_lock(pthread_spinlock_t *s)
 {
 	int e = wl_prog_errno_save();
+	unsigned int rounds;
 
 	while (uatomic_xchg((uint32_t *)s, 1))
-		while (uatomic_load((uint32_t *)s))
-			uatomic_pause();
+		for (rounds = 0; uatomic_load((uint32_t *)s); rounds++) {
+			if (rounds < 2)
+				uatomic_pause();
+			else
+				sim_spin_wait(s, sizeof(*s));
+		}
 	wl_prog_errno_restore(e);
 	return 0;
 }

@@ -31,15 +31,25 @@
 
 #define WL_PROG_RW_WRITER	0x80000000u
 
+/*
+ * The kind sits where glibc keeps __flags, so that a static initialiser
+ * (PTHREAD_RWLOCK_WRITER_NONRECURSIVE_INITIALIZER_NP writes the kind
+ * there and zeroes the rest) gives the lock its kind as
+ * pthread_rwlock_init() would.
+ */
 struct wl_prog_rwlock {
 	uint32_t word;
 	uint32_t waiters;		/* lockers in FUTEX_WAIT	*/
 	uint32_t writers_waiting;	/* wrlockers among them		*/
 	int writer;			/* TID of the writer holding it	*/
+	char pad[32];
 	int kind;			/* PTHREAD_RWLOCK_PREFER_*_NP	*/
 };
 _Static_assert(sizeof(struct wl_prog_rwlock) <= sizeof(pthread_rwlock_t),
 	       "pthread_rwlock_t too small");
+_Static_assert(__builtin_offsetof(struct wl_prog_rwlock, kind) ==
+	       __builtin_offsetof(pthread_rwlock_t, __data.__flags),
+	       "the kind is not where glibc's initialisers put __flags");
 
 /* pthread_rwlockattr_t: the kind, then pshared. */
 struct wl_prog_rwlockattr {
