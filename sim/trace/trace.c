@@ -224,6 +224,17 @@ void sim__trace_wake(enum sim_trace_event ev, const struct sim_task *t,
 	emit(&r);
 }
 
+void sim__trace_pi_setprio(const struct sim_task *t, int old, int new)
+{
+	struct sim_trace_rec r;
+
+	rec_here(&r, SIM_TEV_SCHED_PI_SETPRIO);
+	r.tid2 = t->tid;
+	r.a = (uint32_t)old;
+	r.b = (uint32_t)new;
+	emit(&r);
+}
+
 void sim__trace_futex_enter(const uint32_t *uaddr, int op, uint32_t val,
 			    int64_t utime_ns)
 {

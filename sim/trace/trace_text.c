@@ -452,6 +452,13 @@ void sim__trace_text_rec(const struct sim_trace_ctx *c,
 	case SIM_TEV_UATOMIC_OTHER:
 		put_uatomic(&l, r);
 		break;
+	case SIM_TEV_SCHED_PI_SETPRIO:
+		put_task(&l, "", r->tid2, r->cpu);
+		PUT(&l, " oldprio=");
+		put_i64(&l, (int32_t)r->a);
+		PUT(&l, " newprio=");
+		put_i64(&l, (int32_t)r->b);
+		break;
 	}
 	*l.p++ = '\n';
 	olen = (size_t)(l.p - obuf);
