@@ -85,6 +85,7 @@ struct sim_task {
 	int policy;			/* its own SCHED_* (0 NORMAL, 1 FIFO,
 					 * 2 RR), whatever ->prio is	*/
 	int nice;			/* -20..19				*/
+	int rt_priority;		/* SCHED_FIFO/RR 1..99, else 0	*/
 	uint32_t weight;		/* CFS load weight of its nice	*/
 	uint64_t mode_start_ps;		/* start of the current user/sys span	*/
 	struct sim_task_stats stats;

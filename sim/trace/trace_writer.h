@@ -22,8 +22,8 @@
  * struct sim_trace_rec - one event.  Which fields mean what:
  *
  *   event		tid2	a		b	addr	arg	op
- *   sched_switch	next	-		-	-	-	prev state
- *   sched_wak*		wakee	target CPU	-	-	-	-
+ *   sched_switch	next	prev prio-120	next's	-	-	prev state
+ *   sched_wak*		wakee	target CPU	prio-120 -	-	-
  *   sched_pi_setprio	task	old prio	new	-	-	-
  *   futex_enter	-	op		val	uaddr	utime	-
  *   futex_exit		-	op		-	uaddr	ret	-

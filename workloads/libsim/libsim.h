@@ -103,6 +103,10 @@ struct wl_prog_thread *wl_prog_self(void);
 /* wl_prog_end - the program exits with @status: end the run now (other
  * tasks are left as they are, as exit_group(2) leaves them). */
 void wl_prog_end(int status) __attribute__((noreturn));
+/* wl_prog_sched_inherit - a new thread's policy and priority
+ * (workloads/libsim/sched.c). */
+void wl_prog_sched_inherit(struct sim_task *t, int explicit_, int policy,
+			   int prio);
 /* wl_prog_fail - a call the simulator does not model: failure report. */
 void wl_prog_fail(const char *what) __attribute__((noreturn));
 
