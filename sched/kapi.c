@@ -252,13 +252,11 @@ void rt_mutex_setprio(struct task_struct *p, struct task_struct *pi_task)
  * and a task blocked on an rtmutex has its chain walked again
  * (rt_mutex_adjust_pi()) so that its owner's boost follows.
  */
-void ksim_sched_setattr(void *kt, int policy, int rt_prio, int nice)
+/* The attributes into @p; the caller holds p->pi_lock or @p is new. */
+static void set_attr(struct task_struct *p, int policy, int rt_prio, int nice)
 {
-	struct task_struct *p = kt;
-	unsigned long flags;
 	int prio;
 
-	raw_spin_lock_irqsave(&p->pi_lock, flags);
 	p->policy = policy;
 	p->normal_prio = policy == SCHED_FIFO || policy == SCHED_RR ?
 			 MAX_RT_PRIO - 1 - rt_prio : NICE_TO_PRIO(nice);
@@ -267,9 +265,25 @@ void ksim_sched_setattr(void *kt, int policy, int rt_prio, int nice)
 		prio = p->pi_top_task->prio;
 	p->prio = prio;
 	sched_setprio(p->sim, prio, sim_policy(policy), nice);
+}
+
+void ksim_sched_setattr(void *kt, int policy, int rt_prio, int nice)
+{
+	struct task_struct *p = kt;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	set_attr(p, policy, rt_prio, nice);
 	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
 	if (p->pi_blocked_on)
 		rt_mutex_adjust_pi(p);
+}
+
+/* clone(2)'s part: a task that has not run yet has no PI state and no
+ * other task can reach it, so no lock (and no scheduling point). */
+void ksim_sched_setattr_new(void *kt, int policy, int rt_prio, int nice)
+{
+	set_attr(kt, policy, rt_prio, nice);
 }
 
 /* ---- task_struct references and lookup ---- */

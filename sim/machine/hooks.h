@@ -251,6 +251,9 @@ void ksim_task_set_slack(void *kt, unsigned long long ns);
  * priority (1..99; 0 for SCHED_NORMAL) and nice, as
  * sched_setscheduler(2) does, PI boosts and chains included. */
 void ksim_sched_setattr(void *kt, int policy, int rt_prio, int nice);
+/* ksim_sched_setattr_new - the same for a task that has not run yet,
+ * without a lock or a scheduling point (pthread_create()). */
+void ksim_sched_setattr_new(void *kt, int policy, int rt_prio, int nice);
 /* ksim_futex_tp_exit - the current task is exiting (its function
  * returned): wake the TP top waiters sleeping on words it still owns,
  * which take them over (futex/tp_state.c). */

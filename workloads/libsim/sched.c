@@ -225,7 +225,8 @@ int futexsim_nice(int inc)
  * the current one: with PTHREAD_INHERIT_SCHED (@explicit_ 0) the
  * creator's policy, priority and nice, as clone(2) gives; with
  * PTHREAD_EXPLICIT_SCHED, @policy and @prio and the creator's nice.
- * Part of the clone's cost: no system call of its own.  Nothing is done
+ * Part of the clone's cost: no system call of its own, and no scheduling
+ * point (@t cannot have run yet, even on an idle CPU).  Nothing is done
  * for a default thread of a default creator.
  */
 void wl_prog_sched_inherit(struct sim_task *t, int explicit_, int policy,
@@ -240,5 +241,5 @@ void wl_prog_sched_inherit(struct sim_task *t, int explicit_, int policy,
 	if (policy == SCHED_OTHER && !prio && !self->nice)
 		return;
 	t->rt_priority = prio;
-	ksim_sched_setattr(t->kt, policy, prio, self->nice);
+	ksim_sched_setattr_new(t->kt, policy, prio, self->nice);
 }
