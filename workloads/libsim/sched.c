@@ -18,6 +18,8 @@
  * thread of the program.  glibc's pthread_*() forms return the error
  * number, the others -1 with errno.
  */
+#include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "sim/machine/machine.h"
@@ -76,22 +78,117 @@ static int ret_errno(int err)
 	return -1;
 }
 
+/*
+ * PTHREAD_PRIO_PROTECT (glibc's tpp): a thread holding priority-ceiling
+ * mutexes runs at the highest of their ceilings and its own priority,
+ * set with sched_setscheduler() as glibc sets it (its own policy: a
+ * SCHED_OTHER thread gets EINVAL from the kernel for a ceiling, as with
+ * glibc); pthread_getschedparam() reports its own priority, the kernel
+ * (sched_getparam()) the raised one.  Host memory by thread index: the
+ * arena's layout does not change.
+ */
+struct pp_state {
+	int held;			/* ceiling mutexes it holds	*/
+	int base_policy, base_prio;	/* its own, while held > 0	*/
+	unsigned short map[100];	/* holds per ceiling		*/
+};
+static struct pp_state *pp;
+static int pp_cap;
+
+static struct pp_state *pp_of(const struct wl_prog_thread *t)
+{
+	if (t->idx >= pp_cap) {
+		int cap = t->idx + 16;
+
+		pp = realloc(pp, cap * sizeof(*pp));
+		if (!pp)
+			wl_prog_fail("out of memory for PTHREAD_PRIO_PROTECT");
+		memset(pp + pp_cap, 0, (cap - pp_cap) * sizeof(*pp));
+		pp_cap = cap;
+	}
+	return &pp[t->idx];
+}
+
+static int pp_target(const struct pp_state *s)
+{
+	int c = 99;
+
+	while (c > 0 && !s->map[c])
+		c--;
+	return c > s->base_prio ? c : s->base_prio;
+}
+
 int futexsim_pthread_setschedparam(pthread_t th, int policy,
 				   const struct sched_param *p)
 {
+	const struct wl_prog_thread *t = (const struct wl_prog_thread *)th;
 	int tid = tid_of(th);
+	struct pp_state *s;
 
-	return tid < 0 ? ESRCH : set_sched(tid, policy, p->sched_priority);
+	if (tid < 0)
+		return ESRCH;
+	if (t->idx >= pp_cap || !pp[t->idx].held)
+		return set_sched(tid, policy, p->sched_priority);
+	/* a ceiling held: the new priority is its own, raised as needed */
+	if (!policy_ok(policy) || !prio_ok(policy, p->sched_priority))
+		return EINVAL;
+	s = &pp[t->idx];
+	s->base_policy = policy;
+	s->base_prio = p->sched_priority;
+	return set_sched(tid, policy, pp_target(s));
+}
+
+int wl_prog_pp_raise(int ceiling)
+{
+	struct pp_state *s = pp_of(wl_prog_self());
+	int policy, rt, nice, err;
+
+	sim_sys_sched_getattr(0, &policy, &rt, &nice);
+	if (!s->held) {
+		s->base_policy = policy;
+		s->base_prio = rt;
+	}
+	if (s->base_prio > ceiling)
+		return EINVAL;	/* glibc: the caller's own priority is above */
+	s->map[ceiling]++;
+	s->held++;
+	if (pp_target(s) == rt)
+		return 0;
+	err = set_sched(0, s->base_policy, pp_target(s));
+	if (err) {
+		s->map[ceiling]--;
+		s->held--;
+	}
+	return err;
+}
+
+void wl_prog_pp_drop(int ceiling)
+{
+	struct pp_state *s = pp_of(wl_prog_self());
+	int policy, rt, nice;
+
+	if (!s->held || !s->map[ceiling])
+		return;
+	s->map[ceiling]--;
+	s->held--;
+	sim_sys_sched_getattr(0, &policy, &rt, &nice);
+	if (pp_target(s) != rt)
+		set_sched(0, s->base_policy, pp_target(s));
 }
 
 int futexsim_pthread_getschedparam(pthread_t th, int *policy,
 				   struct sched_param *p)
 {
+	const struct wl_prog_thread *t = (const struct wl_prog_thread *)th;
 	int tid = tid_of(th), prio = 0, err;
 
 	if (tid < 0)
 		return ESRCH;
 	err = get_sched(tid, policy, &prio);
+	if (!err && t->idx < pp_cap && pp[t->idx].held) {
+		*policy = pp[t->idx].base_policy;
+		prio = pp[t->idx].base_prio;
+	}
 	if (!err)
 		p->sched_priority = prio;
 	return err;
