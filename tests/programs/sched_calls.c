@@ -86,6 +86,34 @@ int main(int argc, char **argv)
 	check("explicit-prio", child_prio, 3);
 	check("attr-setschedpolicy-bad", pthread_attr_setschedpolicy(&a, 77),
 	      EINVAL);
+	/* PTHREAD_PRIO_PROTECT: raised to the ceiling while held */
+	{
+		pthread_mutexattr_t ma;
+		pthread_mutex_t pm;
+		int c = 0;
+
+		sp.sched_priority = 4;
+		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+		pthread_mutexattr_init(&ma);
+		pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_PROTECT);
+		check("prioceiling-100", pthread_mutexattr_setprioceiling(&ma,
+								100), EINVAL);
+		pthread_mutexattr_setprioceiling(&ma, 9);
+		pthread_mutex_init(&pm, &ma);
+		pthread_mutex_getprioceiling(&pm, &c);
+		check("mutex-getprioceiling", c, 9);
+		check("pp-lock", pthread_mutex_lock(&pm), 0);
+		sched_getparam(0, &got);
+		check("pp-raised", got.sched_priority, 9);
+		pthread_getschedparam(pthread_self(), &policy, &got);
+		check("pp-own-prio", got.sched_priority, 4);
+		pthread_mutex_unlock(&pm);
+		sched_getparam(0, &got);
+		check("pp-restored", got.sched_priority, 4);
+		sp.sched_priority = 12;
+		pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+		check("pp-above-ceiling", pthread_mutex_lock(&pm), EINVAL);
+	}
 	/* back to SCHED_OTHER, then nice */
 	sp.sched_priority = 0;
 	check("back-to-other", sched_setscheduler(0, SCHED_OTHER, &sp), 0);
