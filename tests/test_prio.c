@@ -10,6 +10,9 @@
  *  - tests/programs/pi_chain.c: the real rtmutex's chain walk boosts the
  *    owner of the second mutex through the blocked owner of the first;
  *    without the top waiter ("nochain") it gets only the middle prio;
+ *  - tests/programs/sched_share.c: SCHED_RR threads take turns on one
+ *    CPU, SCHED_FIFO ones (the control) do not; nice 5 gets a fraction
+ *    of nice 0's CPU;
  *  - tests/programs/sched_calls.c: the scheduling calls' results and
  *    error returns, and a control that fails every check.
  *
@@ -133,6 +136,33 @@ out:
 }
 END_TEST
 
+START_TEST(test_rr_takes_turns_fifo_does_not_nice_weighs)
+{
+	struct child_out *o = malloc(sizeof(*o));
+	long a, b;
+
+	ck_assert_ptr_nonnull(o);
+	scratch_enter();
+	if (!build(o, "tests/programs/sched_share.c", "share"))
+		goto out;
+	/* SCHED_FIFO (the control): the first ends a whole run before */
+	run(o, "share", "fifo");
+	ck_assert_int_eq(sscanf(o->out, "a %ld b %ld", &a, &b), 2);
+	ck_assert_msg(b - a >= 5500, "fifo: a %ld b %ld", a, b);
+	/* SCHED_RR: turns of a timeslice, ends within one slice */
+	run(o, "share", "rr");
+	ck_assert_int_eq(sscanf(o->out, "a %ld b %ld", &a, &b), 2);
+	ck_assert_msg(b - a < 2500 && a > 9000, "rr: a %ld b %ld", a, b);
+	/* nice 0 against nice 5: about 3 times the CPU */
+	run(o, "share", "nice");
+	ck_assert_int_eq(sscanf(o->out, "cpu %ld %ld", &a, &b), 2);
+	ck_assert_msg(a > 2 * b && b > 1000, "nice: %ld %ld", a, b);
+out:
+	scratch_leave();
+	free(o);
+}
+END_TEST
+
 START_TEST(test_sched_calls_and_their_errors_and_the_control_fails_each)
 {
 	struct child_out *o = malloc(sizeof(*o));
@@ -174,6 +204,7 @@ Suite *prio_suite(void)
 	return one_case_suite("prio", 120, (const TTest *const[]){
 		test_pi_bounds_the_inversion_the_plain_mutex_does_not,
 		test_the_chain_walk_boosts_across_two_pi_mutexes,
+		test_rr_takes_turns_fifo_does_not_nice_weighs,
 		test_sched_calls_and_their_errors_and_the_control_fails_each,
 		NULL });
 }
