@@ -42,4 +42,12 @@ if "$F" shrink futexsim-explore-ww-busted-2.replay > 5-shrink.out 2>&1 &&
 else
 	echo "lessons: FAIL: 5-lost-wakeup (see $out/5-*.out)"; fail=1
 fi
+# lesson 6: a program, built first; its two runs
+if "$F" build "$S/workloads/examples/prio_inversion.c" -o prio_inversion \
+	> 6-build.out 2>&1; then
+	page 6-plain --program=./prio_inversion --cpus=1 --args=plain
+	page 6-pi --program=./prio_inversion --cpus=1 --args=pi
+else
+	echo "lessons: FAIL: 6-priority-inversion (see $out/6-build.out)"; fail=1
+fi
 exit $fail

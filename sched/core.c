@@ -19,6 +19,8 @@
  * and sched_wakeup around a wakeup's cost, in the waker's context;
  * sched_wakeup_new when a task starts.
  */
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "sched/sched.h"
@@ -36,6 +38,18 @@ static struct rq runqueues[SIM_MAX_CPUS];
  * base x (1 + ilog2(min(CPUs, 8))), SCHED_TUNABLESCALING_LOG. */
 static int64_t sleeper_credit_ps;	/* sysctl_sched_latency / 2	*/
 static int64_t wakeup_gran_ps;		/* sysctl_sched_wakeup_granularity */
+
+/*
+ * Classes and priorities (sched/sched.h): false until some task leaves
+ * SCHED_NORMAL nice 0.  While it is false every path is the CFS one,
+ * each guarded by this one branch.
+ */
+static bool prio_mixed;
+
+static inline bool rt_prio(int prio)
+{
+	return prio < 100;
+}
 
 static inline struct rq *cpu_rq(const struct sim_cpu *c)
 {
@@ -94,6 +108,32 @@ static int cpu_load(const struct sim_cpu *c)
 	return (c->curr != NULL) + cpu_rq(c)->nr;
 }
 
+/* The priority of what @c runs: 140 (below every task) when idle. */
+static int cpu_prio(const struct sim_cpu *c)
+{
+	return c->curr ? c->curr->prio : 140;
+}
+
+/*
+ * select_cpu_rt - placement of a real-time task (the idea of Linux's
+ * find_lowest_rq()): an idle CPU, else the CPU running the lowest
+ * priority (the previous CPU on ties), scanning after the previous CPU.
+ */
+static int select_cpu_rt(const struct sim_task *t)
+{
+	int n = sim.nr_cpus, best = t->cpu;
+
+	for (int i = 1; i < n; i++) {
+		const struct sim_cpu *c = &sim.cpus[(t->cpu + i) % n];
+
+		if (!cpu_load(c))
+			return c->k.cpu;
+		if (cpu_prio(c) > cpu_prio(&sim.cpus[best]))
+			best = c->k.cpu;
+	}
+	return best;
+}
+
 /*
  * select_cpu - wakeup placement: the previous CPU if idle, else an idle
  * CPU on the same socket, else any idle CPU, else the least loaded CPU
@@ -107,6 +147,8 @@ static int select_cpu(const struct sim_task *t)
 
 	if (!cpu_load(prev))
 		return t->cpu;
+	if (__builtin_expect(prio_mixed, 0) && rt_prio(t->prio))
+		return select_cpu_rt(t);
 	for (int i = 1; i < n; i++) {
 		const struct sim_cpu *c = &sim.cpus[(t->cpu + i) % n];
 
@@ -176,11 +218,33 @@ static void migrate_vruntime(struct sim_task *t, const struct rq *from,
 	t->vruntime_ps += to->min_vruntime - from->min_vruntime;
 }
 
+/*
+ * The queued task of @rq that runs next once priorities differ: the best
+ * (lowest) real-time prio, the first queued on ties (FIFO order); with no
+ * real-time task queued, the least vruntime.
+ */
+static struct sim_task *best_of(const struct rq *rq)
+{
+	struct sim_task *best = rq->head;
+
+	for (struct sim_task *t = rq->head; t; t = t->rq_next) {
+		if (rt_prio(t->prio) || rt_prio(best->prio)) {
+			if (t->prio < best->prio)
+				best = t;
+		} else if (t->vruntime_ps < best->vruntime_ps) {
+			best = t;
+		}
+	}
+	return best;
+}
+
 /* The queued task of @rq with the least vruntime (the first on ties). */
 static struct sim_task *leftmost(const struct rq *rq)
 {
 	struct sim_task *best = rq->head;
 
+	if (__builtin_expect(prio_mixed, 0))
+		return best_of(rq);
 	for (struct sim_task *t = rq->head; t; t = t->rq_next)
 		if (t->vruntime_ps < best->vruntime_ps)
 			best = t;
@@ -229,10 +293,26 @@ static void place_woken(struct sim_task *t, int cpu, uint64_t now_ps)
 	migrate_vruntime(t, &runqueues[t->cpu], rq);
 	if (t->vruntime_ps < floor)
 		t->vruntime_ps = floor;
+	if (__builtin_expect(prio_mixed, 0) && curr &&
+	    (rt_prio(t->prio) || rt_prio(curr->prio))) {
+		/* check_preempt_curr(): a better class or rt prio preempts */
+		if (t->prio < curr->prio)
+			c->k.need_resched = 1;
+		return;
+	}
 	if (curr && now_ps > curr->slice_start_ps &&
 	    curr->vruntime_ps + (int64_t)(now_ps - curr->slice_start_ps) >
 	    t->vruntime_ps + wakeup_gran_ps)
 		c->k.need_resched = 1;
+}
+
+/* CFS's calc_delta_fair(): @ran of CPU time is @ran x 1024 / weight of
+ * vruntime; a task running in the real-time class gains none. */
+static int64_t fair_delta(const struct sim_task *t, int64_t ran)
+{
+	if (rt_prio(t->prio))
+		return 0;
+	return t->weight == 1024 ? ran : ran * 1024 / t->weight;
 }
 
 /* The current task stops running (it sleeps, yields or dies). */
@@ -243,8 +323,13 @@ static void switch_away(struct sim_task *prev)
 	struct sim_task *next;
 
 	/* charge the slice first: a preempted prev is queued, and competes */
-	if (c->now_ps > prev->slice_start_ps)
-		prev->vruntime_ps += c->now_ps - prev->slice_start_ps;
+	if (c->now_ps > prev->slice_start_ps) {
+		int64_t ran = c->now_ps - prev->slice_start_ps;
+
+		if (__builtin_expect(prio_mixed, 0))
+			ran = fair_delta(prev, ran);
+		prev->vruntime_ps += ran;
+	}
 	next = pick_next(c);
 	sim_trace_sched_switch(c->k.cpu, c->now_ps, prev, next);
 	sim_account(prev, c->now_ps);
@@ -287,6 +372,11 @@ void sched_preempt(void)
 
 	c->k.need_resched = 0;
 	if (!cpu_rq(c)->nr)
+		return;
+	/* a real-time task keeps its CPU unless a better one waits, or an
+	 * equal one at the end of a SCHED_RR slice (sched_tick()) */
+	if (__builtin_expect(prio_mixed, 0) && rt_prio(t->prio) &&
+	    best_of(cpu_rq(c))->prio > t->prio)
 		return;
 	enqueue(cpu_rq(c), t);
 	switch_away(t);
@@ -338,8 +428,64 @@ void sched_tick(struct sim_cpu *c)
 
 	if (!t || !cpu_rq(c)->nr)
 		return;
+	/* task_tick_rt(): only SCHED_RR has a slice, shared with its equals */
+	if (__builtin_expect(prio_mixed, 0) && rt_prio(t->prio) &&
+	    (t->policy != SIM_SCHED_RR || best_of(cpu_rq(c))->prio > t->prio))
+		return;
 	if (c->now_ps - t->slice_start_ps >= sim.preset->timeslice_ps)
 		c->k.need_resched = 1;
+}
+
+/* CFS's weight of nice -20..19: 1024 / 1.25^nice, the rule of Linux's
+ * sched_prio_to_weight[] (which rounds a few entries differently). */
+static uint32_t nice_weight(int nice)
+{
+	return (uint32_t)lround(1024.0 / pow(1.25, nice));
+}
+
+static void set_prio(struct sim_task *t, int prio, int policy, int nice,
+		     int pi_boost)
+{
+	struct sim_cpu *c = &sim.cpus[t->cpu];
+	struct rq *rq = cpu_rq(c);
+	int old = t->prio;
+
+	if (prio != 120 || policy != SIM_SCHED_NORMAL || nice)
+		prio_mixed = true;
+	t->prio = prio;
+	t->policy = policy;
+	t->nice = nice;
+	t->weight = nice_weight(nice);
+	if (pi_boost)
+		sim_trace_pi_setprio(t, old, prio);
+	if (!prio_mixed || old == prio)
+		return;
+	/* the kernel's check_class_changed()/prio_changed_*() */
+	if (t->state == SIM_TASK_RUNNING && c->curr == t && rq->nr) {
+		const struct sim_task *b = best_of(rq);
+
+		if (b->prio < prio && (rt_prio(b->prio) || rt_prio(prio)))
+			c->k.need_resched = 1;
+	} else if (t->state == SIM_TASK_QUEUED && c->curr &&
+		   prio < c->curr->prio &&
+		   (rt_prio(prio) || rt_prio(c->curr->prio))) {
+		c->k.need_resched = 1;
+	}
+}
+
+void sched_setprio(struct sim_task *t, int prio, int policy, int nice)
+{
+	set_prio(t, prio, policy, nice, 0);
+}
+
+void sched_pi_setprio(struct sim_task *t, int prio)
+{
+	set_prio(t, prio, t->policy, t->nice, 1);
+}
+
+int sched_task_nice(const struct sim_task *t)
+{
+	return t->nice;
 }
 
 int sched_task_on_cpu(const struct sim_task *t)

@@ -208,6 +208,12 @@ void wake_up_q(struct wake_q_head *head)
 
 /* ---- priority inheritance (rtmutex) ---- */
 
+/* The sim_task policy (SIM_SCHED_*, the kernel's numbers). */
+static int sim_policy(int policy)
+{
+	return policy == SCHED_FIFO || policy == SCHED_RR ? policy : 0;
+}
+
 /**
  * rt_mutex_setprio() - set @p's effective priority from its top PI waiter
  * @p:		a task owning rtmutexes; the caller holds p->pi_lock and the
@@ -216,14 +222,12 @@ void wake_up_q(struct wake_q_head *head)
  *
  * The kernel's rule: the effective priority is the better (lower) of
  * @p's normal_prio and @pi_task's prio, and ->pi_top_task records the
- * booster.  Here every task has normal_prio 120 and no task ever changes
- * class, so the new priority always equals the old one: the chain walk
- * and the owner's pi_waiters tree are maintained by the real rtmutex,
- * ->pi_top_task follows the top waiter (a hooked store: the kernel makes
- * it under rq->lock), but nothing is boosted.  Should a task ever get a
- * different priority, the machine's scheduler (which ignores ->prio)
- * could not honour a boost, so that is reported as unsupported instead
- * of silently ignored.
+ * booster (a hooked store: the kernel makes it under rq->lock).  A
+ * changed priority goes to the machine's scheduler (sched_setprio()),
+ * which re-sorts the runqueue and preempts as the kernel's
+ * check_class_changed() would; a task whose effective priority is
+ * real-time runs in the real-time class (FIFO unless it is SCHED_RR
+ * itself), as a boosted SCHED_NORMAL task does on Linux.
  */
 void rt_mutex_setprio(struct task_struct *p, struct task_struct *pi_task)
 {
@@ -233,9 +237,53 @@ void rt_mutex_setprio(struct task_struct *p, struct task_struct *pi_task)
 		prio = pi_task->prio;
 	if (p->pi_top_task != pi_task)
 		WRITE_ONCE(p->pi_top_task, pi_task);
-	if (prio != p->prio)
-		sim_bug("unsupported: a PI boost (tasks of unequal priority)",
-			__FILE__, __LINE__);
+	if (prio == p->prio)
+		return;
+	p->prio = prio;
+	sched_pi_setprio(p->sim, prio);
+}
+
+/*
+ * ksim_sched_setattr - sched_setscheduler(2) and setpriority(2) for @kt:
+ * policy @policy (SCHED_*), real-time priority @rt_prio (1..99, 0 for
+ * SCHED_NORMAL), nice @nice (-20..19).  The caller checked the values.
+ * As __sched_setscheduler() does: the normal priority follows the new
+ * attributes, the effective one stays boosted if a PI waiter is better,
+ * and a task blocked on an rtmutex has its chain walked again
+ * (rt_mutex_adjust_pi()) so that its owner's boost follows.
+ */
+/* The attributes into @p; the caller holds p->pi_lock or @p is new. */
+static void set_attr(struct task_struct *p, int policy, int rt_prio, int nice)
+{
+	int prio;
+
+	p->policy = policy;
+	p->normal_prio = policy == SCHED_FIFO || policy == SCHED_RR ?
+			 MAX_RT_PRIO - 1 - rt_prio : NICE_TO_PRIO(nice);
+	prio = p->normal_prio;
+	if (p->pi_top_task && p->pi_top_task->prio < prio)
+		prio = p->pi_top_task->prio;
+	p->prio = prio;
+	sched_setprio(p->sim, prio, sim_policy(policy), nice);
+}
+
+void ksim_sched_setattr(void *kt, int policy, int rt_prio, int nice)
+{
+	struct task_struct *p = kt;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&p->pi_lock, flags);
+	set_attr(p, policy, rt_prio, nice);
+	raw_spin_unlock_irqrestore(&p->pi_lock, flags);
+	if (p->pi_blocked_on)
+		rt_mutex_adjust_pi(p);
+}
+
+/* clone(2)'s part: a task that has not run yet has no PI state and no
+ * other task can reach it, so no lock (and no scheduling point). */
+void ksim_sched_setattr_new(void *kt, int policy, int rt_prio, int nice)
+{
+	set_attr(kt, policy, rt_prio, nice);
 }
 
 /* ---- task_struct references and lookup ---- */

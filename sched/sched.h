@@ -8,7 +8,16 @@
  * sched_*() services of sim/machine/hooks.h) and the machine (sim/machine/machine.h),
  * which it asks to switch coroutines and to wake idle CPUs.
  *
- * Policy: CFS-like, every task nice 0.  Each task's vruntime is the CPU
+ * Classes (docs/model.md, "Classes and priorities"): SCHED_FIFO and
+ * SCHED_RR tasks (prio 0..99, Linux's numbers, in sim_task::prio) run
+ * before SCHED_NORMAL ones (100..139, 120 + nice), the best prio first
+ * and FIFO among equals; a better woken, boosted or re-prioritized task
+ * preempts at the next hook; SCHED_RR shares its timeslice with its
+ * equals at the tick.  rt_mutex_setprio() (sched/kapi.c) changes the
+ * effective prio through sched_pi_setprio().  Until some task leaves
+ * SCHED_NORMAL nice 0, all of that is one untaken branch per path.
+ *
+ * Policy of SCHED_NORMAL: CFS-like.  Each task's vruntime is the CPU
  * time it ran; a CPU runs the queued task with the least vruntime (its own
  * queue, else the longest other one's: newly-idle balancing), vruntimes
  * being kept relative to each runqueue's min_vruntime.  A woken task is
@@ -21,7 +30,8 @@
  * need_resched once the running task has used its timeslice and another
  * task waits on that CPU.  A set need_resched preempts at the next hook
  * point where preempt_count is 0 (spinlock holders are never preempted).
- * Not modelled: weights, group scheduling, periodic load balancing, the
+ * Weights: vruntime grows by run time x 1024 / weight (nice).
+ * Not modelled: group scheduling, periodic load balancing, the
  * tick's vruntime check (check_preempt_tick() beyond the slice).
  * Wakeup placement: the task's previous CPU if idle, else an idle CPU on
  * the same socket, else any idle CPU, else the CPU with the shortest

@@ -109,6 +109,17 @@ int sched_task_on_cpu(const struct sim_task *t);
 int sched_task_cpu(const struct sim_task *t);
 /* sched_cond_resched - let another runnable task have this CPU. */
 void sched_cond_resched(void);
+/*
+ * sched_setprio - @t's effective priority is now @prio (Linux numbers:
+ * 0..99 real-time, 100..139 normal), its own policy @policy (SIM_SCHED_*)
+ * and nice @nice; the runqueue re-sorts and a CPU whose running task is
+ * now outranked is asked to reschedule.  sched_pi_setprio - the same for
+ * a boost or its end by rt_mutex_setprio(), policy and nice kept (traced
+ * as sched_pi_setprio).  sched_task_nice - @t's nice.
+ */
+void sched_setprio(struct sim_task *t, int prio, int policy, int nice);
+void sched_pi_setprio(struct sim_task *t, int prio);
+int sched_task_nice(const struct sim_task *t);
 /* sched_find_task - TID to task, NULL if no live task has it. */
 struct sim_task *sched_find_task(int tid);
 /* sim_task_kt - the task_struct of @t (what ksim_task_new() returned). */
@@ -173,6 +184,8 @@ enum sim_trace_event {
 	SIM_TEV_UATOMIC,		/* a user program's atomic on a futex
 					 * word (sim/trace/uword.c)	*/
 	SIM_TEV_UATOMIC_OTHER,		/* ... on any other word		*/
+	SIM_TEV_SCHED_PI_SETPRIO,	/* sched/core.c: rt_mutex_setprio()
+					 * changed a task's priority	*/
 	SIM_TEV_NR
 };
 #define SIM_TRACE_BIT(ev)	(1U << (ev))
@@ -234,6 +247,13 @@ void *ksim_task_new(struct sim_task *t, int tid);
  * by default, as in Linux): futex timeouts and nanosleep fire up to @ns
  * late. */
 void ksim_task_set_slack(void *kt, unsigned long long ns);
+/* ksim_sched_setattr - set task_struct @kt's policy (SCHED_*), real-time
+ * priority (1..99; 0 for SCHED_NORMAL) and nice, as
+ * sched_setscheduler(2) does, PI boosts and chains included. */
+void ksim_sched_setattr(void *kt, int policy, int rt_prio, int nice);
+/* ksim_sched_setattr_new - the same for a task that has not run yet,
+ * without a lock or a scheduling point (pthread_create()). */
+void ksim_sched_setattr_new(void *kt, int policy, int rt_prio, int nice);
 /* ksim_futex_tp_exit - the current task is exiting (its function
  * returned): wake the TP top waiters sleeping on words it still owns,
  * which take them over (futex/tp_state.c). */

@@ -49,6 +49,9 @@ struct sim_task_stats {
 	uint64_t switches;	/* times switched out				*/
 };
 
+/* sim_task::policy: the kernel's SCHED_NORMAL, SCHED_FIFO, SCHED_RR. */
+enum { SIM_SCHED_NORMAL = 0, SIM_SCHED_FIFO = 1, SIM_SCHED_RR = 2 };
+
 /*
  * struct sim_task - the machine's side of a simulated task.  The kernel's
  * side is the task_struct at ->kt (opaque here).  Owned by the machine;
@@ -76,6 +79,14 @@ struct sim_task {
 	uint64_t slice_start_ps;	/* when it last got its CPU		*/
 	uint64_t ready_ps;		/* when it was last made runnable	*/
 	int64_t vruntime_ps;		/* sched/core.c: CPU time, placed	*/
+	int prio;			/* effective priority, Linux numbers:
+					 * 0..99 real-time (0 best), 100..139
+					 * normal (120 nice 0); sched/core.c */
+	int policy;			/* its own SCHED_* (0 NORMAL, 1 FIFO,
+					 * 2 RR), whatever ->prio is	*/
+	int nice;			/* -20..19				*/
+	int rt_priority;		/* SCHED_FIFO/RR 1..99, else 0	*/
+	uint32_t weight;		/* CFS load weight of its nice	*/
 	uint64_t mode_start_ps;		/* start of the current user/sys span	*/
 	struct sim_task_stats stats;
 	void *wl;			/* the workload's per-task data		*/

@@ -57,6 +57,8 @@ struct sim_task *sim_task_create_stack(const char *name, void (*fn)(void *),
 	t->fn = fn;
 	t->arg = arg;
 	t->cpu = cpu >= 0 ? cpu % sim.nr_cpus : 0;
+	t->prio = 120;			/* SCHED_NORMAL, nice 0 */
+	t->weight = 1024;
 	t->kt = ksim_task_new(t, t->tid);
 	ksim_task_set_slack(t->kt, sim.preset->timer_slack_ps / 1000);
 	sim.tasks[sim.nr_tasks++] = t;

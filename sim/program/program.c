@@ -143,9 +143,6 @@ void sim_program_report(FILE *out, const struct sim_scenario *s,
 			fputs("did not exit", out);
 		fprintf(out, ", %d thread%s\n", r[i].prog_threads,
 			r[i].prog_threads == 1 ? "" : "s");
-		if (r[i].prog_rt)
-			fprintf(out, "note: %d thread%s asked for SCHED_FIFO or SCHED_RR; the simulated scheduler runs every task as SCHED_OTHER\n",
-				r[i].prog_rt, r[i].prog_rt == 1 ? "" : "s");
 	}
 }
 

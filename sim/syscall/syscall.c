@@ -211,6 +211,40 @@ long sim_sys_sched_yield(void)
 	return 0;
 }
 
+long sim_sys_sched_setattr(int tid, int policy, int rt_prio, int nice)
+{
+	struct sim_task *t = tid ? sched_find_task(tid) : sim_current();
+
+	if (tid < 0 || policy < SIM_SCHED_NORMAL || policy > SIM_SCHED_RR)
+		return -EINVAL;
+	if (!t)
+		return -ESRCH;
+	if (policy == SIM_SCHED_NORMAL ? rt_prio != 0 :
+	    rt_prio < 1 || rt_prio > 99)
+		return -EINVAL;
+	nice = nice < -20 ? -20 : nice > 19 ? 19 : nice;
+	syscall_enter();
+	t->rt_priority = rt_prio;
+	ksim_sched_setattr(t->kt, policy, rt_prio, nice);
+	syscall_exit();
+	sched_cond_resched();	/* return to user space: preempted if outranked */
+	return 0;
+}
+
+long sim_sys_sched_getattr(int tid, int *policy, int *rt_prio, int *nice)
+{
+	struct sim_task *t = tid ? sched_find_task(tid) : sim_current();
+
+	if (tid < 0)
+		return -EINVAL;
+	if (!t)
+		return -ESRCH;
+	*policy = t->policy;
+	*rt_prio = t->rt_priority;
+	*nice = t->nice;
+	return 0;
+}
+
 long sim_syscall_errno(long ret)
 {
 	if (ret >= 0)

@@ -45,6 +45,17 @@ long sim_sys_futex_requeue(void *waiters, unsigned int flags, int nr_wake,
  * Return: 0. */
 long sim_sys_sched_yield(void);
 
+/*
+ * sim_sys_sched_setattr - sched_setscheduler(2) and setpriority(2) on
+ * task @tid (0: the caller): policy @policy (SCHED_NORMAL, SCHED_FIFO,
+ * SCHED_RR), real-time priority @rt_prio (1..99; 0 for SCHED_NORMAL),
+ * nice @nice (clamped to -20..19, as setpriority(2) does).
+ * Return: 0, -EINVAL or -ESRCH.  sim_sys_sched_getattr - read them back
+ * (the task's own, not a PI boost).
+ */
+long sim_sys_sched_setattr(int tid, int policy, int rt_prio, int nice);
+long sim_sys_sched_getattr(int tid, int *policy, int *rt_prio, int *nice);
+
 /* sim_syscall_errno - the libc convention for a raw result @ret: @ret if
  * it is >= 0, else -1 with the current task's errno set to -@ret. */
 long sim_syscall_errno(long ret);

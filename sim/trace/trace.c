@@ -202,6 +202,9 @@ void sim__trace_switch(int cpu, uint64_t ts_ps, const struct sim_task *prev,
 		.type = SIM_TEV_SCHED_SWITCH,
 		.tid = prev ? prev->tid : 0, .tid2 = next ? next->tid : 0,
 		.op = 'R',
+		/* priorities less 120: 0 for SCHED_NORMAL nice 0, the idle task */
+		.a = prev ? (uint32_t)(prev->prio - 120) : 0,
+		.b = next ? (uint32_t)(next->prio - 120) : 0,
 	};
 
 	if (prev && prev->state == SIM_TASK_SLEEPING)
@@ -221,6 +224,18 @@ void sim__trace_wake(enum sim_trace_event ev, const struct sim_task *t,
 	rec_here(&r, ev);
 	r.tid2 = t->tid;
 	r.a = (uint32_t)target_cpu;
+	r.b = (uint32_t)(t->prio - 120);
+	emit(&r);
+}
+
+void sim__trace_pi_setprio(const struct sim_task *t, int old, int new)
+{
+	struct sim_trace_rec r;
+
+	rec_here(&r, SIM_TEV_SCHED_PI_SETPRIO);
+	r.tid2 = t->tid;
+	r.a = (uint32_t)old;
+	r.b = (uint32_t)new;
 	emit(&r);
 }
 

@@ -135,6 +135,7 @@ void sim__trace_switch(int cpu, uint64_t ts_ps, const struct sim_task *prev,
 		       const struct sim_task *next);
 void sim__trace_wake(enum sim_trace_event ev, const struct sim_task *t,
 		     int target_cpu);
+void sim__trace_pi_setprio(const struct sim_task *t, int old, int new);
 void sim__trace_futex_enter(const uint32_t *uaddr, int op, uint32_t val,
 			    int64_t utime_ns);
 void sim__trace_futex_exit(const uint32_t *uaddr, int op, long ret);
@@ -179,6 +180,15 @@ static inline void sim_trace_wakeup_new(const struct sim_task *t,
 {
 	if (sim_tracing(SIM_TEV_SCHED_WAKEUP_NEW))
 		sim__trace_wake(SIM_TEV_SCHED_WAKEUP_NEW, t, target_cpu);
+}
+
+/* sim_trace_pi_setprio - rt_mutex_setprio() moved @t from @old to @new
+ * (Linux's sched:sched_pi_setprio). */
+static inline void sim_trace_pi_setprio(const struct sim_task *t, int old,
+					int new)
+{
+	if (sim_tracing(SIM_TEV_SCHED_PI_SETPRIO))
+		sim__trace_pi_setprio(t, old, new);
 }
 
 /* sim_trace_futex_enter/exit - the current task enters futex(2) with

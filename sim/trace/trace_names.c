@@ -40,6 +40,7 @@ static const char *const event_names[SIM_TEV_NR] = {
 	[SIM_TEV_CACHE]			= "cache",
 	[SIM_TEV_UATOMIC]		= "atomic",
 	[SIM_TEV_UATOMIC_OTHER]		= "atomic_other",
+	[SIM_TEV_SCHED_PI_SETPRIO]	= "sched_pi_setprio",
 };
 
 #define B(ev)	SIM_TRACE_BIT(SIM_TEV_##ev)
@@ -48,7 +49,7 @@ static const struct {
 	unsigned int mask;
 } groups[] = {
 	{ "sched", B(SCHED_SWITCH) | B(SCHED_WAKING) | B(SCHED_WAKEUP) |
-		   B(SCHED_WAKEUP_NEW) },
+		   B(SCHED_WAKEUP_NEW) | B(SCHED_PI_SETPRIO) },
 	{ "futex", B(FUTEX_ENTER) | B(FUTEX_EXIT) },
 	{ "nanosleep", B(NANOSLEEP_ENTER) | B(NANOSLEEP_EXIT) },
 	{ "lock", B(CONTENTION_BEGIN) | B(CONTENTION_END) },
@@ -67,7 +68,8 @@ const char *sim__trace_event_name(enum sim_trace_event ev)
 const char *sim_trace_event_help(void)
 {
 	return "all, sched, futex, nanosleep, lock, qspinlock, sched_switch, "
-	       "sched_waking, sched_wakeup, sched_wakeup_new, futex_enter, "
+	       "sched_waking, sched_wakeup, sched_wakeup_new, sched_pi_setprio, "
+	       "futex_enter, "
 	       "futex_exit, nanosleep_enter, nanosleep_exit, contention_begin, "
 	       "contention_end, tp, atomic; cache, atomic_other, atomic_all "
 	       "(not in all)";

@@ -422,6 +422,17 @@ static void narrate_one(const struct sim_trace_rec *r)
 	case SIM_TEV_UATOMIC:
 		uatomic(r);
 		break;
+	case SIM_TEV_SCHED_PI_SETPRIO:
+		if ((int32_t)r->b < (int32_t)r->a)
+			say(r, r->tid, "boosted %s from prio %d to %d "
+			    "(priority inheritance: a better task waits on "
+			    "a lock it owns)", sim__trace_comm(r->tid2),
+			    (int)r->a, (int)r->b);
+		else
+			say(r, r->tid, "returned %s from prio %d to %d "
+			    "(its booster no longer waits on it)",
+			    sim__trace_comm(r->tid2), (int)r->a, (int)r->b);
+		break;
 	}
 }
 

@@ -174,8 +174,10 @@ static void put_hex(struct line *l, uint64_t v)
 }
 
 /* "comm=worker3 pid=103 prio=120" (prefix "prev_" or "next_"); tid 0 is
- * the idle task of @cpu, swapper/N as on Linux. */
-static void put_task(struct line *l, const char *prefix, int tid, int cpu)
+ * the idle task of @cpu, swapper/N as on Linux.  @prio_120: the prio
+ * less 120, as records hold it. */
+static void put_task(struct line *l, const char *prefix, int tid, int cpu,
+		     uint32_t prio_120)
 {
 	put(l, prefix);
 	PUT(l, "comm=");
@@ -191,22 +193,23 @@ static void put_task(struct line *l, const char *prefix, int tid, int cpu)
 	put_u64(l, (uint64_t)tid);
 	PUT(l, " ");
 	put(l, prefix);
-	PUT(l, "prio=120");
+	PUT(l, "prio=");
+	put_i64(l, 120 + (int32_t)prio_120);
 }
 
 static void put_switch(struct line *l, const struct sim_trace_rec *r)
 {
-	put_task(l, "prev_", r->tid, r->cpu);
+	put_task(l, "prev_", r->tid, r->cpu, r->a);
 	PUT(l, " prev_state=");
 	put(l, r->op == 'S' ? "S" : r->op == '+' ? "R+" :
 	       r->op == 'X' ? "X" : "R");
 	PUT(l, " ==> ");
-	put_task(l, "next_", r->tid2, r->cpu);
+	put_task(l, "next_", r->tid2, r->cpu, r->b);
 }
 
 static void put_wake(struct line *l, const struct sim_trace_rec *r)
 {
-	put_task(l, "", r->tid2, r->cpu);
+	put_task(l, "", r->tid2, r->cpu, r->b);
 	PUT(l, " target_cpu=");
 	put_u64_w(l, r->a, 3, '0');
 }
@@ -451,6 +454,16 @@ void sim__trace_text_rec(const struct sim_trace_ctx *c,
 	case SIM_TEV_UATOMIC:
 	case SIM_TEV_UATOMIC_OTHER:
 		put_uatomic(&l, r);
+		break;
+	case SIM_TEV_SCHED_PI_SETPRIO:
+		PUT(&l, "comm=");
+		put(&l, sim__trace_comm(r->tid2));
+		PUT(&l, " pid=");
+		put_u64(&l, (uint64_t)r->tid2);
+		PUT(&l, " oldprio=");
+		put_i64(&l, (int32_t)r->a);
+		PUT(&l, " newprio=");
+		put_i64(&l, (int32_t)r->b);
 		break;
 	}
 	*l.p++ = '\n';

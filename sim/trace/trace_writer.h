@@ -22,8 +22,9 @@
  * struct sim_trace_rec - one event.  Which fields mean what:
  *
  *   event		tid2	a		b	addr	arg	op
- *   sched_switch	next	-		-	-	-	prev state
- *   sched_wak*		wakee	target CPU	-	-	-	-
+ *   sched_switch	next	prev prio-120	next's	-	-	prev state
+ *   sched_wak*		wakee	target CPU	prio-120 -	-	-
+ *   sched_pi_setprio	task	old prio	new	-	-	-
  *   futex_enter	-	op		val	uaddr	utime	-
  *   futex_exit		-	op		-	uaddr	ret	-
  *   nanosleep_enter	-	-		-	-	ns	-
@@ -109,6 +110,7 @@ void sim__trace_html_failure(const char *line);
 	(SIM_TRACE_BIT(SIM_TEV_SCHED_SWITCH) |				\
 	 SIM_TRACE_BIT(SIM_TEV_SCHED_WAKEUP) |				\
 	 SIM_TRACE_BIT(SIM_TEV_SCHED_WAKEUP_NEW) |			\
+	 SIM_TRACE_BIT(SIM_TEV_SCHED_PI_SETPRIO) |			\
 	 SIM_TRACE_BIT(SIM_TEV_FUTEX_ENTER) |				\
 	 SIM_TRACE_BIT(SIM_TEV_FUTEX_EXIT) |				\
 	 SIM_TRACE_BIT(SIM_TEV_NANOSLEEP_ENTER) |			\

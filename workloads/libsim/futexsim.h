@@ -89,6 +89,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/socket.h>
 #include <malloc.h>
@@ -151,6 +152,11 @@ int futexsim_pthread_mutexattr_settype(pthread_mutexattr_t *a, int type);
 int futexsim_pthread_mutexattr_setprotocol(pthread_mutexattr_t *a, int p);
 int futexsim_pthread_mutexattr_gettype(const pthread_mutexattr_t *a, int *type);
 int futexsim_pthread_mutexattr_getprotocol(const pthread_mutexattr_t *a, int *p);
+int futexsim_pthread_mutexattr_setprioceiling(pthread_mutexattr_t *a, int c);
+int futexsim_pthread_mutexattr_getprioceiling(const pthread_mutexattr_t *a,
+					      int *c);
+int futexsim_pthread_mutex_getprioceiling(const pthread_mutex_t *m, int *c);
+int futexsim_pthread_mutex_setprioceiling(pthread_mutex_t *m, int c, int *old);
 int futexsim_pthread_mutexattr_setpshared(pthread_mutexattr_t *a, int ps);
 int futexsim_pthread_mutexattr_getpshared(const pthread_mutexattr_t *a, int *ps);
 int futexsim_pthread_mutexattr_setrobust(pthread_mutexattr_t *a, int r);
@@ -248,6 +254,27 @@ int futexsim_tss_create(tss_t *k, tss_dtor_t dtor);
 void *futexsim_tss_get(tss_t k);
 int futexsim_tss_set(tss_t k, void *v);
 void futexsim_tss_delete(tss_t k);
+
+/* ---- scheduling (workloads/libsim/sched.c) ---- */
+int futexsim_pthread_setschedparam(pthread_t th, int policy,
+				   const struct sched_param *p);
+int futexsim_pthread_getschedparam(pthread_t th, int *policy,
+				   struct sched_param *p);
+int futexsim_pthread_setschedprio(pthread_t th, int prio);
+int futexsim_pthread_attr_getschedpolicy(const pthread_attr_t *a, int *pol);
+int futexsim_pthread_attr_getschedparam(const pthread_attr_t *a,
+					struct sched_param *p);
+int futexsim_pthread_attr_getinheritsched(const pthread_attr_t *a, int *inh);
+int futexsim_sched_setscheduler(pid_t pid, int policy,
+				const struct sched_param *p);
+int futexsim_sched_getscheduler(pid_t pid);
+int futexsim_sched_setparam(pid_t pid, const struct sched_param *p);
+int futexsim_sched_getparam(pid_t pid, struct sched_param *p);
+int futexsim_sched_get_priority_min(int policy);
+int futexsim_sched_get_priority_max(int policy);
+int futexsim_setpriority(int which, id_t who, int prio);
+int futexsim_getpriority(int which, id_t who);
+int futexsim_nice(int inc);
 
 /* ---- system calls, time, memory, process (workloads/libsim/sys.c) ---- */
 long futexsim_syscall(long nr, ...);
@@ -401,6 +428,25 @@ FUTEXSIM_AS(pthread_attr_setstacksize);
 FUTEXSIM_AS(pthread_attr_setinheritsched);
 FUTEXSIM_AS(pthread_attr_setschedpolicy);
 FUTEXSIM_AS(pthread_attr_setschedparam);
+FUTEXSIM_AS(pthread_attr_getschedpolicy);
+FUTEXSIM_AS(pthread_attr_getschedparam);
+FUTEXSIM_AS(pthread_attr_getinheritsched);
+FUTEXSIM_AS(pthread_setschedparam);
+FUTEXSIM_AS(pthread_mutexattr_setprioceiling);
+FUTEXSIM_AS(pthread_mutexattr_getprioceiling);
+FUTEXSIM_AS(pthread_mutex_getprioceiling);
+FUTEXSIM_AS(pthread_mutex_setprioceiling);
+FUTEXSIM_AS(pthread_getschedparam);
+FUTEXSIM_AS(pthread_setschedprio);
+FUTEXSIM_AS(sched_setscheduler);
+FUTEXSIM_AS(sched_getscheduler);
+FUTEXSIM_AS(sched_setparam);
+FUTEXSIM_AS(sched_getparam);
+FUTEXSIM_AS(sched_get_priority_min);
+FUTEXSIM_AS(sched_get_priority_max);
+FUTEXSIM_AS(setpriority);
+FUTEXSIM_AS(getpriority);
+FUTEXSIM_AS(nice);
 FUTEXSIM_AS(pthread_once);
 FUTEXSIM_AS(pthread_key_create);
 FUTEXSIM_AS(pthread_key_delete);

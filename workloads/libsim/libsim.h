@@ -103,6 +103,15 @@ struct wl_prog_thread *wl_prog_self(void);
 /* wl_prog_end - the program exits with @status: end the run now (other
  * tasks are left as they are, as exit_group(2) leaves them). */
 void wl_prog_end(int status) __attribute__((noreturn));
+/* wl_prog_sched_inherit - a new thread's policy and priority
+ * (workloads/libsim/sched.c). */
+void wl_prog_sched_inherit(struct sim_task *t, int explicit_, int policy,
+			   int prio);
+/* wl_prog_pp_raise, wl_prog_pp_drop - the caller takes (0, or EINVAL
+ * when its priority is above @ceiling) or has released a
+ * PTHREAD_PRIO_PROTECT mutex of @ceiling (workloads/libsim/sched.c). */
+int wl_prog_pp_raise(int ceiling);
+void wl_prog_pp_drop(int ceiling);
 /* wl_prog_fail - a call the simulator does not model: failure report. */
 void wl_prog_fail(const char *what) __attribute__((noreturn));
 

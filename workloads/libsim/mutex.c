@@ -50,6 +50,18 @@
 #define WL_PROG_PI_KIND		0x100	/* PTHREAD_PRIO_INHERIT		*/
 #define WL_PROG_PSHARED_KIND	0x200	/* PTHREAD_PROCESS_SHARED	*/
 #define WL_PROG_ROBUST_KIND	0x400	/* PTHREAD_MUTEX_ROBUST		*/
+#define WL_PROG_PP_KIND		0x1000	/* PTHREAD_PRIO_PROTECT		*/
+#define WL_PROG_CEILING_SHIFT	16	/* its ceiling, bits 16-23	*/
+#define WL_PROG_CEILING_MASK	(0xff << WL_PROG_CEILING_SHIFT)
+
+/* The ceiling of a PTHREAD_PRIO_PROTECT mutex or attribute (glibc: 0,
+ * never set, reads as the SCHED_FIFO minimum). */
+static int kind_ceiling(int kind)
+{
+	int c = (kind & WL_PROG_CEILING_MASK) >> WL_PROG_CEILING_SHIFT;
+
+	return c ? c : 1;
+}
 
 struct wl_prog_mutex {
 	uint32_t lock[4];		/* the user lock's memory	*/
@@ -97,7 +109,7 @@ int futexsim_pthread_mutexattr_settype(pthread_mutexattr_t *a, int type)
 
 	if (type < 0 || type > PTHREAD_MUTEX_ADAPTIVE_NP)
 		return EINVAL;
-	*k = (*k & WL_PROG_PI_KIND) | type;
+	*k = (*k & ~0xff) | type;
 	return 0;
 }
 
@@ -105,9 +117,14 @@ int futexsim_pthread_mutexattr_setprotocol(pthread_mutexattr_t *a, int p)
 {
 	int *k = (int *)a;
 
-	if (p == PTHREAD_PRIO_PROTECT)
-		wl_prog_fail("pthread_mutexattr_setprotocol(PTHREAD_PRIO_PROTECT)");
-	*k = p == PTHREAD_PRIO_INHERIT ? *k | WL_PROG_PI_KIND : *k & ~WL_PROG_PI_KIND;
+	if (p != PTHREAD_PRIO_NONE && p != PTHREAD_PRIO_INHERIT &&
+	    p != PTHREAD_PRIO_PROTECT)
+		return EINVAL;
+	*k &= ~(WL_PROG_PI_KIND | WL_PROG_PP_KIND);
+	if (p == PTHREAD_PRIO_INHERIT)
+		*k |= WL_PROG_PI_KIND;
+	else if (p == PTHREAD_PRIO_PROTECT)
+		*k |= WL_PROG_PP_KIND;
 	return 0;
 }
 
@@ -119,9 +136,80 @@ int futexsim_pthread_mutexattr_gettype(const pthread_mutexattr_t *a, int *type)
 
 int futexsim_pthread_mutexattr_getprotocol(const pthread_mutexattr_t *a, int *p)
 {
-	*p = *(const int *)a & WL_PROG_PI_KIND ? PTHREAD_PRIO_INHERIT :
-						 PTHREAD_PRIO_NONE;
+	int k = *(const int *)a;
+
+	*p = k & WL_PROG_PI_KIND ? PTHREAD_PRIO_INHERIT :
+	     k & WL_PROG_PP_KIND ? PTHREAD_PRIO_PROTECT : PTHREAD_PRIO_NONE;
 	return 0;
+}
+
+/* Priority ceilings (PTHREAD_PRIO_PROTECT; workloads/libsim/sched.c
+ * raises the holder): glibc's EINVAL outside 1..99 or for a mutex of
+ * another protocol. */
+int futexsim_pthread_mutexattr_setprioceiling(pthread_mutexattr_t *a, int c)
+{
+	int *k = (int *)a;
+
+	if (c < 1 || c > 99)
+		return EINVAL;
+	*k = (*k & ~WL_PROG_CEILING_MASK) | c << WL_PROG_CEILING_SHIFT;
+	return 0;
+}
+
+int futexsim_pthread_mutexattr_getprioceiling(const pthread_mutexattr_t *a,
+					      int *c)
+{
+	*c = kind_ceiling(*(const int *)a);
+	return 0;
+}
+
+int futexsim_pthread_mutex_getprioceiling(const pthread_mutex_t *pm, int *c)
+{
+	const struct wl_prog_mutex *m = (const struct wl_prog_mutex *)pm;
+
+	if (!(m->kind & WL_PROG_PP_KIND))
+		return EINVAL;
+	*c = kind_ceiling(m->kind);
+	return 0;
+}
+
+int futexsim_pthread_mutex_setprioceiling(pthread_mutex_t *pm, int c, int *old)
+{
+	struct wl_prog_mutex *m = (struct wl_prog_mutex *)pm;
+	int mine, r = 0;
+
+	if (!(m->kind & WL_PROG_PP_KIND) || c < 1 || c > 99)
+		return EINVAL;
+	/* glibc locks the mutex to change it, unless the caller holds it */
+	mine = m->owner == self_tid();
+	if (!mine)
+		r = futexsim_pthread_mutex_lock(pm);
+	if (r)
+		return r;
+	if (old)
+		*old = kind_ceiling(m->kind);
+	if (mine) {
+		/* the holder's raise moves with the ceiling */
+		wl_prog_pp_drop(kind_ceiling(m->kind));
+		m->kind = (m->kind & ~WL_PROG_CEILING_MASK) |
+			  c << WL_PROG_CEILING_SHIFT;
+		wl_prog_pp_raise(c);
+		return 0;
+	}
+	futexsim_pthread_mutex_unlock(pm);
+	m->kind = (m->kind & ~WL_PROG_CEILING_MASK) | c << WL_PROG_CEILING_SHIFT;
+	return 0;
+}
+
+static int pp_raise(const struct wl_prog_mutex *m)
+{
+	return m->kind & WL_PROG_PP_KIND ? wl_prog_pp_raise(kind_ceiling(m->kind)) : 0;
+}
+
+static void pp_drop(const struct wl_prog_mutex *m)
+{
+	if (m->kind & WL_PROG_PP_KIND)
+		wl_prog_pp_drop(kind_ceiling(m->kind));
 }
 
 /* A bit of the attribute, set from a two-valued argument. */
@@ -231,7 +319,12 @@ int futexsim_pthread_mutex_lock(pthread_mutex_t *pm)
 	r = mutex_check_owner(m, tid);
 	if (r >= 0)
 		return r;
+	r = pp_raise(m);
+	if (r)
+		return r;
 	r = mutex_acquire(m, t);
+	if (r)
+		pp_drop(m);
 	if (r == EDEADLK && mutex_hangs_on_relock(m)) {
 		/* a normal PI mutex relocked by its owner hangs, as glibc's
 		 * does (the kernel said EDEADLK) */
@@ -273,9 +366,13 @@ int futexsim_pthread_mutex_trylock(pthread_mutex_t *pm)
 		r = EBUSY;
 	if (r >= 0)
 		return r;
+	r = pp_raise(m);
+	if (r)
+		return r;
 	/* every user lock here is free at 0; ww takes it with 1, pi with
 	 * the TID, as their fast paths do */
 	if (uatomic_cmpxchg(m->lock, 0, mine) != 0) {
+		pp_drop(m);
 		wl_prog_errno_restore(e);
 		return EBUSY;
 	}
@@ -349,6 +446,9 @@ static int mutex_clocklock(pthread_mutex_t *pm, clockid_t clk,
 	r = wl_prog_abstime_check(abs);
 	if (r)
 		return r;
+	r = pp_raise(m);	/* the wait at the ceiling, as glibc waits */
+	if (r)
+		return r;
 	if (ops == &ulock_pi_ops)
 		r = mutex_wait_pi(m, t, clk, abs);
 	else if (ops == &ulock_ww_ops || ops == &ulock_ww_timed_ops ||
@@ -359,6 +459,8 @@ static int mutex_clocklock(pthread_mutex_t *pm, clockid_t clk,
 	if (!r) {
 		mutex_taken(m, t, tid);
 		sim_progress();
+	} else {
+		pp_drop(m);
 	}
 	wl_prog_errno_restore(e);
 	return r;
@@ -397,6 +499,7 @@ int futexsim_pthread_mutex_unlock(pthread_mutex_t *pm)
 	if (sim_lockstat_on)
 		sim_lockstat_user_release(m->lock);
 	mutex_ops(m)->unlock(m->lock, &t->st);
+	pp_drop(m);
 	wl_prog_errno_restore(e);
 	return 0;
 }

@@ -105,6 +105,17 @@ static long sys_other(long nr, const long *a)
 					      (struct timespec *)a[1]);
 	case SYS_exit_group:
 		futexsim_exit((int)a[0]);
+	case SYS_sched_getparam:
+		return futexsim_sched_getparam((pid_t)a[0],
+					       (struct sched_param *)a[1]);
+	case SYS_sched_setparam:
+		return futexsim_sched_setparam((pid_t)a[0],
+					       (const struct sched_param *)a[1]);
+	case SYS_sched_getscheduler:
+		return futexsim_sched_getscheduler((pid_t)a[0]);
+	case SYS_sched_setscheduler:
+		return futexsim_sched_setscheduler((pid_t)a[0], (int)a[1],
+					(const struct sched_param *)a[2]);
 	}
 	snprintf(what, sizeof(what), "syscall(%ld)", nr);
 	wl_prog_fail(what);

@@ -200,6 +200,8 @@ struct wl_prog_attr {
 	int detached;
 	int policy;
 	size_t stack;
+	int prio;			/* sched_param.sched_priority	*/
+	int explicit_sched;		/* PTHREAD_EXPLICIT_SCHED	*/
 };
 _Static_assert(sizeof(struct wl_prog_attr) <= sizeof(pthread_attr_t),
 	       "pthread_attr_t too small");
@@ -233,22 +235,51 @@ int futexsim_pthread_attr_setstacksize(pthread_attr_t *a, size_t sz)
 	return 0;
 }
 
+/* The scheduling attributes: used at create with PTHREAD_EXPLICIT_SCHED
+ * (workloads/libsim/sched.c), glibc's EINVAL and ENOTSUP. */
 int futexsim_pthread_attr_setinheritsched(pthread_attr_t *a, int inh)
 {
+	if (inh != PTHREAD_INHERIT_SCHED && inh != PTHREAD_EXPLICIT_SCHED)
+		return EINVAL;
+	((struct wl_prog_attr *)a)->explicit_sched =
+		inh == PTHREAD_EXPLICIT_SCHED;
 	return 0;
 }
 
-/* The simulated scheduler has one class: real-time policies are noted
- * (the report says so) and run as SCHED_OTHER. */
+int futexsim_pthread_attr_getinheritsched(const pthread_attr_t *a, int *inh)
+{
+	*inh = ((const struct wl_prog_attr *)a)->explicit_sched ?
+	       PTHREAD_EXPLICIT_SCHED : PTHREAD_INHERIT_SCHED;
+	return 0;
+}
+
 int futexsim_pthread_attr_setschedpolicy(pthread_attr_t *a, int pol)
 {
+	if (pol != SCHED_OTHER && pol != SCHED_FIFO && pol != SCHED_RR)
+		return EINVAL;
 	((struct wl_prog_attr *)a)->policy = pol;
+	return 0;
+}
+
+int futexsim_pthread_attr_getschedpolicy(const pthread_attr_t *a, int *pol)
+{
+	*pol = ((const struct wl_prog_attr *)a)->policy;
 	return 0;
 }
 
 int futexsim_pthread_attr_setschedparam(pthread_attr_t *a,
 					const struct sched_param *p)
 {
+	if (p->sched_priority < 0 || p->sched_priority > 99)
+		return EINVAL;
+	((struct wl_prog_attr *)a)->prio = p->sched_priority;
+	return 0;
+}
+
+int futexsim_pthread_attr_getschedparam(const pthread_attr_t *a,
+					struct sched_param *p)
+{
+	p->sched_priority = ((const struct wl_prog_attr *)a)->prio;
 	return 0;
 }
 
@@ -262,6 +293,10 @@ int futexsim_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 
 	if (!wl_prog_self())
 		wl_prog_fail("pthread_create() outside a simulated program");
+	if (a && a->explicit_sched &&
+	    (a->policy == SCHED_OTHER ? a->prio != 0 :
+	     a->prio < 1 || a->prio > 99))
+		return EINVAL;	/* glibc: the priority its policy admits */
 	t = new_thread();
 	t->fn = fn;
 	t->arg = arg;
@@ -275,6 +310,8 @@ int futexsim_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 					a && a->stack ? a->stack :
 					WL_PROG_STACK_SIZE);
 	t->task->wl = t;
+	wl_prog_sched_inherit(t->task, a && a->explicit_sched,
+			      a ? a->policy : SCHED_OTHER, a ? a->prio : 0);
 	t->tid_word = (uint32_t)t->task->tid;
 	*th = (pthread_t)t;
 	wl_prog_errno_restore(e);

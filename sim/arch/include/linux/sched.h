@@ -101,7 +101,7 @@ struct sched_dl_entity {
  * @flags:		PF_* flags (always 0 here)
  * @usage:		reference count: get/put_task_struct() (never freed
  *			during a run)
- * @prio:		effective priority (MAX_RT_PRIO + 20 + nice: 120)
+ * @prio:		effective priority, 0..99 rt, 100..139 normal (120: nice 0)
  * @normal_prio:	priority without PI boosting
  * @pid:		TID, as the machine numbers tasks (task_pid_vnr())
  * @comm:		name, "task<tid>"
@@ -111,7 +111,7 @@ struct sched_dl_entity {
  *			nanosleep); 50 us by default, as in Linux
  * @restart_block:	syscall restart data (futex_wait_restart())
  * @wake_q:		link in one wake_q at a time (sched/kapi.c)
- * @policy:		scheduling policy: SCHED_NORMAL, always
+ * @policy:		scheduling policy: SCHED_NORMAL, SCHED_FIFO, SCHED_RR
  * @dl:			deadline entity; only ->dl.deadline exists (0: the
  *			rtmutex reads it for SCHED_DEADLINE waiters only)
  * @pi_lock:		protects the PI state of the task
