@@ -2,7 +2,10 @@
 # mk/check-glibc.sh - `make check-glibc`: glibc 2.36's own nptl tests,
 # built unmodified, natively and with `futexsim build`, and run.
 #
-# Usage: sh mk/check-glibc.sh BUILD_DIR [SEEDS] [NAME...]
+# Usage: sh mk/check-glibc.sh [--strict | --min N] BUILD_DIR [SEEDS] [NAME...]
+#   --strict   exit 1 when a test fails (make check's fixed subset,
+#              tests/glibc/quick.list)
+#   --min N    exit 1 when fewer than N pass (.ci/run's floor)
 #   BUILD_DIR  the build directory (futexsim and libfutexsim.a in it)
 #   SEEDS      seeds of each futexsim run, default 3 (seeds 1..SEEDS)
 #   NAME...    only these tests (tst-cond9 ...), default all
@@ -21,13 +24,16 @@
 #
 # Per test: a native build (gcc, -lpthread) run under timeout(1) checks
 # the driver; the futexsim build runs SEEDS times, each with --livelock
-# and --stuck as its time limit and timeout(1) as the last resort.  A
+# and --stuck as its time limit and timeout(1) as the last resort: 30 s
+# of host time, or what tests/glibc/long.list gives a test that runs
+# seconds of simulated lock loops by design (soak tests: a longer limit
+# and fewer seeds, its row says how many).  A
 # table goes to stdout (test, native, one column per seed, reason) and
 # its last line is `N passed, M failed, K skipped`: passed means every
 # futexsim seed exited 0.  Each test's files (logs, binaries, outputs)
 # stay in BUILD_DIR/glibc/t/NAME/.
-# Exit status: 0 always after the table (the failures are the figures),
-# 1 setup failed (no glibc-source, no futexsim), 2 bad usage.
+# Exit status: 0 after the table (the failures are the figures; with
+# --strict, 1 if one failed; with --min N, 1 if fewer than N passed), 1 setup failed (no glibc-source, no futexsim), 2 bad usage.
 set -eu
 
 GLIBC_TAR=/usr/src/glibc/glibc-2.36.tar.xz
@@ -63,15 +69,21 @@ one() {
 		echo "$name $nat$cols | build: ${why:-$(head -1 "$d/fs.build")}"
 		return 0
 	fi
+	limit=$(awk -F'\t' -v n="$name" '$1 == n { print $2 }' tests/glibc/long.list)
+	long_seeds=$(awk -F'\t' -v n="$name" '$1 == n { print $3 }' tests/glibc/long.list)
+	limit=${limit:-$TIMEOUT_S}
+	if [ -n "$long_seeds" ] && [ "$long_seeds" -lt "$seeds" ]; then
+		seeds=$long_seeds
+	fi
 	cols=""; why=""; s=1
 	while [ $s -le "$seeds" ]; do
 		st=0
-		timeout $TIMEOUT_S "$d/fs" run --seed=$s --livelock=$LIVELOCK \
+		timeout "$limit" "$d/fs" run --seed=$s --livelock=$LIVELOCK \
 		    --stuck=$STUCK >"$d/out.$s" 2>"$d/err.$s" || st=$?
 		case $st in
 		0) r=pass ;;
 		77) r=unsupported ;;
-		124) r=timeout; why=${why:-"no end in ${TIMEOUT_S}s of host time"} ;;
+		124) r=timeout; why=${why:-"no end in ${limit}s of host time"} ;;
 		3) r=simfail
 		   w=$(grep -m1 '^futexsim: [A-Z]' "$d/err.$s" | sed 's/^futexsim: //' | cut -c1-150)
 		   why=${why:-$w} ;;
@@ -81,6 +93,7 @@ one() {
 		esac
 		cols="$cols $r"; s=$((s + 1))
 	done
+	[ -n "$long_seeds" ] && why=${why:-"soak test: $seeds seed(s) (tests/glibc/long.list)"}
 	echo "$name $nat$cols | $why"
 }
 
@@ -90,7 +103,13 @@ if [ "${1:-}" = --one ]; then
 	exit 0
 fi
 
-[ $# -ge 1 ] || { echo "usage: sh mk/check-glibc.sh BUILD_DIR [SEEDS] [NAME...]" >&2; exit 2; }
+strict=0; min=0
+case ${1:-} in
+--strict) strict=1; shift ;;
+--min) min=${2:-}; shift 2 || true
+       case $min in *[!0-9]*|'') echo "mk/check-glibc.sh: --min: expected a number, got '$min'" >&2; exit 2 ;; esac ;;
+esac
+[ $# -ge 1 ] || { echo "usage: sh mk/check-glibc.sh [--strict] BUILD_DIR [SEEDS] [NAME...]" >&2; exit 2; }
 B=$1; shift
 SEEDS=${1:-3}; [ $# -ge 1 ] && shift
 case $SEEDS in *[!0-9]*|'') echo "mk/check-glibc.sh: SEEDS: expected a number, got '$SEEDS'" >&2; exit 2 ;; esac
@@ -139,3 +158,13 @@ total=$(wc -l <"$G/rows")
 native=$(awk '$2 == "pass"' "$G/rows" | wc -l)
 echo "native: $native of $total pass; $(( $(date +%s) - t0 )) s"
 echo "$passed passed, $((total - passed)) failed, $skipped skipped"
+if [ "$passed" -lt "$min" ]; then
+	echo "mk/check-glibc.sh: $passed passed, fewer than the $min expected" >&2
+	exit 1
+fi
+[ $strict = 0 ] && exit 0
+if [ $# -gt 0 ] && [ $((total + skipped)) -ne $# ]; then
+	echo "mk/check-glibc.sh: $# tests named, $((total + skipped)) found" >&2
+	exit 1
+fi
+[ "$passed" = "$total" ]
