@@ -21,19 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static int control, failures;
-
-static void check(const char *name, long got, long want)
-{
-	if (control)
-		want = want + 1000;
-	if (got == want) {
-		printf("ok %s\n", name);
-	} else {
-		printf("FAIL %s: got %ld, want %ld\n", name, got, want);
-		failures++;
-	}
-}
+#include "check_value.h"
 
 static struct timespec in_ms(long ms)
 {
