@@ -369,6 +369,33 @@ START_TEST(test_one_lock_per_search)
 }
 END_TEST
 
+/* A per-run output (trace, plot, lock-stat, record) is refused in one
+ * line, exit 2, and writes nothing; the run without it explores. */
+START_TEST(test_per_run_outputs_refused)
+{
+	static const char *const keys[] = { "trace", "plot", "lock-stat",
+					    "record" };
+	static const char *const names[] = { "out.txt", "out.svg", "out",
+					     "out.replay" };
+	static struct child_out o;
+	static char arg[PATH_MAX + 32];
+
+	if (!mkdir_tmp())
+		return;
+	for (int i = 0; i < 4; i++) {
+		snprintf(arg, sizeof(arg), "--%s=%s/%s", keys[i], dir, names[i]);
+		fx(&o, (const char *const[]){ "explore", "--runs=2", arg, NULL });
+		assert_one_line_error(&o, "expected no per-run output in explore",
+				      strchr(arg, '=') + 1);
+		snprintf(arg, sizeof(arg), "%s/%s", dir, names[i]);
+		ck_assert_int_ne(access(arg, F_OK), 0);
+	}
+	fx(&o, (const char *const[]){ "explore", "--runs=2", NULL });
+	ck_assert_int_eq(o.status, 0);
+	rmdir(dir);
+}
+END_TEST
+
 /* Shards 0/3, 1/3, 2/3 merged cover exactly the runs of one search. */
 START_TEST(test_shards)
 {
@@ -415,5 +442,5 @@ Suite *explore_suite(void)
 	return one_case_suite("explore", 300, (const TTest *const[]){
 		test_parse, test_dfs_exhaustive, test_inprocess_determinism,
 		test_catalogue, test_spin_rule, test_hit_replay_shrink,
-		test_one_lock_per_search, test_shards, NULL });
+		test_one_lock_per_search, test_per_run_outputs_refused, test_shards, NULL });
 }

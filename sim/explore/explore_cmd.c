@@ -158,6 +158,26 @@ static void check_files(const char *file, const struct opts *o)
 	}
 }
 
+/*
+ * One run's output files would be written by every run of the
+ * exploration: refused, naming the way to get them (replay the run that
+ * failed, which --out writes, with the key).
+ */
+static void refuse_outputs(const struct sim_scenario *s)
+{
+	static const char why[] =
+		"no per-run output in explore: replay the failing run's file (--out) with it";
+
+	if (s->trace[0])
+		sim_config_fail(&s->trace_at, "trace", why, s->trace);
+	if (s->plot[0])
+		sim_config_fail(&s->plot_at, "plot", why, s->plot);
+	if (s->lock_stat[0])
+		sim_config_fail(&s->lock_stat_at, "lock-stat", why, s->lock_stat);
+	if (s->record[0])
+		sim_config_fail(&s->record_at, "record", why, s->record);
+}
+
 /* Defaults, then SCENARIO, then the options, as `futexsim run` does. */
 static void parse(int argc, char **argv, struct sim_scenario *s, struct opts *o)
 {
@@ -193,6 +213,7 @@ static void parse(int argc, char **argv, struct sim_scenario *s, struct opts *o)
 		if (!explore_opt(o, key, v))
 			sim_scenario_set(s, key, v, &cmdline);
 	}
+	refuse_outputs(s);
 	check_files(file, o);
 	sim_program_select(s);	/* --program, or this binary's program */
 }
