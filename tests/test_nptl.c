@@ -86,9 +86,61 @@ START_TEST(test_glibc_error_returns_hold_over_seeds_and_the_control_fails_each)
 }
 END_TEST
 
+/* tests/programs/at_exit.c: the handlers run newest first with exit()'s
+ * status at return from main(), exit() in a thread and the last
+ * thread's end after main()'s pthread_exit(); _exit() runs none (the
+ * control: the same check of handler lines fails there). */
+START_TEST(test_exit_handlers_run_at_the_simulated_exit)
+{
+	static const struct {
+		const char *how;
+		int status;		/* futexsim's: 6 for a non-zero exit	*/
+		const char *tail;	/* the program's last lines		*/
+	} runs[] = {
+		{ "return", 6, "main returns\natexit third\non_exit second status=3 arg=two\natexit first\n" },
+		{ "exit", 6, "atexit third\non_exit second status=4 arg=two\natexit first\n" },
+		{ "pthread_exit", 0, "thread done\natexit third\non_exit second status=0 arg=two\natexit first\n" },
+		{ "_exit", 6, NULL },
+	};
+	struct child_out *o = malloc(sizeof(*o));
+	const char *bargv[] = { "futexsim", "build",
+		FUTEXSIM_SOURCE_DIR "/tests/programs/at_exit.c", "-o", "at-exit",
+		NULL };
+
+	ck_assert_ptr_nonnull(o);
+	scratch_enter();
+	if (!run_futexsim(o, bargv)) {
+		scratch_leave();
+		free(o);
+		return;
+	}
+	ck_assert_msg(o->status == 0, "build failed: %s", o->err);
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		char a[64];
+		const char *argv[] = { "futexsim", "run", "--program=./at-exit",
+				       a, NULL };
+
+		snprintf(a, sizeof(a), "--args=%s", runs[i].how);
+		run_futexsim(o, argv);
+		ck_assert_msg(o->status == runs[i].status, "%s: exit %d: %s%s",
+			      runs[i].how, o->status, o->out, o->err);
+		if (runs[i].tail)
+			ck_assert_msg(strstr(o->out, runs[i].tail), "%s: no\n%s\nin\n%s",
+				      runs[i].how, runs[i].tail, o->out);
+		else
+			ck_assert_msg(!strstr(o->out, "atexit") &&
+				      !strstr(o->out, "on_exit"),
+				      "_exit ran a handler: %s", o->out);
+	}
+	scratch_leave();
+	free(o);
+}
+END_TEST
+
 Suite *nptl_suite(void)
 {
 	return one_case_suite("nptl", 120, (const TTest *const[]){
 		test_glibc_error_returns_hold_over_seeds_and_the_control_fails_each,
+		test_exit_handlers_run_at_the_simulated_exit,
 		NULL });
 }

@@ -13,8 +13,8 @@
  * file, a stream other than the simulated stdout and stderr, the
  * environment, the host clock or the host's randomness; whatever
  * allocates host memory (its addresses would differ from run to run;
- * libsim has arena forms of strdup() and asprintf()); setjmp()/longjmp() (they would jump between tasks' stacks);
- * atexit() (it would run at the host's exit).  docs/programs.md, "What
+ * libsim has arena forms of strdup() and asprintf()); setjmp()/longjmp()
+ * (they would jump between tasks' stacks).  docs/programs.md, "What
  * is refused", lists the outcome of the common host calls.
  */
 #include <string.h>

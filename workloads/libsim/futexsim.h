@@ -308,7 +308,14 @@ void *futexsim_reallocarray(void *p, size_t n, size_t size);
 int futexsim_setvbuf(FILE *f, char *buf, int mode, size_t size);
 void futexsim_setbuf(FILE *f, char *buf);
 char *futexsim_getenv(const char *name);
+/* exit() runs the atexit() and on_exit() handlers, newest first, on the
+ * calling task, then ends the program; _exit() and _Exit() do not run
+ * them.  Returning from main() is exit(), and so is the last thread's
+ * end after main() called pthread_exit(). */
 void futexsim_exit(int status) __attribute__((noreturn));
+void futexsim__exit(int status) __attribute__((noreturn));
+int futexsim_atexit(void (*fn)(void));
+int futexsim_on_exit(void (*fn)(int, void *), void *arg);
 void futexsim_abort(void) __attribute__((noreturn));
 /* clock() - the program's CPU time (CLOCK_PROCESS_CPUTIME_ID) in
  * CLOCKS_PER_SEC units; 0 outside a simulated task. */
@@ -591,7 +598,10 @@ FUTEXSIM_AS(setvbuf);
 FUTEXSIM_AS(setbuf);
 FUTEXSIM_AS(getenv);
 FUTEXSIM_AS(exit);
-FUTEXSIM_AS_TO(_exit, futexsim_exit);
+FUTEXSIM_AS_TO(_exit, futexsim__exit);
+FUTEXSIM_AS_TO(_Exit, futexsim__exit);
+FUTEXSIM_AS(atexit);
+FUTEXSIM_AS(on_exit);
 FUTEXSIM_AS(abort);
 FUTEXSIM_AS(clock);
 FUTEXSIM_AS(strdup);

@@ -35,6 +35,7 @@
 #include "workloads/ulock/ulock.h"
 
 #define WL_PROG_MAX_KEYS	64	/* pthread_key_create() keys		*/
+#define WL_PROG_MAX_ATEXIT	32	/* atexit()/on_exit() (POSIX's least ATEXIT_MAX) */
 #define WL_PROG_ARGS_MAX	64	/* argv entries of the program		*/
 
 /* One thread of the program (main included).  Lives in the arena:
@@ -81,6 +82,12 @@ struct wl_prog_state {
 	struct sim_prng rand;		/* rand()'s stream (rand.c)	*/
 	int rand_seeded;		/* it is seeded			*/
 	struct wl_prog_named_sem *named_sems;	/* sem_open() (sem.c)	*/
+	struct {				/* atexit(), on_exit() (sys.c)	*/
+		void (*fn)(int, void *);	/* on_exit()'s, or		*/
+		void (*plain)(void);		/* ... atexit()'s		*/
+		void *arg;
+	} at_exit[WL_PROG_MAX_ATEXIT];
+	int nr_at_exit;
 };
 
 extern struct wl_prog_state wl_prog;

@@ -104,7 +104,7 @@ static long sys_other(long nr, const long *a)
 		return futexsim_clock_gettime((clockid_t)a[0],
 					      (struct timespec *)a[1]);
 	case SYS_exit_group:
-		futexsim_exit((int)a[0]);
+		futexsim__exit((int)a[0]);	/* no atexit() handlers */
 	case SYS_sched_getparam:
 		return futexsim_sched_getparam((pid_t)a[0],
 					       (struct sched_param *)a[1]);
@@ -574,7 +574,50 @@ void futexsim_exit(int status)
 {
 	if (!wl_prog_self())
 		exit(status);
+	/* each handler taken off before it runs: one that calls exit()
+	 * goes on with the rest, as glibc's exit() does */
+	while (wl_prog.nr_at_exit > 0) {
+		int i = --wl_prog.nr_at_exit;
+
+		if (wl_prog.at_exit[i].fn)
+			wl_prog.at_exit[i].fn(status, wl_prog.at_exit[i].arg);
+		else
+			wl_prog.at_exit[i].plain();
+	}
 	wl_prog_end(status);
+}
+
+void futexsim__exit(int status)
+{
+	if (!wl_prog_self())
+		_exit(status);
+	wl_prog_end(status);
+}
+
+static int at_exit_add(void (*fn)(int, void *), void (*plain)(void),
+		       void *arg)
+{
+	int i = wl_prog.nr_at_exit;
+
+	if (!fn && !plain)
+		return 0;
+	if (i == WL_PROG_MAX_ATEXIT)
+		return -1;		/* a failure POSIX allows	*/
+	wl_prog.at_exit[i].fn = fn;
+	wl_prog.at_exit[i].plain = plain;
+	wl_prog.at_exit[i].arg = arg;
+	wl_prog.nr_at_exit = i + 1;
+	return 0;
+}
+
+int futexsim_atexit(void (*fn)(void))
+{
+	return at_exit_add(NULL, fn, NULL);
+}
+
+int futexsim_on_exit(void (*fn)(int, void *), void *arg)
+{
+	return at_exit_add(fn, NULL, arg);
 }
 
 /* A failed assert(): the failure report names it, as glibc's message does. */

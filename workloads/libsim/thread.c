@@ -113,7 +113,7 @@ static void thread_exit(struct wl_prog_thread *t)
 	wl_prog_futex(&t->tid_word, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
 	sim_progress();
 	if (--nr_live == 0)
-		wl_prog_end(0);	/* main() called pthread_exit() */
+		futexsim_exit(0);	/* main() called pthread_exit() */
 }
 
 static void main_task(void *arg)
@@ -123,7 +123,7 @@ static void main_task(void *arg)
 
 	t->start_ps = sim_now_ps();
 	if (!setjmp(t->exit_jb))
-		wl_prog_end(wl_prog.main(wl_prog.argc, wl_prog.argv, envp));
+		futexsim_exit(wl_prog.main(wl_prog.argc, wl_prog.argv, envp));
 	thread_exit(t);		/* main() called pthread_exit() */
 }
 
