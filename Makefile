@@ -116,7 +116,8 @@ HOST_SRCS  := $(filter-out sched/kapi.c sim/cli/cli.c, \
 		$(filter-out sim/arch/%,$(wildcard sim/*/*.c)) \
 		$(wildcard sched/*.c workloads/*.c workloads/ulock/*.c \
 			   workloads/libsim/*.c))
-HOST_ASM   := $(if $(filter x86_64,$(HOSTARCH)),sim/host/coro_x86_64.S)
+HOST_ASM   := $(if $(filter x86_64,$(HOSTARCH)),sim/host/coro_x86_64.S \
+		workloads/libsim/setjmp_x86_64.S)
 HOST_OBJS  := $(patsubst %.c,$(B)/h/%.o,$(HOST_SRCS)) \
 	      $(patsubst %.S,$(B)/h/%.o,$(HOST_ASM))
 

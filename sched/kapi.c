@@ -47,8 +47,18 @@ void schedule(void)
 {
 	struct task_struct *tsk = current;
 
+	unsigned int state;
+
 	/* (C): the hook is inside READ_ONCE(), before the load. */
-	if (READ_ONCE(tsk->__state) != TASK_RUNNING) {
+	state = READ_ONCE(tsk->__state);
+	if (state != TASK_RUNNING) {
+		/* __schedule(): a pending signal keeps an interruptible
+		 * task running (only the cancel: bit 0 never did) */
+		if ((tsk->sim_sigpending & SIM_SIGPENDING_CANCEL) &&
+		    (state & TASK_INTERRUPTIBLE)) {
+			tsk->__state = TASK_RUNNING;
+			return;
+		}
 		sched_block();
 		return;
 	}
@@ -380,10 +390,33 @@ void ksim_boot(void)
 }
 
 /*
+ * ksim_signal_cancel - a pthread_cancel() reaches @kt as glibc's SIGCANCEL
+ * would: the signal is pending (signal_pending()) and an interruptible
+ * sleep ends, as signal_wake_up() ends it.  The futex wait then returns
+ * -ERESTARTSYS (or its restart block's return), nanosleep -EINTR.
+ */
+void ksim_signal_cancel(void *kt)
+{
+	struct task_struct *p = kt;
+
+	p->sim_sigpending |= SIM_SIGPENDING_CANCEL;
+	wake_up_state(p, TASK_INTERRUPTIBLE);
+}
+
+/* ksim_signal_taken - the syscall of @kt returns to user space: the
+ * pending cancel signal is delivered (the layer acts on the cancel). */
+void ksim_signal_taken(void *kt)
+{
+	struct task_struct *p = kt;
+
+	p->sim_sigpending &= ~SIM_SIGPENDING_CANCEL;
+}
+
+/*
  * do_no_restart_syscall - the restart function of a syscall that must not
  * be restarted.  futex_wait_restart() installs it; it is only reached
- * after a signal interrupted a timed FUTEX_WAIT, which cannot happen here
- * (no signals), but an -O0 build keeps the reference.
+ * after a signal interrupted a timed FUTEX_WAIT and the syscall is
+ * restarted, which the layer never does (a cancel ends the thread).
  */
 long do_no_restart_syscall(struct restart_block *parm)
 {

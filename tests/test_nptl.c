@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tests/test_nptl.c - the pthread error returns that glibc's nptl tests
- * check (make check-glibc runs those tests themselves): the program
- * tests/programs/nptl_errors.c, built with $FUTEXSIM build and run over
- * seeds, prints "ok" for each, and its negative control (every check
- * expecting a wrong value) fails every one of them.
+ * check (make check-glibc runs those tests themselves), cancellation and
+ * the exit handlers: the programs tests/programs/nptl_errors.c and
+ * cancel.c, built with $FUTEXSIM build and run over seeds, print "ok"
+ * for each check, and their negative controls (every check expecting a
+ * wrong value) fail every one of them; tests/programs/at_exit.c.
  *
  * Stage: tests.  Everything is built in a scratch directory
  * (tests/build_scratch.h).
@@ -18,7 +19,7 @@
 #include "tests/run_child.h"
 #include "version.h"
 
-static const char *const checks[] = {
+static const char *const error_checks[] = {
 	"rwlock-rdlock-by-writer", "rwlock-wrlock-by-writer",
 	"cond-wait-unowned-errorcheck", "cond-timedwait-nsec-negative",
 	"cond-timedwait-nsec-2e9", "mutex-errorcheck-timedlock-relock",
@@ -28,61 +29,81 @@ static const char *const checks[] = {
 	NULL
 };
 
-static int build_errors(struct child_out *o)
+static const char *const cancel_checks[] = {
+	"cancel-returns-0", "cancel-cond-joined-canceled",
+	"cancel-cond-handler-holds-mutex", "cancel-disabled-deferred",
+	"cancel-at-testcancel", "cancel-disabled-joined-canceled",
+	"cancel-sem-wait-joined-canceled", "pthread-exit-runs-handlers",
+	"pthread-exit-value", "setcancelstate-bad", NULL
+};
+
+static void run_prog(struct child_out *o, const char *exe, const char *args,
+		     int seed)
 {
-	const char *argv[] = { "futexsim", "build",
-		FUTEXSIM_SOURCE_DIR "/tests/programs/nptl_errors.c",
-		"-o", "nptl-errors", NULL };
+	char p[64], a[64], s[32];
+	const char *argv[] = { "futexsim", "run", p, a, s, NULL };
 
-	if (!run_futexsim(o, argv))
-		return 0;
-	ck_assert_msg(o->status == 0, "build failed: %s", o->err);
-	return 1;
-}
-
-static void run_errors(struct child_out *o, const char *args, int seed)
-{
-	char a[64], s[32];
-	const char *argv[] = { "futexsim", "run", "--program=./nptl-errors",
-			       a, s, NULL };
-
+	snprintf(p, sizeof(p), "--program=./%s", exe);
 	snprintf(a, sizeof(a), "--args=%s", args);
 	snprintf(s, sizeof(s), "--seed=%d", seed);
 	run_futexsim(o, argv);
 }
 
-START_TEST(test_glibc_error_returns_hold_over_seeds_and_the_control_fails_each)
+/*
+ * Build tests/programs/@src as @exe, run it over seeds 1 to 3: every
+ * check of @checks prints "ok"; its control run fails each of them
+ * (exit status 10 or more: futexsim's 6).
+ */
+static void checks_hold(const char *src, const char *exe,
+			const char *const *checks)
 {
 	struct child_out *o = malloc(sizeof(*o));
-	char line[96];
+	char path[512], line[96];
+	const char *argv[] = { "futexsim", "build", path, "-o", exe, NULL };
 
 	ck_assert_ptr_nonnull(o);
+	snprintf(path, sizeof(path), "%s/tests/programs/%s",
+		 FUTEXSIM_SOURCE_DIR, src);
 	scratch_enter();
-	if (!build_errors(o)) {
+	if (!run_futexsim(o, argv)) {
 		scratch_leave();
 		free(o);
 		return;
 	}
+	ck_assert_msg(o->status == 0, "build failed: %s", o->err);
 	for (int seed = 1; seed <= 3; seed++) {
-		run_errors(o, "", seed);
-		ck_assert_msg(o->status == 0, "seed %d: exit %d: %s%s", seed,
-			      o->status, o->out, o->err);
+		run_prog(o, exe, "", seed);
+		ck_assert_msg(o->status == 0, "%s seed %d: exit %d: %s%s", src,
+			      seed, o->status, o->out, o->err);
 		for (int i = 0; checks[i]; i++) {
 			snprintf(line, sizeof(line), "ok %s\n", checks[i]);
-			ck_assert_msg(strstr(o->out, line), "seed %d: no %s",
-				      seed, line);
+			ck_assert_msg(strstr(o->out, line), "%s seed %d: no %s",
+				      src, seed, line);
 		}
 	}
-	run_errors(o, "control", 1);
+	run_prog(o, exe, "control", 1);
 	/* a program's exit status other than 0 is futexsim's 6 */
 	ck_assert_int_eq(o->status, 6);
-	ck_assert_ptr_nonnull(strstr(o->out, "exit status 13,"));
 	for (int i = 0; checks[i]; i++) {
 		snprintf(line, sizeof(line), "FAIL %s:", checks[i]);
-		ck_assert_msg(strstr(o->out, line), "control: no %s", line);
+		ck_assert_msg(strstr(o->out, line), "%s control: no %s", src,
+			      line);
 	}
 	scratch_leave();
 	free(o);
+}
+
+START_TEST(test_glibc_error_returns_hold_over_seeds_and_the_control_fails_each)
+{
+	checks_hold("nptl_errors.c", "nptl-errors", error_checks);
+}
+END_TEST
+
+/* tests/programs/cancel.c: cancellation in a condition wait, disabled
+ * then enabled, in sem_wait(); pthread_exit()'s handlers. */
+START_TEST(test_cancellation_holds_over_seeds_and_the_control_fails_each)
+{
+	checks_hold("cancel.c", "cancel", cancel_checks);
 }
 END_TEST
 
@@ -142,5 +163,6 @@ Suite *nptl_suite(void)
 	return one_case_suite("nptl", 120, (const TTest *const[]){
 		test_glibc_error_returns_hold_over_seeds_and_the_control_fails_each,
 		test_exit_handlers_run_at_the_simulated_exit,
+		test_cancellation_holds_over_seeds_and_the_control_fails_each,
 		NULL });
 }

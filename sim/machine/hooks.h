@@ -251,6 +251,11 @@ void ksim_task_set_slack(void *kt, unsigned long long ns);
  * priority (1..99; 0 for SCHED_NORMAL) and nice, as
  * sched_setscheduler(2) does, PI boosts and chains included. */
 void ksim_sched_setattr(void *kt, int policy, int rt_prio, int nice);
+/* ksim_signal_cancel - mark task_struct @kt's cancel signal pending and
+ * end its interruptible sleep; ksim_signal_taken - its syscall returns:
+ * the signal is delivered (workloads/libsim/cancel.c). */
+void ksim_signal_cancel(void *kt);
+void ksim_signal_taken(void *kt);
 /* ksim_sched_setattr_new - the same for a task that has not run yet,
  * without a lock or a scheduling point (pthread_create()). */
 void ksim_sched_setattr_new(void *kt, int policy, int rt_prio, int nice);

@@ -459,6 +459,8 @@ static int link_program(const struct build *b)
 	cmd_add(&c, "-Wl,--whole-archive");
 	cmd_add(&c, lib);
 	cmd_add(&c, "-Wl,--no-whole-archive");
+	/* pthread_cleanup_push()'s context save, to the layer's */
+	cmd_add(&c, "-Wl,--defsym=__sigsetjmp=futexsim___sigsetjmp_cancel");
 	cmd_words(&c, FUTEXSIM_LDLIBS);
 	cmd_add(&c, "-o");
 	cmd_add(&c, b->out);

@@ -56,6 +56,19 @@ static void syscall_exit(void)
 	t = sim_current();
 	sim_account(t, sim_now_ps());
 	t->in_kernel = false;
+	ksim_signal_taken(t->kt);	/* a pending cancel is delivered */
+}
+
+/*
+ * The kernel's "restart" returns of a call a signal interrupted
+ * (-ERESTARTSYS, -ERESTARTNOINTR, -ERESTARTNOHAND, -ERESTART_RESTARTBLOCK)
+ * reach user space as EINTR here: the one signal is a cancel, which the
+ * layer's cancellation points act on; a lock's wait loop retries, as it
+ * would after the kernel restarted the call.
+ */
+static long restart_to_eintr(long ret)
+{
+	return ret <= -512 && ret >= -516 ? -EINTR : ret;
 }
 
 /* The counters of a futex(2) call's exit (struct sim_syscall_counters)
@@ -118,7 +131,7 @@ long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 	t->futex_uaddr = uaddr;		/* for a deadlock's report */
 	t->futex_op = (unsigned int)op;
 	/* the TP futex's ops first (futex/tp.c), then the real sys_futex() */
-	ret = ksim_sys_futex(uaddr, op, val, timeout, uaddr2, val3);
+	ret = restart_to_eintr(ksim_sys_futex(uaddr, op, val, timeout, uaddr2, val3));
 	t->futex_uaddr = NULL;
 	syscall_exit();
 	futex_count(t, op, ret);

@@ -106,6 +106,7 @@ static int cond_wait(pthread_cond_t *pc, pthread_mutex_t *m, clockid_t clk,
 	uint32_t seq;
 	long r;
 
+	wl_prog_cancel_point();
 	uatomic_fetch_add(&c->waiters, 1);
 	seq = uatomic_load(&c->seq);
 	ret = futexsim_pthread_mutex_unlock(m);
@@ -119,7 +120,8 @@ static int cond_wait(pthread_cond_t *pc, pthread_mutex_t *m, clockid_t clk,
 		     (clk == CLOCK_MONOTONIC ? 0 : FUTEX_CLOCK_REALTIME);
 		ret = wl_prog_abstime_check(abs);
 	}
-	if (!ret) {
+	/* the unlock's FUTEX_WAKE may have taken a cancel's signal */
+	if (!ret && !wl_prog_cancel_due()) {
 		r = wl_prog_futex(&c->seq, op, seq, abs, NULL,
 				  FUTEX_BITSET_MATCH_ANY);
 		if (r < 0 && errno == ETIMEDOUT)
@@ -127,6 +129,8 @@ static int cond_wait(pthread_cond_t *pc, pthread_mutex_t *m, clockid_t clk,
 	}
 	uatomic_fetch_sub(&c->waiters, 1);
 	futexsim_pthread_mutex_lock(m);
+	/* cancelled in the wait: the handlers run with the mutex held */
+	wl_prog_cancel_point();
 	wl_prog_errno_restore(e);
 	return ret;
 }

@@ -314,6 +314,23 @@ char *futexsim_getenv(const char *name);
  * end after main() called pthread_exit(). */
 void futexsim_exit(int status) __attribute__((noreturn));
 void futexsim__exit(int status) __attribute__((noreturn));
+
+/* ---- cancellation (workloads/libsim/cancel.c) ----
+ * pthread_cancel(), pthread_setcancelstate(), pthread_setcanceltype(),
+ * pthread_testcancel() and the cleanup protocol of <pthread.h>'s
+ * pthread_cleanup_push/pop (the __pthread_*_cancel* calls; the context
+ * save __sigsetjmp() is redirected at link time to
+ * futexsim___sigsetjmp_cancel(), workloads/libsim/setjmp_x86_64.S). */
+int futexsim_pthread_cancel(pthread_t th);
+int futexsim_pthread_setcancelstate(int state, int *old);
+int futexsim_pthread_setcanceltype(int type, int *old);
+void futexsim_pthread_testcancel(void);
+void futexsim___pthread_register_cancel(__pthread_unwind_buf_t *buf);
+void futexsim___pthread_unregister_cancel(__pthread_unwind_buf_t *buf);
+void futexsim___pthread_register_cancel_defer(__pthread_unwind_buf_t *buf);
+void futexsim___pthread_unregister_cancel_restore(__pthread_unwind_buf_t *buf);
+void futexsim___pthread_unwind_next(__pthread_unwind_buf_t *buf)
+	__attribute__((noreturn));
 int futexsim_atexit(void (*fn)(void));
 int futexsim_on_exit(void (*fn)(int, void *), void *arg);
 void futexsim_abort(void) __attribute__((noreturn));
@@ -404,7 +421,6 @@ int futexsim_dup2(int oldfd, int newfd);	/* 1 and 2 only		*/
 	X(sigprocmask, FUTEXSIM_NO_SIG)				\
 	X(pthread_kill, FUTEXSIM_NO_SIG)				\
 	X(pthread_sigmask, FUTEXSIM_NO_SIG)				\
-	X(pthread_cancel, "cancellation (a signal) is not simulated")	\
 	X(alarm, FUTEXSIM_NO_SIG)					\
 	X(read, "input is not simulated")				\
 	X(pipe, "pipes are not simulated")				\
@@ -428,6 +444,15 @@ FUTEXSIM_AS(pthread_exit);
 FUTEXSIM_AS(pthread_self);
 FUTEXSIM_AS(pthread_equal);
 FUTEXSIM_AS(pthread_detach);
+FUTEXSIM_AS(pthread_cancel);
+FUTEXSIM_AS(pthread_setcancelstate);
+FUTEXSIM_AS(pthread_setcanceltype);
+FUTEXSIM_AS(pthread_testcancel);
+FUTEXSIM_AS(__pthread_register_cancel);
+FUTEXSIM_AS(__pthread_unregister_cancel);
+FUTEXSIM_AS(__pthread_register_cancel_defer);
+FUTEXSIM_AS(__pthread_unregister_cancel_restore);
+FUTEXSIM_AS(__pthread_unwind_next);
 FUTEXSIM_AS(pthread_attr_init);
 FUTEXSIM_AS(pthread_attr_destroy);
 FUTEXSIM_AS(pthread_attr_setdetachstate);

@@ -51,6 +51,12 @@ struct wl_prog_thread {
 	void *ret;			/* pthread_exit() value		*/
 	struct sim_task *task;
 	jmp_buf exit_jb;		/* pthread_exit() unwinds to it	*/
+	/* cancellation (cancel.c) */
+	int cancel_off;			/* PTHREAD_CANCEL_DISABLE	*/
+	int cancel_async;		/* PTHREAD_CANCEL_ASYNCHRONOUS	*/
+	int cancel_pending;		/* pthread_cancel() was called	*/
+	int cancel_acting;		/* the thread is being cancelled */
+	void *cleanup;			/* newest pthread_cleanup_push() */
 	const void *tsd[WL_PROG_MAX_KEYS];	/* pthread_setspecific()	*/
 	/* what the report counts */
 	struct ulock_stats st;		/* pthread mutex slow paths	*/
@@ -107,6 +113,24 @@ void wl_program_run(const struct sim_scenario *s, const struct ulock_ops *lock,
 		    int (*main)(int, char **, char **), struct sim_result *r);
 /* wl_prog_self - the calling task's thread, NULL outside the program. */
 struct wl_prog_thread *wl_prog_self(void);
+/* futexsim___sigsetjmp_cancel - the context save of a cleanup buffer
+ * (setjmp_x86_64.S): 0 when saved, 1 when cancel.c jumps back. */
+int futexsim___sigsetjmp_cancel(void *env) __attribute__((returns_twice));
+/* wl_prog_cancel_point - a cancellation point: a pending, enabled cancel
+ * of the calling thread acts now (cleanup handlers, then the thread ends
+ * with PTHREAD_CANCELED); otherwise returns (cancel.c). */
+void wl_prog_cancel_point(void);
+/* wl_prog_cancel_due - a cancellation point would act now: checked just
+ * before a cancellable wait that follows another syscall, whose return
+ * has taken the cancel's signal (cancel.c). */
+int wl_prog_cancel_due(void);
+/* wl_prog_unwind - run the calling thread's cleanup handlers, newest
+ * first, then end it with @ret as pthread_exit(@ret) does (cancel.c). */
+void wl_prog_unwind(void *ret) __attribute__((noreturn));
+/* wl_prog_thread_end - the thread's end after its handlers: longjmp to
+ * its exit (thread.c). */
+void wl_prog_thread_end(struct wl_prog_thread *t, void *ret)
+	__attribute__((noreturn));
 /* wl_prog_end - the program exits with @status: end the run now (other
  * tasks are left as they are, as exit_group(2) leaves them). */
 void wl_prog_end(int status) __attribute__((noreturn));

@@ -78,6 +78,7 @@ static int sem_wait_until(sem_t *ps, clockid_t clk, const struct timespec *abs)
 	if (abs)
 		op = FUTEX_WAIT_BITSET_PRIVATE |
 		     (clk == CLOCK_REALTIME ? FUTEX_CLOCK_REALTIME : 0);
+	wl_prog_cancel_point();
 	while (!sem_take(s)) {
 		long r;
 
@@ -91,6 +92,7 @@ static int sem_wait_until(sem_t *ps, clockid_t clk, const struct timespec *abs)
 			err = ETIMEDOUT;
 			break;
 		}
+		wl_prog_cancel_point();
 	}
 	wl_prog_errno_restore(err ? err : e);
 	return err ? -1 : 0;

@@ -280,8 +280,10 @@ static int sleep_ns(uint64_t ns)
 {
 	int e = wl_prog_errno_save();
 
-	sim_sys_nanosleep(ns);
+	wl_prog_cancel_point();
+	sim_sys_nanosleep(ns);	/* a cancel ends it early (-EINTR) */
 	sim_progress();
+	wl_prog_cancel_point();
 	wl_prog_errno_restore(e);
 	return 0;
 }

@@ -331,6 +331,8 @@ static int thread_join(pthread_t th, void **ret, int try, clockid_t clk,
 		return EDEADLK;
 	if (t->detached || t->joined)
 		return EINVAL;
+	if (!try)
+		wl_prog_cancel_point();
 	if (abs && (!wl_prog_clock_ok(clk) || abs->tv_nsec < 0 ||
 		    abs->tv_nsec >= 1000000000L))
 		return EINVAL;
@@ -350,6 +352,7 @@ static int thread_join(pthread_t th, void **ret, int try, clockid_t clk,
 			err = ETIMEDOUT;
 			break;
 		}
+		wl_prog_cancel_point();
 	}
 	if (!err) {
 		t->joined = 1;
@@ -384,10 +387,13 @@ int futexsim_pthread_clockjoin_np(pthread_t th, void **ret, clockid_t clk,
 
 void futexsim_pthread_exit(void *ret)
 {
-	struct wl_prog_thread *t = wl_prog_self();
-
-	if (!t)
+	if (!wl_prog_self())
 		wl_prog_fail("pthread_exit() outside a simulated program");
+	wl_prog_unwind(ret);	/* the cleanup handlers first, as glibc */
+}
+
+void wl_prog_thread_end(struct wl_prog_thread *t, void *ret)
+{
 	t->ret = ret;
 	longjmp(t->exit_jb, 1);
 }
@@ -413,18 +419,46 @@ int futexsim_pthread_detach(pthread_t th)
 }
 
 /* once: 0 not run, 1 running, 2 done; latecomers FUTEX_WAIT while 1. */
+/*
+ * The init routine of a pthread_once(), with a cleanup handler of the
+ * layer's own registered around it (cancel.c's protocol): if the routine
+ * is cancelled the once is not done, so it goes back to 0 and its
+ * waiters are woken to run it themselves, as glibc does.
+ */
+static void once_init(uint32_t *w, void (*fn)(void))
+{
+	__pthread_unwind_buf_t buf;
+
+	if (futexsim___sigsetjmp_cancel(buf.__cancel_jmp_buf)) {
+		uatomic_store(w, 0);
+		wl_prog_futex(w, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+		futexsim___pthread_unwind_next(&buf);
+	}
+	futexsim___pthread_register_cancel(&buf);
+	fn();
+	futexsim___pthread_unregister_cancel(&buf);
+	uatomic_store(w, 2);
+	wl_prog_futex(w, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+}
+
+/* The word: 0 not run, 1 running, 2 done. */
 int futexsim_pthread_once(pthread_once_t *once, void (*fn)(void))
 {
 	uint32_t *w = (uint32_t *)once;
 	int e = wl_prog_errno_save();
+	uint32_t v;
 
 	if (uatomic_cmpxchg(w, 0, 1) == 0) {
-		fn();
-		uatomic_store(w, 2);
-		wl_prog_futex(w, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+		once_init(w, fn);
 	} else {
-		while (uatomic_load(w) != 2)
-			wl_prog_futex(w, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0);
+		while ((v = uatomic_load(w)) != 2) {
+			if (v == 1)
+				wl_prog_futex(w, FUTEX_WAIT_PRIVATE, 1, NULL, NULL, 0);
+			else if (uatomic_cmpxchg(w, 0, 1) == 0) {
+				once_init(w, fn);	/* its runner was cancelled */
+				break;
+			}
+		}
 	}
 	wl_prog_errno_restore(e);
 	return 0;

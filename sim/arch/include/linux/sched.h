@@ -128,9 +128,12 @@ struct sched_dl_entity {
  *			access address; the answer comes from the machine
  * @sched_rt_mutex:	1 between rt_mutex_pre_schedule() and
  *			rt_mutex_post_schedule() (6.12's rtmutex; sched/kapi.c)
- * @sim_sigpending:	1: end an interruptible sleep as a signal would (the
- *			only sender: a TP futex timeout, futex/tp.c, which
- *			clears it again); what signal_pending_state() reads
+ * @sim_sigpending:	bit 0: end an interruptible sleep as a signal would
+ *			(a TP futex timeout, futex/tp.c, which clears it
+ *			again); SIM_SIGPENDING_CANCEL: a pthread_cancel()
+ *			sent, as glibc's SIGCANCEL, until the syscall it
+ *			interrupts returns (sched/kapi.c); what
+ *			signal_pending() and signal_pending_state() read
  * @sim:		the machine's side of this task
  */
 struct task_struct {

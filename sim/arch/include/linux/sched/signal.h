@@ -5,12 +5,14 @@
  * Stage: kernel -> sched.  Used by the futex wait paths (a pending signal
  * ends a wait with -ERESTARTSYS/-EINTR) and sys_get_robust_list().
  *
- * Contract: simulated tasks receive no signals, so signal_pending() and
- * fatal_signal_pending() are always 0; every wait ends by wakeup or
- * timeout.  signal_pending_state() is 0 too, except for an interruptible
- * sleep of a task whose ->sim_sigpending is set: the one interruption
- * there is, a TP futex timeout ending a wait in mutex_lock_interruptible()
- * on the serialization mutex (futex/tp.c).  The simulated
+ * Contract: the one signal a simulated task receives is a program's
+ * pthread_cancel() (glibc sends SIGCANCEL): SIM_SIGPENDING_CANCEL in
+ * ->sim_sigpending from the cancel until the syscall it interrupts
+ * returns (ksim_signal_cancel(), ksim_signal_taken() in sched/kapi.c).
+ * signal_pending() reads that bit; fatal_signal_pending() is always 0.
+ * signal_pending_state() also ends the interruptible sleep of a task
+ * whose bit 0 is set: a TP futex timeout ending a wait in
+ * mutex_lock_interruptible() on the serialization mutex (futex/tp.c).  The simulated
  * process has one signal_struct (sim/arch/mm.c), shared by all its tasks,
  * for the one field the futex code uses.
  */
@@ -30,9 +32,11 @@ struct signal_struct {
 	struct rw_semaphore exec_update_lock;
 };
 
+#define SIM_SIGPENDING_CANCEL	2u
+
 static inline int signal_pending(struct task_struct *p)
 {
-	return 0;
+	return (p->sim_sigpending & SIM_SIGPENDING_CANCEL) != 0;
 }
 
 static inline int fatal_signal_pending(struct task_struct *p)
@@ -40,8 +44,9 @@ static inline int fatal_signal_pending(struct task_struct *p)
 	return 0;
 }
 
-/* signal_pending_state - a signal would end a sleep in @state: only the
- * TP futex timeout's ->sim_sigpending, and only an interruptible sleep.
+/* signal_pending_state - a signal would end a sleep in @state: a cancel
+ * or the TP futex timeout's ->sim_sigpending, and only an interruptible
+ * sleep.
  * A plain read: no scheduling point, as in the kernel. */
 static inline int signal_pending_state(unsigned int state,
 				       struct task_struct *p)
