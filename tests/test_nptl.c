@@ -34,7 +34,8 @@ static const char *const cancel_checks[] = {
 	"cancel-cond-handler-holds-mutex", "cancel-disabled-deferred",
 	"cancel-at-testcancel", "cancel-disabled-joined-canceled",
 	"cancel-sem-wait-joined-canceled", "pthread-exit-runs-handlers",
-	"pthread-exit-value", "setcancelstate-bad", NULL
+	"pthread-exit-value", "setcancelstate-bad", "cancel-pi-lock-not-a-point",
+	"cancel-pi-joined-canceled", NULL
 };
 
 static void run_prog(struct child_out *o, const char *exe, const char *args,

@@ -60,14 +60,25 @@ static void syscall_exit(void)
 }
 
 /*
- * The kernel's "restart" returns of a call a signal interrupted
- * (-ERESTARTSYS, -ERESTARTNOINTR, -ERESTARTNOHAND, -ERESTART_RESTARTBLOCK)
- * reach user space as EINTR here: the one signal is a cancel, which the
- * layer's cancellation points act on; a lock's wait loop retries, as it
- * would after the kernel restarted the call.
+ * The kernel's "restart" returns of a call a signal interrupted: the one
+ * signal is a cancel.  -ERESTARTNOINTR (FUTEX_LOCK_PI, the requeue-PI
+ * wait) is restarted at once, as the kernel restarts it whatever the
+ * handler: the signal is taken and the call made again.  The others
+ * (-ERESTARTSYS, -ERESTARTNOHAND, -ERESTART_RESTARTBLOCK) reach user
+ * space as EINTR, which the layer's cancellation points act on and a
+ * lock's wait loop retries.
  */
-static long restart_to_eintr(long ret)
+#define SIM_ERESTARTNOINTR	513
+
+static long futex_restarting(uint32_t *uaddr, int op, uint32_t val,
+			     const struct timespec *timeout, uint32_t *uaddr2,
+			     uint32_t val3)
 {
+	long ret;
+
+	while ((ret = ksim_sys_futex(uaddr, op, val, timeout, uaddr2,
+				     val3)) == -SIM_ERESTARTNOINTR)
+		ksim_signal_taken(sim_current()->kt);
 	return ret <= -512 && ret >= -516 ? -EINTR : ret;
 }
 
@@ -131,7 +142,7 @@ long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 	t->futex_uaddr = uaddr;		/* for a deadlock's report */
 	t->futex_op = (unsigned int)op;
 	/* the TP futex's ops first (futex/tp.c), then the real sys_futex() */
-	ret = restart_to_eintr(ksim_sys_futex(uaddr, op, val, timeout, uaddr2, val3));
+	ret = futex_restarting(uaddr, op, val, timeout, uaddr2, val3);
 	t->futex_uaddr = NULL;
 	syscall_exit();
 	futex_count(t, op, ret);

@@ -4,7 +4,10 @@
  * tests/test_nptl.c: a thread cancelled in a condition wait runs its
  * cleanup handler holding the mutex; a disabled cancel waits for the
  * thread to enable it and reach a cancellation point; a thread blocked
- * in sem_wait() is cancelled; pthread_exit() runs the handlers too.
+ * in sem_wait() is cancelled; a thread blocked on a PI mutex (not a
+ * cancellation point: FUTEX_LOCK_PI is restarted) takes it, and is
+ * cancelled at its next cancellation point; pthread_exit() runs the
+ * handlers too.
  *
  * Stage: tests (a user program).  Prints "ok NAME" or "FAIL NAME: ..."
  * per check (check_value.h); "control" expects a wrong value in each.
@@ -56,6 +59,19 @@ static sem_t never;
 static void *sem_waiter(void *arg)
 {
 	sem_wait(&never);
+	return NULL;
+}
+
+static pthread_mutex_t pi;
+static int got_pi;
+
+static void *pi_locker(void *arg)
+{
+	pthread_mutex_lock(&pi);	/* the cancel comes in here */
+	got_pi = 1;
+	pthread_mutex_unlock(&pi);
+	pthread_testcancel();
+	got_pi = 2;
 	return NULL;
 }
 
@@ -114,6 +130,18 @@ int main(int argc, char **argv)
 	pthread_cancel(th);
 	pthread_join(th, &res);
 	check("cancel-sem-wait-joined-canceled", res == PTHREAD_CANCELED, 1);
+
+	pthread_mutexattr_setprotocol(&a, PTHREAD_PRIO_INHERIT);
+	pthread_mutex_init(&pi, &a);
+	pthread_mutex_lock(&pi);
+	pthread_create(&th, NULL, pi_locker, NULL);
+	usleep(1000);			/* it sleeps in FUTEX_LOCK_PI */
+	pthread_cancel(th);
+	usleep(1000);
+	pthread_mutex_unlock(&pi);
+	pthread_join(th, &res);
+	check("cancel-pi-lock-not-a-point", got_pi, 1);
+	check("cancel-pi-joined-canceled", res == PTHREAD_CANCELED, 1);
 
 	pthread_create(&th, NULL, exiter, NULL);
 	pthread_join(th, &res);
