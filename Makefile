@@ -247,7 +247,7 @@ $(B)/check: $(TEST_OBJS) $(SIM_OBJS)
 	@$(CC) $(LDFLAGS) $^ $(CHECKLIBS) $(LDLIBS) -o $@
 
 check: $(B)/futexsim $(B)/check kernel-audit $(B)/libfutexsim.a
-	@sh mk/deps.sh clang-14 parallel
+	@sh mk/deps.sh clang-14 parallel glibc-source
 	@# the browser test of the HTML page skips, saying so, without it
 	@sh mk/deps.sh chromium || echo "futexsim: chromium could not be installed" >&2
 	@sh mk/docs-check.sh --self-test >/dev/null || { sh mk/docs-check.sh --self-test; exit 1; }

@@ -6,8 +6,9 @@
 # Extra package names may be given as arguments (the Makefile adds the
 # linux-source package of the series it builds, make check adds the
 # clang-14 its cross-compiler determinism test needs, GNU parallel,
-# which runs the sharded search of tests/test_scripts.c, and chromium, the
-# headless browser of mk/check-browser.sh).
+# which runs the sharded search of tests/test_scripts.c, glibc-source,
+# whose nptl tests mk/check-glibc.sh builds, and chromium, the headless
+# browser of mk/check-browser.sh).
 # Exit status: 0 all present (or installed), 1 something is missing.
 set -eu
 
