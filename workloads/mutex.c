@@ -23,6 +23,7 @@
 #include "sim/trace/lockstat.h"
 #include "sim/explore/oracle.h"
 #include "sim/syscall/syscall.h"
+#include "sim/trace/trace.h"
 #include "workloads/driver.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/workload.h"
@@ -79,6 +80,7 @@ static void mutex_run(const struct sim_scenario *s, const struct ulock_ops *lock
 	wl.word = sim_arena_alloc(lock->size, 64);
 	wl.data = sim_arena_alloc(sizeof(uint32_t), 64);
 	lock->init(wl.word);
+	sim_trace_lock_words(wl.word, lock->words);	/* an HTML page */
 	wl_run_begin(&wl.run, s);
 	sim_oracle_watch(wl.word);	/* a futex word: 0 is free */
 	wl_run_tasks(&wl.run, "worker", worker, NULL);

@@ -36,6 +36,7 @@
 #include "sim/host/arena.h"
 #include "sim/report/failure.h"
 #include "sim/explore/oracle.h"
+#include "sim/trace/trace.h"
 #include "workloads/driver.h"
 #include "workloads/ulock/rwlock.h"
 #include "workloads/ulock/uatomic.h"
@@ -188,6 +189,7 @@ static void rwlock_run(const struct sim_scenario *s, const struct ulock_ops *loc
 	rw.word = sim_arena_alloc(lock->size, 64);
 	rw.data = sim_arena_alloc(sizeof(uint32_t), 64);
 	lock->init(rw.word);
+	sim_trace_lock_words(rw.word, lock->words);	/* an HTML page */
 	wl_run_begin(&rw.run, s);
 	rw.role = calloc(rw.run.n, sizeof(*rw.role));
 	rw.reads = calloc(rw.run.n, sizeof(*rw.reads));

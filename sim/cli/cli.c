@@ -103,6 +103,24 @@ static void write_full(int fd, const void *p, size_t n)
 		die_errno("writing a result to the parent");
 }
 
+/* The run's plot (sim/report/plot_run.h), for the page of an HTML trace:
+ * drawn in memory and handed to the trace; without memory, no picture. */
+static void page_picture(const struct sim_scenario *one,
+			 const struct sim_result *r)
+{
+	char *svg = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&svg, &len);
+	int bad;
+
+	if (!m)
+		return;
+	bad = sim_plot_run_svg(m, one, r, sim_detail_kept(), 1);
+	if (!fclose(m) && !bad)
+		sim_trace_picture(svg);
+	free(svg);
+}
+
 /* The child: build the machine, run the workload with lock @one; write
  * its trace to @trace and its decisions to @rec if not NULL (kept only if
  * the run fails when @failed_only), check them against @src if not NULL.
@@ -143,16 +161,19 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	    sim_trace_open(trace, one))
 		die_errno(trace);
 	memset(&r, 0, sizeof(r));
-	sim_detail_want(one->plot[0] != '\0');	/* plot=: the threads' figures */
+	/* plot=, and an HTML trace's page: the threads' figures */
+	sim_detail_want(one->plot[0] != '\0' || sim_trace_is_page());
 	sim_progress_bar_start(one);
 	wl->run(one, lock, &r);
 	sim_progress_bar_stop();
-	if (sim_trace_close())
-		exit(SIM_EXIT_HOST);	/* its line is printed */
-	status = sim_replay_finish();
 	if (!r.lock[0])
 		memcpy(r.lock, one->locks[0],
 		       strnlen(one->locks[0], sizeof(r.lock) - 1));
+	if (sim_trace_is_page())
+		page_picture(one, &r);
+	if (sim_trace_close())
+		exit(SIM_EXIT_HOST);	/* its line is printed */
+	status = sim_replay_finish();
 	write_full(fd, &r, sizeof(r));
 	if (one->plot[0] && sim_detail_send(fd))
 		die_errno("sending the figures of the plot");

@@ -58,6 +58,11 @@ void sim_detail_keep(const uint64_t *ops, int n, const struct sim_hist *all)
 	kept.nr_threads = n;
 }
 
+const struct sim_detail *sim_detail_kept(void)
+{
+	return &kept;
+}
+
 int sim_detail_send(int fd)
 {
 	struct detail_head h = { .magic = DETAIL_MAGIC,

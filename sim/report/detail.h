@@ -35,6 +35,9 @@ void sim_detail_want(int on);
  * and of its histogram @all, if wanted; the previous run's are freed. */
 void sim_detail_keep(const uint64_t *ops, int n, const struct sim_hist *all);
 
+/* sim_detail_kept - the figures kept of the last run (empty: none);
+ * valid until the next sim_detail_keep(). */
+const struct sim_detail *sim_detail_kept(void);
 /* sim_detail_send - the kept figures to @fd (the pipe to the parent);
  * none kept sends an empty record.  Return: 0, or -1 (errno). */
 int sim_detail_send(int fd);

@@ -92,6 +92,12 @@ static long bucket_of(uint64_t addr)
 	return (long)((addr - ls.hash_base) / ls.hash_size);
 }
 
+long sim_lockstat_bucket_offset(uint64_t addr)
+{
+	return bucket_of(addr) < 0 ? -1 :
+	       (long)((addr - ls.hash_base) % ls.hash_size);
+}
+
 const char *sim_lockstat_name(uint64_t addr, char *buf, size_t len)
 {
 	long b = bucket_of(addr);

@@ -79,6 +79,9 @@ void sim_lockstat_word_acquired(const void *word, uint64_t call_ps,
 /* sim_lockstat_user_release - the holder of @word is calling unlock(). */
 void sim_lockstat_user_release(const void *word);
 
+/* sim_lockstat_bucket_offset - Return: the offset of @addr inside its
+ * bucket of the futex hash table, -1 if it is outside the table. */
+long sim_lockstat_bucket_offset(uint64_t addr);
 /*
  * sim_lockstat_name - the class name of the lock at arena address @addr:
  * "futex_hash_bucket[N].lock", the user lock's name, or "lock@0x...".

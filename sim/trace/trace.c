@@ -32,6 +32,7 @@
 
 #include "sim/host/arena.h"
 #include "sim/host/outfile.h"
+#include "futex/hb_view.h"
 #include "sim/trace/lockstat.h"
 #include "sim/machine/machine.h"
 #include "sim/scenario/scenario.h"
@@ -49,6 +50,7 @@ static struct {
 	int narrate;		/* --narrate: sim/trace/trace_narrate.c	*/
 	int lockstat;		/* --lock-stat: sim/trace/lockstat.c		*/
 	int done;		/* window over, or closed: nothing more	*/
+	int where;		/* an HTML page: records carry stacks	*/
 	unsigned int head;	/* the ring's earliest record		*/
 	unsigned int nr;	/* records in the ring			*/
 	uint64_t seq;
@@ -128,12 +130,67 @@ static void write_one(void)
 
 /* A record goes to --lock-stat as it comes, and through the ring, in
  * order, to the trace file and the narration. */
+static uint64_t shown_addr(const void *p);
+
+/* The built-in lock's words the page shows (sim_trace_lock_words()). */
+static struct {
+	int nr;
+	const uint32_t *p[SIM_TRACE_LOCK_WORDS];
+	const char *name[SIM_TRACE_LOCK_WORDS];
+} lw;
+
+void sim_trace_lock_words(const void *obj, const char *const *names)
+{
+	const uint32_t *w = obj;
+
+	lw.nr = 0;
+	for (int i = 0; names && names[i] && lw.nr < SIM_TRACE_LOCK_WORDS; i++)
+		if (names[i][0]) {
+			lw.p[lw.nr] = w + i;
+			lw.name[lw.nr++] = names[i];
+		}
+}
+
+int sim__trace_lock_words(uint64_t *addr, const char **name, int max)
+{
+	int i;
+
+	for (i = 0; i < lw.nr && i < max; i++) {
+		addr[i] = shown_addr(lw.p[i]);
+		name[i] = lw.name[i];
+	}
+	return i;
+}
+
+/* The values of the lock's words now (plain loads), kept once. */
+static uint32_t words_now(void)
+{
+	uint32_t v[SIM_TRACE_LOCK_WORDS];
+
+	for (int i = 0; i < lw.nr; i++)
+		v[i] = *lw.p[i];
+	return sim__tlist_keep(SIM_TLIST_WORDS, v, lw.nr, 0);
+}
+
+/* The waiters of the futex hash bucket of spinlock @lock (its plist). */
+static uint32_t chain_of(const void *lock)
+{
+	int t[SIM_TLIST_MAX];
+	int n = ksim_hb_waiters(lock, t, SIM_TLIST_MAX);
+	int kept = n < SIM_TLIST_MAX ? n : SIM_TLIST_MAX;
+
+	return sim__tlist_keep(SIM_TLIST_CHAIN, (const uint32_t *)t, kept,
+			       n - kept);
+}
+
 static void emit(struct sim_trace_rec *r)
 {
 	if (tr.lockstat && r->type == SIM_TEV_QSPINLOCK)
 		sim__lockstat_rec(r);
 	if (tr.done)
 		return;
+	if (tr.where && lw.nr)
+		r->words = words_now();
 	r->seq = tr.seq++;
 	if (tr.nr == SIM_TRACE_REORDER)
 		write_one();
@@ -194,6 +251,13 @@ static void rec_here(struct sim_trace_rec *r, enum sim_trace_event ev)
 	r->type = (uint8_t)ev;
 }
 
+/* The current task's stack, for the page of an HTML trace
+ * (sim/trace/trace_where.c): its index + 1, or 0. */
+static uint32_t where_here(void)
+{
+	return tr.where && !tr.done ? sim__where_here() : 0;
+}
+
 void sim__trace_switch(int cpu, uint64_t ts_ps, const struct sim_task *prev,
 		       const struct sim_task *next)
 {
@@ -213,6 +277,9 @@ void sim__trace_switch(int cpu, uint64_t ts_ps, const struct sim_task *prev,
 		r.op = '+';
 	else if (prev && prev->state == SIM_TASK_DEAD)
 		r.op = 'X';
+	/* switch_away() runs on the stack of the task it switches from */
+	if (prev && r.op != 'X' && on_fixed_stack(prev, (uintptr_t)&r))
+		r.where = where_here();
 	emit(&r);
 }
 
@@ -250,6 +317,7 @@ void sim__trace_futex_enter(const uint32_t *uaddr, int op, uint32_t val,
 	r.a = (uint32_t)op;
 	r.b = val;
 	r.arg = utime_ns;
+	r.where = where_here();
 	emit(&r);
 }
 
@@ -271,6 +339,8 @@ void sim__trace_nanosleep(enum sim_trace_event ev, int64_t arg)
 
 	rec_here(&r, ev);
 	r.arg = arg;
+	if (ev == SIM_TEV_NANOSLEEP_ENTER)
+		r.where = where_here();
 	emit(&r);
 }
 
@@ -304,6 +374,10 @@ void sim_trace_qspinlock(const void *lock, enum sim_qspin_op op,
 	r.op = (uint8_t)op;
 	r.a = old;
 	r.b = new;
+	/* a bucket's list, as its unlock leaves it, for the page */
+	if (op == SIM_QS_UNLOCK && tr.where && !tr.done &&
+	    sim_lockstat_bucket_offset(r.addr) == (long)ksim_hb_lock_offset)
+		r.chain = chain_of(lock);
 	emit(&r);
 }
 
@@ -420,6 +494,13 @@ int sim_trace_open(const char *path, const struct sim_scenario *s)
 		sim__trace_html_begin(&tr.c);
 	else if (tr.file)
 		sim__trace_text_begin(&tr.c);
+	/* a page: stacks, bucket lists and lock words beside the records */
+	tr.where = tr.file && tr.c.format == SIM_TRACE_HTML;
+	if (tr.where) {
+		sim__where_reset();
+		sim__tlist_reset();
+	}
+	lw.nr = 0;
 	if (tr.narrate)
 		sim__narrate_begin(&tr.c);
 	if (tr.lockstat)
@@ -448,6 +529,18 @@ void sim_trace_failure(const char *line)
 	while (tr.nr && !tr.done)	/* the page's last event: this one */
 		write_one();
 	sim__trace_html_failure(line);
+}
+
+int sim_trace_is_page(void)
+{
+	return tr.open && tr.file && tr.c.format == SIM_TRACE_HTML;
+}
+
+int sim_trace_picture(const char *svg)
+{
+	if (!sim_trace_is_page())
+		return 0;
+	return sim__trace_html_picture(svg) == 0;
 }
 
 int sim_trace_close(void)

@@ -129,6 +129,27 @@ int sim_trace_last_events(void (*fn)(const char *line, void *arg), void *arg);
  */
 void sim_trace_failure(const char *line);
 
+/*
+ * sim_trace_picture - an SVG document @svg (sim/report/plot_run.h) for
+ * the page of an HTML trace, drawn below its charts: copied; nothing for
+ * other formats or without a trace.  Call before sim_trace_close().
+ * Return: 1 if an HTML page takes it, else 0.
+ */
+int sim_trace_picture(const char *svg);
+/* sim_trace_is_page - the open trace is an HTML page. */
+int sim_trace_is_page(void);
+
+/*
+ * sim_trace_lock_words - the built-in lock of the run has, at @obj, the
+ * 32-bit words @names[i] at @obj + 4 i (a NULL-terminated list; "" for
+ * a word not shown; struct ulock_ops' words): an HTML page shows their
+ * values at every event.  Called by the workload once the lock is set
+ * up; the next sim_trace_open() forgets them.  At most
+ * SIM_TRACE_LOCK_WORDS are shown.
+ */
+#define SIM_TRACE_LOCK_WORDS	8
+void sim_trace_lock_words(const void *obj, const char *const *names);
+
 /* ---- emitters (the layers call these; each is one branch when off) ---- */
 
 void sim__trace_switch(int cpu, uint64_t ts_ps, const struct sim_task *prev,

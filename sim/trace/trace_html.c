@@ -44,6 +44,7 @@
 #include <inttypes.h>
 #include <linux/futex.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/machine/machine.h"
@@ -63,6 +64,7 @@ static struct {
 	int full;			/* SIM_TRACE_HTML_MAX reached	*/
 	uint64_t full_ps;		/* ... at this time		*/
 	int failed;
+	uint32_t words;			/* lock words of the last event	*/
 	char fail[1024];		/* the failure headline		*/
 	char comm[MAX_TASKS][32];	/* task names, as first seen	*/
 	int nr_addrs;
@@ -78,6 +80,9 @@ static struct {
 	int nr_says;
 	int say_slot[2 * MAX_SAYS];	/* hash: sentence -> index + 1	*/
 } h;
+
+/* the picture of the run (meta.svg), malloc'd; NULL: none */
+static char *h_svg;
 
 /* ---- output ------------------------------------------------------------- */
 
@@ -184,6 +189,8 @@ static const char errors_js[] =
 void sim__trace_html_begin(const struct sim_trace_ctx *c)
 {
 	memset(&h, 0, sizeof(h));
+	free(h_svg);
+	h_svg = NULL;
 	h.nr_addrs = 1;			/* index 0: address 0 */
 	sim__narrate_text_begin(c);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
@@ -200,7 +207,8 @@ void sim__trace_html_rec(const struct sim_trace_ctx *c,
 {
 	char say[SIM_NARRATE_LINE];
 	int64_t f[11];
-	int n, told;
+	uint32_t words;
+	int n, told, extra;
 
 	if (h.full)
 		return;
@@ -228,7 +236,12 @@ void sim__trace_html_rec(const struct sim_trace_ctx *c,
 	f[10] = r->word;
 	if (r->ts_ps < c->from_ps)
 		h.first++;
-	for (n = 11; !told && n > 1 && !f[n - 1]; n--)
+	/* the lock's words: only when they changed since the last event */
+	words = r->words != h.words ? r->words : 0;
+	if (words)
+		h.words = r->words;
+	extra = r->where || r->chain || words;
+	for (n = 11; !told && !extra && n > 1 && !f[n - 1]; n--)
 		;
 	fputs(h.nr ? ",\n[" : "\n[", c->f);
 	for (int i = 0; i < n; i++) {
@@ -247,15 +260,47 @@ void sim__trace_html_rec(const struct sim_trace_ctx *c,
 			fputc(',', c->f);
 			put_str(c->f, say);
 		}
+	} else if (extra) {
+		fputs(",-1", c->f);	/* no sentence */
 	}
+	/* field 12: the task's stack (where) or the bucket's list (chain);
+	 * field 13: the values of the lock's words */
+	if (extra)
+		fprintf(c->f, ",%u", r->where ? r->where : r->chain);
+	if (words)
+		fprintf(c->f, ",%u", words);
 	fputc(']', c->f);
 	h.nr++;
+}
+
+int sim__trace_html_picture(const char *svg)
+{
+	free(h_svg);
+	h_svg = strdup(svg);
+	return h_svg ? 0 : -1;
 }
 
 void sim__trace_html_failure(const char *line)
 {
 	h.failed = 1;
 	snprintf(h.fail, sizeof(h.fail), "%s", line);
+}
+
+/* ,"lockwords":[[address index, name], ...]: the words of wvals' lists,
+ * in order.  Before put_names(): their addresses join the table. */
+static void put_lock_words(FILE *f)
+{
+	uint64_t addr[SIM_TRACE_LOCK_WORDS];
+	const char *name[SIM_TRACE_LOCK_WORDS];
+	int n = sim__trace_lock_words(addr, name, SIM_TRACE_LOCK_WORDS);
+
+	fputs(",\n\"lockwords\":[", f);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "%s[%d,", i ? "," : "", addr_index(addr[i], 0));
+		put_str(f, name[i]);
+		fputc(']', f);
+	}
+	fputc(']', f);
 }
 
 static void put_names(FILE *f)
@@ -337,7 +382,17 @@ void sim__trace_html_end(const struct sim_trace_ctx *c)
 		put_str(f, h.fail);
 	else
 		fputs("null", f);
+	put_lock_words(f);
 	put_names(f);
+	sim__where_write(f, put_str);
+	sim__tlist_write(f, SIM_TLIST_CHAIN, "chains");
+	sim__tlist_write(f, SIM_TLIST_WORDS, "wvals");
+	if (h_svg) {
+		fputs(",\n\"svg\":", f);
+		put_str(f, h_svg);
+		free(h_svg);
+		h_svg = NULL;
+	}
 	fputs("}</script>\n<script>\n", f);
 	put_asset(f, sim_view_js, sizeof(sim_view_js));
 	fputs("</script>\n</body></html>\n", f);

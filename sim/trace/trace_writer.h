@@ -56,6 +56,14 @@ struct sim_trace_rec {
 	int32_t tid2;
 	uint32_t a, b;
 	uint32_t word;
+	uint32_t where;		/* an HTML page's stack of the task: index
+				 * + 1 (sim/trace/trace_where.c); 0 none */
+	uint32_t chain;		/* an HTML page's waiters of the bucket
+				 * unlocked (SIM_TLIST_CHAIN) ...	*/
+	uint32_t words;		/* ... and values of the built-in lock's
+				 * words, if changed (SIM_TLIST_WORDS):
+				 * index + 1 (sim/trace/trace_lists.c);
+				 * 0 none				*/
 	int16_t cpu;
 	uint8_t type;		/* enum sim_trace_event			*/
 	uint8_t op;
@@ -102,6 +110,39 @@ void sim__trace_html_rec(const struct sim_trace_ctx *c,
 			 const struct sim_trace_rec *r);
 void sim__trace_html_end(const struct sim_trace_ctx *c);
 void sim__trace_html_failure(const char *line);
+/* sim__trace_html_picture - copy @svg into the page's meta.svg.
+ * Return: 0, or -1 if out of memory (the page has no picture). */
+int sim__trace_html_picture(const char *svg);
+
+/* Where a task is (sim/trace/trace_where.c), for the HTML writer: the
+ * stack of the task running now is taken by sim__where_here() (the index
+ * + 1 of the stack, kept once, in a record's where; 0 if none could be
+ * kept) for sched_switch away from it, futex_enter and nanosleep_enter;
+ * sim__where_write() resolves the names and writes the page's "frames"
+ * and "where" tables with @put_str for strings.  sim__where_reset()
+ * forgets every stack (a trace opens). */
+void sim__where_reset(void);
+uint32_t sim__where_here(void);
+void sim__where_write(FILE *f, void (*put_str)(FILE *, const char *));
+
+/* Short lists kept once (sim/trace/trace_lists.c), for the HTML writer:
+ * a futex hash bucket's waiters, the TIDs of its plist as the unlock of
+ * its lock leaves it (a record's chain); the values of the built-in
+ * lock's words (a record's words).  sim__tlist_keep() keeps the @n
+ * values @v (at most SIM_TLIST_MAX) and a count of @more left out, and
+ * returns the list's index + 1 (0 if it could not be kept);
+ * sim__tlist_write() writes table @which as the page's @key, each list
+ * an array, ended by -@more if @more; sim__tlist_reset() forgets all. */
+enum sim_tlist { SIM_TLIST_CHAIN, SIM_TLIST_WORDS, SIM_TLIST_NR };
+#define SIM_TLIST_MAX	64
+void sim__tlist_reset(void);
+uint32_t sim__tlist_keep(enum sim_tlist which, const uint32_t *v, int n,
+			 int more);
+void sim__tlist_write(FILE *f, enum sim_tlist which, const char *key);
+/* sim__trace_lock_words - the built-in lock's words the page shows
+ * (sim_trace_lock_words()): their addresses into @addr and names into
+ * @name, at most @max.  Return: how many. */
+int sim__trace_lock_words(uint64_t *addr, const char **name, int max);
 
 /* The narration (sim/trace/trace_narrate.c, --narrate): each record in time
  * order up to the window's end (it keeps state from before the window,

@@ -35,6 +35,8 @@
  * an empty atomic_spin_nop(); this file always PAUSEs, which the
  * aarch64-64 preset prices at 0.4 ns.
  */
+#include <stddef.h>
+
 #include "sim/replay/replay.h"
 #include "workloads/ulock/adaptive.h"
 #include "workloads/ulock/futex.h"
@@ -193,8 +195,12 @@ static int adaptive_unlock(void *l, struct ulock_stats *st)
 	return 0;
 }
 
+/* the words a page of the run shows (struct ulock_ops.words) */
+static const char *const adaptive_words[] = { "__lock", "__spins", NULL };
+
 const struct ulock_ops ulock_adaptive_ops = {
 	.name		= "adaptive",
+	.words		= adaptive_words,
 	.description	= "glibc adaptive mutex: spin (adaptive=, spin-count=), then the 3-state lock",
 	.size		= sizeof(struct ulock_adaptive_mutex),
 	.init		= adaptive_init,

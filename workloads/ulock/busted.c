@@ -16,6 +16,8 @@
  * (no atomic RMW): two tasks can both see 0 and both enter.  The workload
  * driver's mutual-exclusion check must fire.
  */
+#include <stddef.h>
+
 #include "workloads/ulock/futex.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/ulock/ulock.h"
@@ -65,8 +67,12 @@ static int racy_unlock(void *l, struct ulock_stats *st)
 	return 0;
 }
 
+/* the words a page of the run shows (struct ulock_ops.words) */
+static const char *const busted_words[] = { "__lock", NULL };
+
 const struct ulock_ops ulock_ww_busted_ops = {
 	.name		= "ww-busted",
+	.words		= busted_words,
 	.description	= "BROKEN: ww that wakes before it releases (lost wakeup)",
 	.size		= sizeof(uint32_t),
 	.init		= busted_init,
@@ -77,6 +83,7 @@ const struct ulock_ops ulock_ww_busted_ops = {
 
 const struct ulock_ops ulock_racy_ops = {
 	.name		= "racy",
+	.words		= busted_words,
 	.description	= "BROKEN: test-and-set built from a load and a store",
 	.size		= sizeof(uint32_t),
 	.init		= busted_init,

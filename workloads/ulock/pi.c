@@ -31,6 +31,8 @@
  * error is returned as a positive errno.  The TID is the task's own
  * (glibc reads it from the thread descriptor: no gettid() call).
  */
+#include <stddef.h>
+
 #include "sim/machine/machine.h"
 #include "workloads/ulock/futex.h"
 #include "workloads/ulock/uatomic.h"
@@ -83,8 +85,12 @@ static int pi_unlock(void *l, struct ulock_stats *st)
 	return (int)-pi_futex_unlock(w, st);
 }
 
+/* the words a page of the run shows (struct ulock_ops.words) */
+static const char *const pi_words[] = { "__lock", NULL };
+
 const struct ulock_ops ulock_pi_ops = {
 	.name		= "pi",
+	.words		= pi_words,
 	.description	= "PI mutex: cmpxchg 0->TID, FUTEX_LOCK_PI/FUTEX_UNLOCK_PI (PTHREAD_PRIO_INHERIT)",
 	.size		= sizeof(uint32_t),
 	.init		= pi_init,

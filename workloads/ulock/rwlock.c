@@ -429,8 +429,12 @@ static const struct ulock_rw_ops rw_read_side = {
 	.rdunlock	= rw_rdunlock,
 };
 
+/* the words a page of the run shows (struct ulock_ops.words) */
+static const char *const rwlock_words[] = { "__readers", "__writers", "__wrphase_futex", "__writers_futex", "__cur_writer", NULL };
+
 const struct ulock_ops ulock_rw_prefer_reader_ops = {
 	.name		= "rw-prefer-reader",
+	.words		= rwlock_words,
 	.description	= "glibc 2.25+ rwlock, PTHREAD_RWLOCK_PREFER_READER_NP (the default)",
 	.size		= sizeof(struct ulock_rwlock),
 	.init		= init_reader,
@@ -441,6 +445,7 @@ const struct ulock_ops ulock_rw_prefer_reader_ops = {
 
 const struct ulock_ops ulock_rw_prefer_writer_ops = {
 	.name		= "rw-prefer-writer",
+	.words		= rwlock_words,
 	.description	= "glibc rwlock, PREFER_WRITER_NP: writer hand-over, readers never blocked",
 	.size		= sizeof(struct ulock_rwlock),
 	.init		= init_writer,
@@ -451,6 +456,7 @@ const struct ulock_ops ulock_rw_prefer_writer_ops = {
 
 const struct ulock_ops ulock_rw_prefer_writer_nr_ops = {
 	.name		= "rw-prefer-writer-nr",
+	.words		= rwlock_words,
 	.description	= "glibc rwlock, PREFER_WRITER_NONRECURSIVE_NP: new readers wait for writers",
 	.size		= sizeof(struct ulock_rwlock),
 	.init		= init_writer_nr,

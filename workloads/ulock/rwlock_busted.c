@@ -15,6 +15,8 @@
  * report it (exit 3); with FUTEXSIM_CHECK_STATE=1 the rwlock's
  * assert-state check ("read holds in a write phase") may fire first.
  */
+#include <stddef.h>
+
 #include "workloads/ulock/rwlock.h"
 #include "workloads/ulock/uatomic.h"
 
@@ -52,8 +54,12 @@ static const struct ulock_rw_ops busted_read_side = {
 	.rdunlock	= busted_rdunlock,
 };
 
+/* the words a page of the run shows (struct ulock_ops.words) */
+static const char *const rwlock_busted_words[] = { "__readers", "__writers", "__wrphase_futex", "__writers_futex", "__cur_writer", NULL };
+
 const struct ulock_ops ulock_rw_busted_ops = {
 	.name		= "rw-busted",
+	.words		= rwlock_busted_words,
 	.description	= "BROKEN: rwlock whose readers ignore the write phase",
 	.size		= sizeof(struct ulock_rwlock),
 	.init		= busted_init,

@@ -41,6 +41,8 @@
  * Errors: a positive errno, as the other locks (EPERM: a read unlock of a
  * word that is not reader-owned).
  */
+#include <stddef.h>
+
 #include "futex/tp_abi.h"
 #include "workloads/ulock/futex.h"
 #include "workloads/ulock/rwlock.h"
@@ -159,8 +161,12 @@ static const struct ulock_rw_ops rw_tp_read_side = {
 	.rdunlock	= rw_tp_rdunlock,
 };
 
+/* the words a page of the run shows (struct ulock_ops.words) */
+static const char *const rw_tp_words[] = { "word", NULL };
+
 const struct ulock_ops ulock_rw_tp_ops = {
 	.name		= "rw-tp",
+	.words		= rw_tp_words,
 	.description	= "TP rwlock (2017 RFC): readers FUTEX_LOCK_SHARED/UNLOCK_SHARED, writers the TP mutex",
 	.size		= sizeof(uint32_t),
 	.init		= rw_tp_init,
@@ -176,6 +182,7 @@ static const struct ulock_rw_ops rw_tp_preader_read_side = {
 
 const struct ulock_ops ulock_rw_tp_preader_ops = {
 	.name		= "rw-tp-preader",
+	.words		= rw_tp_words,
 	.description	= "rw-tp whose readers pass FLAGS_TP_PREADER: kernel readers join a reader-owned word (v6)",
 	.size		= sizeof(uint32_t),
 	.init		= rw_tp_init,
@@ -191,6 +198,7 @@ static const struct ulock_rw_ops rw_tp_timed_read_side = {
 
 const struct ulock_ops ulock_rw_tp_timed_ops = {
 	.name		= "rw-tp-timed",
+	.words		= rw_tp_words,
 	.description	= "rw-tp whose FUTEX_LOCK_SHARED (and writers' FUTEX_LOCK) time out 50us ahead and retry",
 	.size		= sizeof(uint32_t),
 	.init		= rw_tp_init,
@@ -207,6 +215,7 @@ static const struct ulock_rw_ops rw_tp_timed_busted_read_side = {
 /* Negative control: a timed-out FUTEX_LOCK_SHARED taken for the lock. */
 const struct ulock_ops ulock_rw_tp_timed_busted_ops = {
 	.name		= "rw-tp-timed-busted",
+	.words		= rw_tp_words,
 	.description	= "rw-tp-timed whose readers take ETIMEDOUT for the lock (broken)",
 	.size		= sizeof(uint32_t),
 	.init		= rw_tp_init,

@@ -36,6 +36,8 @@
  * With --trace (group tp) the user-space fast paths are events too:
  * user-acquire (cmpxchg 0 -> TID won) and user-release (TID -> 0 won).
  */
+#include <stddef.h>
+
 #include "futex/tp_abi.h"
 #include "sim/machine/hooks.h"
 #include "sim/machine/machine.h"
@@ -158,8 +160,12 @@ static int tp_unlock(void *l, struct ulock_stats *st)
 	return 0;
 }
 
+/* the words a page of the run shows (struct ulock_ops.words) */
+static const char *const tp_words[] = { "word", NULL };
+
 const struct ulock_ops ulock_tp_ops = {
 	.name		= "tp",
+	.words		= tp_words,
 	.description	= "TP mutex: cmpxchg 0->TID, FUTEX_LOCK/FUTEX_UNLOCK of the TP futex (LKML 2016)",
 	.size		= sizeof(uint32_t),
 	.init		= tp_init,
@@ -169,6 +175,7 @@ const struct ulock_ops ulock_tp_ops = {
 
 const struct ulock_ops ulock_tp_timed_ops = {
 	.name		= "tp-timed",
+	.words		= tp_words,
 	.description	= "tp whose FUTEX_LOCK times out 50us ahead and retries",
 	.size		= sizeof(uint32_t),
 	.init		= tp_init,
@@ -179,6 +186,7 @@ const struct ulock_ops ulock_tp_timed_ops = {
 /* Negative control: a timed-out FUTEX_LOCK taken for the lock. */
 const struct ulock_ops ulock_tp_timed_busted_ops = {
 	.name		= "tp-timed-busted",
+	.words		= tp_words,
 	.description	= "tp-timed that takes ETIMEDOUT for the lock (broken)",
 	.size		= sizeof(uint32_t),
 	.init		= tp_init,

@@ -69,6 +69,11 @@ struct ulock_ops {
 	 * so it also runs as a mutex); NULL for a mutex. */
 	const struct ulock_rw_ops *rw;
 	bool broken;			/* a negative control: hidden	*/
+	/* words - the names of the lock's 32-bit words from @l on, as
+	 * glibc names the fields ("" for a word not shown), NULL-ended:
+	 * the page of an HTML trace shows their values at every event
+	 * (sim_trace_lock_words(), sim/trace/trace.h). */
+	const char *const *words;
 };
 
 /* ulock_find - the lock called @name (broken ones included), or NULL. */

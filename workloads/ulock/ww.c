@@ -24,6 +24,8 @@
  * FUTEX_WAIT with a timeout and simply retries (the path of
  * pthread_mutex_timedlock() before its deadline).
  */
+#include <stddef.h>
+
 #include "workloads/ulock/futex.h"
 #include "workloads/ulock/uatomic.h"
 #include "workloads/ulock/ulock.h"
@@ -76,8 +78,12 @@ static int ww_timed_lock(void *l, struct ulock_stats *st)
 	return ww_lock_wait(w, &ww_timed_timeout, st);
 }
 
+/* the words a page of the run shows (struct ulock_ops.words) */
+static const char *const ww_words[] = { "__lock", NULL };
+
 const struct ulock_ops ulock_ww_ops = {
 	.name		= "ww",
+	.words		= ww_words,
 	.description	= "glibc 3-state mutex over FUTEX_WAIT/FUTEX_WAKE (lowlevellock)",
 	.size		= sizeof(uint32_t),
 	.init		= ww_init,
@@ -87,6 +93,7 @@ const struct ulock_ops ulock_ww_ops = {
 
 const struct ulock_ops ulock_ww_timed_ops = {
 	.name		= "ww-timed",
+	.words		= ww_words,
 	.description	= "ww whose FUTEX_WAIT times out after 50us and retries",
 	.size		= sizeof(uint32_t),
 	.init		= ww_init,

@@ -42,11 +42,16 @@
 
 	function $(id) { return document.getElementById(id); }
 	/* the events' fields as columns: f(e, i) is field i of event e */
-	var COL = [], NARR = [], NEV = 0;
+	var COL = [], NARR = [], WHERE, WORDS, NEV = 0;
+	var lwName = {};		/* address index -> the lock's field */
 	function f(e, i) { return COL[i][e]; }
 	function columns(E) {
 		var i, j, e, v, n = E.length;
 		NEV = n;
+		/* field 12: a task's stack (meta.where) or, for the unlock of
+		 * a bucket's lock, its waiters (meta.chains): index + 1 */
+		WHERE = new Int32Array(n);
+		WORDS = new Int32Array(n);	/* field 13: meta.wvals index + 1 */
 		for (j = 0; j < 11; j++)
 			COL.push(j === 0 || j === 5 || j === 6 || j === 8 || j === 10 ?
 				 new Float64Array(n) : new Int32Array(n));
@@ -56,9 +61,14 @@
 				v = e[j];
 				COL[j][i] = +v;
 			}
-			if (e.length > 11)	/* an index into meta.says, or the text */
+			/* an index into meta.says (-1: none), or the text */
+			if (e.length > 11 && (typeof e[11] === 'string' || e[11] >= 0))
 				NARR[i] = typeof e[11] === 'string' ? e[11] :
 					  meta.says[e[11]];
+			if (e.length > 12)
+				WHERE[i] = e[12];
+			if (e.length > 13)
+				WORDS[i] = e[13];
 		}
 	}
 	function el(tag, attrs, text) {
@@ -103,7 +113,7 @@
 		if (!t)
 			t = S.tasks[tid] = { cpu: -1, started: false, sleeping: false,
 					     dead: false, sys: null, spin: 0,
-					     tpspin: 0, last: null, queued: 0 };
+					     tpspin: 0, last: null, where: 0 };
 		return t;
 	}
 	function clone(S) {
@@ -116,7 +126,7 @@
 			C.tasks[k] = { cpu: t.cpu, started: t.started,
 				       sleeping: t.sleeping, dead: t.dead,
 				       sys: t.sys, spin: t.spin, tpspin: t.tpspin,
-				       last: t.last, queued: t.queued };
+				       last: t.last, where: t.where };
 		}
 		for (k in S.words)
 			C.words[k] = S.words[k];
@@ -128,7 +138,7 @@
 		for (k in S.bucketOf)
 			C.bucketOf[k] = S.bucketOf[k];
 		for (k in S.waiters)
-			C.waiters[k] = S.waiters[k].slice();
+			C.waiters[k] = S.waiters[k];	/* never changed in place */
 		return C;
 	}
 	function stateOf(t) {
@@ -146,19 +156,8 @@
 			l = S.locks[a] = { word: 0, holder: 0, queue: [] };
 		return l;
 	}
-	function unqueue(S, tid) {
-		var t = S.tasks[tid];
-		if (!t || !t.queued)
-			return;
-		var b = S.waiters[t.queued];
-		if (b) {
-			for (var i = 0; i < b.length; i++)
-				if (b[i][0] === tid) {
-					b.splice(i, 1);
-					break;
-				}
-		}
-		t.queued = 0;
+	function isBucket(a) {
+		return /^futex_hash_bucket\[/.test((meta.addrs[a] || ['', ''])[1]);
 	}
 	function offCpu(S, tid) {
 		var t = task(S, tid);
@@ -171,11 +170,9 @@
 			a.splice(i, 1);
 	}
 
-	/* The waiters of a bucket: FIFO, as the kernel's plist keeps tasks of
-	 * equal priority.  A waiting call is queued when it releases the
-	 * bucket's lock (futex_queue() unlocks it), unless it returned EAGAIN
-	 * (the word had changed: it never queued); it leaves at its wakeup
-	 * or at its exit. */
+	/* The waiters of a bucket are the kernel's: at each unlock of its
+	 * lock the writer read the bucket's plist (hb->chain), head first;
+	 * a list it could not keep is null ("not recorded"). */
 	function qspin(S, e, i) {
 		var tid = f(e, 3), a = f(e, 7), op = f(e, 4), l = lock(S, a);
 		var t = tid ? task(S, tid) : null;
@@ -202,16 +199,19 @@
 			return;
 		}
 		l.holder = 0;		/* unlock */
-		if (t && t.sys && t.sys.futex && t.sys.waits && !t.sys.seen &&
-		    t.sys.ret !== EAGAIN && S.bucketOf[t.sys.addr] === a) {
-			t.sys = Object.assign({}, t.sys, { seen: 1 });
-			(S.waiters[a] = S.waiters[a] || []).push([tid, t.sys.addr]);
-			t.queued = a;
-		}
+		if (WHERE[i] || isBucket(a))
+			S.waiters[a] = WHERE[i] ? meta.chains[WHERE[i] - 1] : null;
 	}
 
 	function apply(S, e, i) {
 		var type = f(e, 1), tid = f(e, 3), t = null, n;
+		if (WORDS[i]) {		/* the built-in lock's words changed */
+			var v = meta.wvals[WORDS[i] - 1];
+			meta.lockwords.forEach(function (lw, k) {
+				if (lw[0])
+					S.words[lw[0]] = v[k];
+			});
+		}
 		if (tid && type !== EV.SWITCH) {
 			t = task(S, tid);
 			t.started = true;
@@ -226,6 +226,7 @@
 				t.sleeping = n === 83;		/* 'S' */
 				t.dead = n === 88;		/* 'X' */
 				t.spin = 0;
+				t.where = WHERE[i];	/* its stack as it left */
 			}
 			n = f(e, 9);
 			S.cpus[f(e, 2)] = n;
@@ -234,6 +235,7 @@
 				t.cpu = f(e, 2);
 				t.started = true;
 				t.sleeping = false;
+				t.where = 0;
 			}
 			break;
 		case EV.WAKEUP:
@@ -241,14 +243,13 @@
 			n = task(S, f(e, 9));
 			n.started = true;
 			n.sleeping = false;
-			unqueue(S, f(e, 9));
 			break;
 		case EV.FENTER:
 			n = fop(f(e, 5));
 			t = t || task(S, 0);
 			t.sys = { futex: 1, op: f(e, 5), name: n.name, waits: n.waits,
 				  addr: f(e, 7), val: f(e, 6), ret: callEnd[i],
-				  at: i };
+				  at: i, where: WHERE[i] };
 			t.last = t.sys;
 			S.calls++;
 			if (n.waits)
@@ -260,7 +261,6 @@
 			if (t && t.sys && t.sys.futex && t.sys.waits)
 				S.nwait--;
 			if (t) {
-				unqueue(S, tid);
 				t.last = Object.assign({}, t.last || {}, { ret: f(e, 8) });
 				t.sys = null;
 				t.tpspin = 0;
@@ -270,7 +270,8 @@
 			break;
 		case EV.NSENTER:
 			if (t)
-				t.sys = { futex: 0, name: 'nanosleep', waits: 0, addr: 0 };
+				t.sys = { futex: 0, name: 'nanosleep', waits: 0, addr: 0,
+					  where: WHERE[i] };
 			break;
 		case EV.NSEXIT:
 			if (t)
@@ -295,6 +296,32 @@
 	}
 
 	/* ---- the words, decoded ------------------------------------------------ */
+
+	/* A built-in lock's word by its glibc name (workloads/ulock/). */
+	function decodeField(name, w) {
+		w = w >>> 0;
+		switch (name) {
+		case '__readers':
+			return (w >>> 3) + ' reader(s), ' +
+			       (w & 1 ? 'write phase (WP)' : 'read phase') +
+			       (w & 2 ? ', a primary writer (WL)' : '') +
+			       (w & 4 ? ', readers wait (RW)' : '');
+		case '__writers':
+			return (w & 0x7fffffff) + ' waiting writer(s)' +
+			       (w & 0x80000000 ? ', WRHANDOVER (the token is free)' : '');
+		case '__wrphase_futex':
+			return (w & 1 ? 'write phase' : 'read phase') +
+			       (w & 2 ? ', FUTEX_USED (may sleep)' : '');
+		case '__writers_futex':
+			return (w & 1 ? 'a primary writer' : 'no primary writer') +
+			       (w & 2 ? ', FUTEX_USED (may sleep)' : '');
+		case '__cur_writer':
+			return w ? 'write owner ' + comm(w) : 'no write owner';
+		case '__spins':
+			return 'spin estimate ' + w + ' (glibc __spins)';
+		}
+		return decode(w);
+	}
 
 	function decode(w) {
 		var kind = lockName;
@@ -486,6 +513,40 @@
 		return s;
 	}
 
+	/* Where a task is: the stack it left its CPU with (asleep, preempted),
+	 * else that of the call it is in; innermost frame first. */
+	function whereOf(t) {
+		var w = t.cpu < 0 && t.where ? t.where : t.sys ? t.sys.where : 0;
+		var st = w && meta.where ? meta.where[w - 1] : null;
+		return st ? st.map(function (k) { return meta.frames[k]; }) : null;
+	}
+	function frameText(fr) { return fr[0] + (fr[1] ? ' (' + fr[1] + ')' : ''); }
+	/* the innermost frame, and the innermost of the program's (or the
+	 * built-in workload's) own code: not the kernel's, the simulator's,
+	 * the lock library's nor the pthread layer's */
+	function whereCell(fr) {
+		var td = el('td', {}, '');
+		if (!fr || !fr.length)
+			return td;
+		var k, user = -1;
+		for (k = 1; k < fr.length; k++)
+			if (!/^(kernel|include|lib|arch|mm|sim|sched|futex|workloads\/ulock|workloads\/libsim)\//
+			    .test(fr[k][1])) {
+				user = k;
+				break;
+			}
+		var all = fr.map(frameText);
+		td.setAttribute('title', all.join('\n'));
+		td.setAttribute('data-where', all.join(' <- '));
+		td.appendChild(el('span', { 'class': 'fn' }, all[0]));
+		if (user > 0) {
+			td.appendChild(document.createTextNode(user > 1 ? ' \u2190 \u2026 \u2190 ' :
+							       ' \u2190 '));
+			td.appendChild(el('span', { 'class': 'fn' }, all[user]));
+		}
+		return td;
+	}
+
 	function showTasks(S) {
 		var tb = $('tasks');
 		tb.textContent = '';
@@ -503,7 +564,8 @@
 				STATE_COLOUR[st] }));
 			sw.appendChild(document.createTextNode(text));
 			row(tb, [comm(tid), sw, t.cpu >= 0 ? t.cpu : '-',
-				 t.sys ? callText(t.sys) : '', last, spin],
+				 t.sys ? callText(t.sys) : '', whereCell(whereOf(t)),
+				 last, spin],
 			    { 'data-tid': tid, 'data-state': st,
 			      'data-cpu': t.cpu });
 		});
@@ -520,7 +582,9 @@
 				if (S.tasks[k].sys && S.tasks[k].sys.addr === a &&
 				    S.tasks[k].sys.waits)
 					n++;
-			row(tb, [addrText(a), w + ' (' + hex(w) + ')', decode(w), n],
+			row(tb, [(lwName[a] ? lwName[a] + ' ' : '') + addrText(a),
+				 w + ' (' + hex(w) + ')',
+				 lwName[a] ? decodeField(lwName[a], w) : decode(w), n],
 			    { 'data-addr': meta.addrs[a][0], 'data-value': w });
 		});
 	}
@@ -535,17 +599,20 @@
 			for (k in S.bucketOf)
 				if (S.bucketOf[k] === a)
 					words.push(addrText(+k));
-			var wl = (S.waiters[a] || []).map(function (w) {
-				return comm(w[0]);
-			});
+			var wq = S.waiters[a], wl;
+			if (wq === null)
+				wl = '(not recorded: the page\'s table of lists is full)';
+			else
+				wl = (wq || []).map(function (tid) {
+					return tid < 0 ? '... ' + -tid + ' more' :
+					       tid ? comm(tid) : '(no task yet)';
+				}).join(' -> ') || '-';
 			row(tb, [addrText(a), tpl(l.word), l.holder ? comm(l.holder) : '-',
 				 l.queue.map(comm).join(' -> ') || '-',
-				 wl.join(' -> ') || '-', words.join(', ')],
+				 wl, words.join(', ')],
 			    { 'data-lock': meta.addrs[a][0], 'data-word': l.word,
 			      'data-tpl': tpl(l.word),
-			      'data-waiters': (S.waiters[a] || []).map(function (w) {
-				      return w[0];
-			      }).join(',') });
+			      'data-waiters': (wq || []).join(',') });
 		});
 	}
 
@@ -873,18 +940,21 @@
 			'<canvas id="timeline" tabindex="0"></canvas>' +
 			'<div id="legend"></div>' +
 			'<div class="charts"><div id="chart-waiters"></div>' +
-			'<div id="chart-calls"></div></div><div id="slot"></div>' +
+			'<div id="chart-calls"></div></div>' +
 			'<h2>Tasks</h2><table><thead><tr><th>task</th><th>state</th>' +
-			'<th>cpu</th><th>in</th><th>last futex call</th><th>spins on</th>' +
+			'<th>cpu</th><th>in</th>' +
+			'<th title="the stack it left its CPU with, or that of the call it is in; hover for all of it">where (function, file:line)</th>' +
+			'<th>last futex call</th><th>spins on</th>' +
 			'</tr></thead><tbody id="tasks"></tbody></table>' +
-			'<h2>Futex words</h2><table><thead><tr><th>word</th>' +
-			'<th>value at its last futex call or atomic</th>' +
+			'<h2>Lock and futex words</h2><table><thead><tr><th>word</th>' +
+			'<th title="a built-in lock\'s words at the event; a program\'s at its last futex call or atomic">value</th>' +
 			'<th>decoded (' + lockName + ')</th><th>tasks in a waiting call</th>' +
 			'</tr></thead><tbody id="words"></tbody></table>' +
 			'<h2>Hash buckets</h2><table><thead><tr><th>bucket lock</th>' +
 			'<th>(t,p,l)</th><th>holder</th><th>spinning (slow path, in order)</th>' +
 			'<th>waiters (plist order)</th><th>futex words</th></tr></thead>' +
 			'<tbody id="buckets"></tbody></table>' +
+			'<div id="slot"></div>' +
 			'<div id="help" hidden><h2>Keys</h2><table id="keys"></table>' +
 			'<p>#event=N in the address shows the state after event N: the ' +
 			'Nth event line of the text trace (--trace=FILE.txt) of the same ' +
@@ -920,8 +990,8 @@
 			$('legend').appendChild(sp);
 			$('legend').appendChild(document.createTextNode(STATE_TEXT[s] + '  '));
 		});
-		if (meta.svg)
-			$('slot').innerHTML = meta.svg;
+		if (meta.svg)	/* the run's plot, without its XML declaration */
+			$('slot').innerHTML = meta.svg.replace(/^<\?xml[^>]*>\s*/, '');
 	}
 
 	function main() {
@@ -935,6 +1005,8 @@
 		count = NEV - first;
 		var m = / lock=(\S+)/.exec(meta.title);
 		lockName = m ? m[1] : '';
+		meta.lockwords = meta.lockwords || [];
+		meta.lockwords.forEach(function (lw) { lwName[lw[0]] = lw[1]; });
 		taskName = {};
 		meta.tasks.forEach(function (t) { taskName[t[0]] = t[1]; });
 		fops = {};
