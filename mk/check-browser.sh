@@ -119,6 +119,55 @@ else
 	bad "a script error does not reach #errors"
 fi
 
+# flat DOM FILE N - the page's DOM at #event=N on one line (attributes
+# may hold newlines)
+flat() { dom "$1" "$2" | tr '\n' ' '; }
+
+# The waiters of a bucket are the kernel's plist: three SCHED_FIFO
+# waiters queue in the order 10, 30, 20 (tests/browser/plist.c); the
+# kernel keeps them by priority, and FUTEX_WAKE wakes them in that
+# order.  At the wake's futex_enter the page must list them in the order
+# the text trace then shows them woken, which is not the order they
+# came in (the control: a list kept in arrival order would fail).
+(cd "$W" && "$FUTEXSIM" build "$T/plist.c" -o plist >/dev/null &&
+ "$FUTEXSIM" run --program=./plist --cpus=1 --trace=plist.txt >/dev/null &&
+ "$FUTEXSIM" run --program=./plist --cpus=1 --trace=plist.html >/dev/null) ||
+	bad "the plist program failed"
+grep -v '^#' "$W/plist.txt" >"$W/plist.ev"
+wake=$(grep -n 'futex_enter: .*(gate .*FUTEX_WAKE' "$W/plist.ev" | head -1 | cut -d: -f1)
+came=$(grep 'futex_enter: .*(gate .*FUTEX_WAIT' "$W/plist.ev" |
+	sed 's/^ *[^ ]*-\([0-9]*\) .*/\1/' | paste -sd, -)
+woke=$(sed -n "$((wake + 1)),\$p" "$W/plist.ev" | grep 'sched_wakeup:' | head -3 |
+	sed 's/.* pid=\([0-9]*\) .*/\1/' | paste -sd, -)
+shown=$(flat plist.html "${wake:-1}" | grep -o '<tr data-lock[^>]*' |
+	sed -n 's/.*data-waiters="\([0-9,]*[0-9]\)".*/\1/p' | head -1)
+if [ -n "$woke" ] && [ "$shown" = "$woke" ] && [ "$came" != "$woke" ]; then ok; else
+	bad "bucket waiters at #event=$wake: page '$shown', woken in the order '$woke', queued in the order '$came' (must differ)"; fi
+
+# Where a task is, against the failure report: the page's stack of the
+# task the lost wakeup leaves asleep must be the report's stack of it
+# (its frames but the machine's dispatch and the task's start), taken
+# by another unwind (libunwind with names, of the suspended context).
+(cd "$W" && "$FUTEXSIM" explore "$T/../../workloads/bugs/lost-wakeup.scn" \
+	--strategy=random --runs=1000 --out=lw.replay >/dev/null 2>&1
+ "$FUTEXSIM" replay lw.replay --trace=lw.html >/dev/null 2>lw.err)
+sleeper=$(sed -n 's/^task \([0-9]*\) ".*" SLEEPING.*/\1/p' "$W/lw.err" | head -1)
+want=$(awk -v t="$sleeper" '$1 == "task" { p = ($2 == t); next }
+	/^replay/ { p = 0 } p && /^    / && !/\(sim\/machine\// && !/^    task_entry / {
+		sub(/^    /, ""); sub(/, inlined\)$/, ")"); sub(/ \(inlined\)$/, "")
+		printf "%s%s", n++ ? " <- " : "", $0 }' "$W/lw.err")
+got=$(flat lw.html 999999 | grep -o "data-tid=\"$sleeper\"[^>]*>.*" |
+	grep -o 'data-where="[^"]*"' | head -1 | sed 's/^data-where="//; s/"$//; s/&lt;/</g')
+case $want in
+*futex_wait_queue*worker*) if [ "$got" = "$want" ]; then ok; else
+	bad "task $sleeper's stack: the page says '$got', the report '$want'"; fi ;;
+*) bad "the lost wakeup's report has no stack for a sleeping task ($W/lw.err)" ;;
+esac
+# and a running task's cell is empty, but for its call: at event 1 no
+# task has left its CPU nor called futex(2) yet
+if flat small.html 1 | grep -q 'data-where="[^"]'; then
+	bad "a task has a stack at #event=1, before any call or switch"; else ok; fi
+
 # ~100,000 events: loads in under 2 s, steps in under 50 ms (the best
 # of two tries: the machine may be busy)
 (cd "$W" && "$FUTEXSIM" run --machine=tiny4 --threads=4 --ops=19300 \
