@@ -201,5 +201,41 @@ timeout 120 "$CHROMIUM" --headless=new --no-sandbox --disable-gpu \
 	>/dev/null 2>&1
 if [ -s "$B/view.png" ]; then ok; else bad "no screenshot $B/view.png"; fi
 
-echo "check-browser: $pass passed, $fail failed (pages in $W, screenshot $B/view.png)"
+# screenshots of the plots for a person, under $B/plots/: a run's
+# (operations per thread, the latency CDF of three locks), a comparison's,
+# and each chart of the studies (docs/studies/img/); each must be drawn
+# (a non-empty PNG) from an SVG the browser opens without error
+P=$B/plots
+rm -rf "$P"
+mkdir -p "$P"
+P=$(cd "$P" && pwd)
+(cd "$W" && "$FUTEXSIM" run --machine=tiny4 --threads=6 --ops=300 \
+	--lock=ww,tp,pi --plot=run.svg >/dev/null &&
+ "$FUTEXSIM" compare --machine=tiny4 --threads=4 --ops=200 --seeds=3 \
+	--lock=ww --b-set=lock=tp --plot=compare.svg >/dev/null) ||
+	bad "the plots' runs failed"
+shot() {	# shot SVG PNG
+	timeout 120 "$CHROMIUM" --headless=new --no-sandbox --disable-gpu \
+		--virtual-time-budget=5000 --window-size=1000,800 \
+		--screenshot="$2" "file://$1" >/dev/null 2>&1
+	if [ -s "$2" ]; then ok; else bad "no screenshot $2 of $1"; fi
+}
+shot "$W/run.svg" "$P/run.png"
+shot "$W/compare.svg" "$P/compare.png"
+for svg in "$T"/../../docs/studies/img/*.svg; do
+	shot "$(cd "$(dirname "$svg")" && pwd)/$(basename "$svg")" \
+		"$P/study-$(basename "$svg" .svg).png"
+done
+# and the view with its plot and a rwlock's words decoded, at event 20:
+# a write phase, a primary writer, two writers waiting
+(cd "$W" && "$FUTEXSIM" run --machine=tiny4 --threads=4 --ops=6 \
+	--workload=rwlock --lock=rw-prefer-writer --trace=rw.html >/dev/null) ||
+	bad "the rwlock page's run failed"
+timeout 120 "$CHROMIUM" --headless=new --no-sandbox --disable-gpu \
+	--virtual-time-budget=10000 --window-size=1400,1600 \
+	--screenshot="$P/view-rwlock.png" "file://$W/rw.html#event=20" \
+	>/dev/null 2>&1
+if [ -s "$P/view-rwlock.png" ]; then ok; else bad "no screenshot $P/view-rwlock.png"; fi
+
+echo "check-browser: $pass passed, $fail failed (pages in $W, screenshots $B/view.png and $P/)"
 [ "$fail" = 0 ]

@@ -430,7 +430,10 @@ static const struct ulock_rw_ops rw_read_side = {
 };
 
 /* the words a page of the run shows (struct ulock_ops.words) */
-static const char *const rwlock_words[] = { "__readers", "__writers", "__wrphase_futex", "__writers_futex", "__cur_writer", NULL };
+static const char *const rwlock_words[] = {
+	"__readers", "__writers", "__wrphase_futex", "__writers_futex",
+	"__cur_writer", NULL
+};
 
 const struct ulock_ops ulock_rw_prefer_reader_ops = {
 	.name		= "rw-prefer-reader",

@@ -55,7 +55,10 @@ static const struct ulock_rw_ops busted_read_side = {
 };
 
 /* the words a page of the run shows (struct ulock_ops.words) */
-static const char *const rwlock_busted_words[] = { "__readers", "__writers", "__wrphase_futex", "__writers_futex", "__cur_writer", NULL };
+static const char *const rwlock_busted_words[] = {
+	"__readers", "__writers", "__wrphase_futex", "__writers_futex",
+	"__cur_writer", NULL
+};
 
 const struct ulock_ops ulock_rw_busted_ops = {
 	.name		= "rw-busted",
