@@ -21,7 +21,7 @@
 	var QS = { SLOWPATH: 0, LOCK: 1, TRYLOCK: 2, TRYFAIL: 3, UNLOCK: 4 };
 	var TP = { STEAL: 0, TOP_WAITER: 1, SPIN_START: 2, SPIN_STOP: 3,
 		   SLEEP: 4, HANDOFF_REQUEST: 5, HANDOFF_GRANT: 6,
-		   ACQUIRE: 7, UNLOCK: 8 };
+		   ACQUIRE: 7, UNLOCK: 8, TIMEOUT: 12 };
 	var EAGAIN = -11;
 	var STATES = ['new', 'user', 'kernel', 'spin', 'sleep', 'runnable', 'dead'];
 	var STATE_TEXT = {
@@ -106,7 +106,7 @@
 
 	function newState() {
 		return { tasks: {}, cpus: [], words: {}, locks: {}, bucketOf: {},
-			 waiters: {}, nwait: 0, calls: 0 };
+			 waiters: {}, tptop: {}, nwait: 0, calls: 0 };
 	}
 	function task(S, tid) {
 		var t = S.tasks[tid];
@@ -118,7 +118,7 @@
 	}
 	function clone(S) {
 		var C = { tasks: {}, cpus: S.cpus.slice(), words: {}, locks: {},
-			  bucketOf: {}, waiters: {}, nwait: S.nwait,
+			  bucketOf: {}, waiters: {}, tptop: {}, nwait: S.nwait,
 			  calls: S.calls };
 		var k;
 		for (k in S.tasks) {
@@ -137,6 +137,8 @@
 		}
 		for (k in S.bucketOf)
 			C.bucketOf[k] = S.bucketOf[k];
+		for (k in S.tptop)
+			C.tptop[k] = S.tptop[k];
 		for (k in S.waiters)
 			C.waiters[k] = S.waiters[k];	/* never changed in place */
 		return C;
@@ -287,6 +289,13 @@
 			else if (t && (n === TP.SPIN_STOP || n === TP.SLEEP ||
 				       n === TP.ACQUIRE))
 				t.tpspin = 0;
+			/* the top waiter: it holds the futex_state's mutex from
+			 * its top-waiter event to its FUTEX_LOCK's end */
+			if (n === TP.TOP_WAITER)
+				S.tptop[f(e, 7)] = tid;
+			else if ((n === TP.ACQUIRE || n === TP.TIMEOUT) &&
+				 S.tptop[f(e, 7)] === tid)
+				delete S.tptop[f(e, 7)];
 			break;
 		case EV.ATOMIC:
 			if (f(e, 7))
@@ -584,7 +593,8 @@
 					n++;
 			row(tb, [(lwName[a] ? lwName[a] + ' ' : '') + addrText(a),
 				 w + ' (' + hex(w) + ')',
-				 lwName[a] ? decodeField(lwName[a], w) : decode(w), n],
+				 (lwName[a] ? decodeField(lwName[a], w) : decode(w)) +
+				 (S.tptop[a] ? '; top waiter ' + comm(S.tptop[a]) : ''), n],
 			    { 'data-addr': meta.addrs[a][0], 'data-value': w });
 		});
 	}
