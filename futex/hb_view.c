@@ -17,8 +17,10 @@
 #include "futex.h"
 #include "futex/hb_view.h"
 
-const unsigned long ksim_hb_lock_offset =
-	offsetof(struct futex_hash_bucket, lock);
+unsigned long ksim_hb_lock_offset(void)
+{
+	return offsetof(struct futex_hash_bucket, lock);
+}
 
 int ksim_hb_waiters(const void *lock, int *tids, int max)
 {

@@ -25,7 +25,8 @@
  */
 int ksim_hb_waiters(const void *lock, int *tids, int max);
 
-/* ksim_hb_lock_offset - offsetof(struct futex_hash_bucket, lock). */
-extern const unsigned long ksim_hb_lock_offset;
+/* ksim_hb_lock_offset - Return: offsetof(struct futex_hash_bucket,
+ * lock). */
+unsigned long ksim_hb_lock_offset(void);
 
 #endif /* SIM_FUTEX_HB_VIEW_H */

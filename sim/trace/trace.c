@@ -376,7 +376,7 @@ void sim_trace_qspinlock(const void *lock, enum sim_qspin_op op,
 	r.b = new;
 	/* a bucket's list, as its unlock leaves it, for the page */
 	if (op == SIM_QS_UNLOCK && tr.where && !tr.done &&
-	    sim_lockstat_bucket_offset(r.addr) == (long)ksim_hb_lock_offset)
+	    sim_lockstat_bucket_offset(r.addr) == (long)ksim_hb_lock_offset())
 		r.chain = chain_of(lock);
 	emit(&r);
 }
