@@ -412,6 +412,12 @@ void ksim_signal_taken(void *kt)
 	p->sim_sigpending &= ~SIM_SIGPENDING_CANCEL;
 }
 
+void ksim_futex_exit_release(void)
+{
+	if (current->robust_list)
+		futex_exit_release(current);
+}
+
 /*
  * do_no_restart_syscall - the restart function of a syscall that must not
  * be restarted.  futex_wait_restart() installs it; it is only reached

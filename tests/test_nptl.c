@@ -38,6 +38,17 @@ static const char *const cancel_checks[] = {
 	"cancel-pi-joined-canceled", NULL
 };
 
+static const char *const robust_checks[] = {
+	"robust-word-owner-died", "robust-lock-eownerdead", "robust-consistent",
+	"robust-unlock", "robust-relock-after-consistent",
+	"robust-consistent-when-consistent", "robust-unlock-again",
+	"robust-unlock-unowned-eperm", "robust-waiter-woken-eownerdead",
+	"robust-after-waiter", "robust-trylock-eownerdead",
+	"robust-notrecoverable", "robust-pi-lock-eownerdead",
+	"robust-pi-word-cleared", "robust-pi-consistent", "robust-pi-unlock",
+	"robust-pi-waiter-eownerdead", "plain-owner-died-stays-locked", NULL
+};
+
 static void run_prog(struct child_out *o, const char *exe, const char *args,
 		     int seed)
 {
@@ -108,6 +119,16 @@ START_TEST(test_cancellation_holds_over_seeds_and_the_control_fails_each)
 }
 END_TEST
 
+/* tests/programs/robust.c: robust mutexes whose owner dies, through the
+ * kernel's exit_robust_list() and exit_pi_state_list(): EOWNERDEAD to
+ * the next locker and to a sleeping waiter, consistent, ENOTRECOVERABLE,
+ * the PI ones too; a plain mutex stays locked. */
+START_TEST(test_robust_mutexes_hold_over_seeds_and_the_control_fails_each)
+{
+	checks_hold("robust.c", "robust", robust_checks);
+}
+END_TEST
+
 /* tests/programs/at_exit.c: the handlers run newest first with exit()'s
  * status at return from main(), exit() in a thread and the last
  * thread's end after main()'s pthread_exit(); _exit() runs none (the
@@ -165,5 +186,6 @@ Suite *nptl_suite(void)
 		test_glibc_error_returns_hold_over_seeds_and_the_control_fails_each,
 		test_exit_handlers_run_at_the_simulated_exit,
 		test_cancellation_holds_over_seeds_and_the_control_fails_each,
+		test_robust_mutexes_hold_over_seeds_and_the_control_fails_each,
 		NULL });
 }

@@ -259,6 +259,12 @@ void ksim_signal_taken(void *kt);
 /* ksim_sched_setattr_new - the same for a task that has not run yet,
  * without a lock or a scheduling point (pthread_create()). */
 void ksim_sched_setattr_new(void *kt, int policy, int rt_prio, int nice);
+/* ksim_futex_exit_release - the current task is exiting: if it has a
+ * robust list (set_robust_list(2)), the kernel's futex_exit_release():
+ * its robust futexes get FUTEX_OWNER_DIED and a waiter is woken
+ * (exit_robust_list()), its PI futexes are released
+ * (exit_pi_state_list()).  Nothing for a task without one. */
+void ksim_futex_exit_release(void);
 /* ksim_futex_tp_exit - the current task is exiting (its function
  * returned): wake the TP top waiters sleeping on words it still owns,
  * which take them over (futex/tp_state.c). */

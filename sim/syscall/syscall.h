@@ -21,6 +21,13 @@
 long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 		   const struct timespec *timeout, uint32_t *uaddr2,
 		   uint32_t val3);
+/* set_robust_list(2), get_robust_list(2): the real kernel's. */
+long sim_sys_set_robust_list(void *head, size_t len);
+long sim_sys_get_robust_list(int pid, void **head, size_t *len);
+/* The futex part of the current task's exit, as the kernel's do_exit()
+ * makes it before CLONE_CHILD_CLEARTID's wake: its robust list walked
+ * (ksim_futex_exit_release(), sim/machine/hooks.h). */
+void sim_sys_exit_futex(void);
 /* nanosleep(2) on the virtual clock, with the task's timer slack. */
 long sim_sys_nanosleep(uint64_t ns);
 /* gettid(2). */

@@ -24,6 +24,7 @@
 #define WL_PROG_LIBSIM_H
 
 #include <errno.h>
+#include <linux/futex.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <time.h>
@@ -58,6 +59,9 @@ struct wl_prog_thread {
 	int cancel_acting;		/* the thread is being cancelled */
 	void *cleanup;			/* newest pthread_cleanup_push() */
 	const void *tsd[WL_PROG_MAX_KEYS];	/* pthread_setspecific()	*/
+	/* robust mutexes (mutex.c): the list the kernel walks at exit */
+	struct robust_list_head robust;
+	int robust_set;			/* set_robust_list() made	*/
 	/* what the report counts */
 	struct ulock_stats st;		/* pthread mutex slow paths	*/
 	uint64_t acquires;		/* pthread mutex acquisitions	*/
@@ -145,6 +149,9 @@ int wl_prog_pp_raise(int ceiling);
 void wl_prog_pp_drop(int ceiling);
 /* wl_prog_fail - a call the simulator does not model: failure report. */
 void wl_prog_fail(const char *what) __attribute__((noreturn));
+/* wl_prog_robust_exit - thread @t exits: the kernel walks its robust
+ * list, if it has one (mutex.c). */
+void wl_prog_robust_exit(struct wl_prog_thread *t);
 
 /* errno of the calling task around a scheduling point. */
 static inline int wl_prog_errno_save(void)

@@ -29,15 +29,29 @@
  * deadline (timed locks), as glibc's does where the kernel says EDEADLK.
  *
  * Process-shared mutexes (PTHREAD_PROCESS_SHARED) are the same locks:
- * one simulated process, so the same futex words serve.  Robust mutexes
- * are accepted and reported as such; an owner that exits holding one
- * leaves it locked (no EOWNERDEAD: its waiters are a deadlock).
+ * one simulated process, so the same futex words serve.
+ *
+ * Robust mutexes (PTHREAD_MUTEX_ROBUST) are glibc's: the word is the
+ * owner's TID | FUTEX_WAITERS | FUTEX_OWNER_DIED, waited for with the
+ * shared FUTEX_WAIT (the kernel's wake at an owner's death is a shared
+ * one), or, with PTHREAD_PRIO_INHERIT, the PI word of FUTEX_LOCK_PI.
+ * Each thread's robust list (struct robust_list_head, linux/futex.h) is
+ * registered with the real set_robust_list(2) at its first robust lock;
+ * a held robust mutex is on it (its entry the last 8 bytes of the
+ * pthread_mutex_t, the PI ones marked by bit 0), and list_op_pending
+ * names the one being locked or unlocked.  A thread that exits (or is
+ * cancelled) holding one: the kernel's exit_robust_list() sets
+ * FUTEX_OWNER_DIED and wakes a waiter, whose lock returns EOWNERDEAD;
+ * pthread_mutex_consistent() makes it whole again; unlocked without
+ * that it is ENOTRECOVERABLE for ever.
  * PTHREAD_PRIO_PROTECT ends the run (priorities are not simulated).
  */
 #include <limits.h>
 #include <linux/futex.h>
+#include <stddef.h>
 #include <string.h>
 
+#include "sim/syscall/syscall.h"
 #include "sim/trace/lockstat.h"
 #include "sim/trace/uword.h"
 #define FUTEXSIM_NO_RENAME
@@ -63,16 +77,27 @@ static int kind_ceiling(int kind)
 	return c ? c : 1;
 }
 
+/* A robust mutex's state (glibc: __owner's INCONSISTENT and
+ * NOTRECOVERABLE values). */
+enum { ROBUST_OK, ROBUST_INCONSISTENT, ROBUST_NOTRECOVERABLE };
+
 struct wl_prog_mutex {
 	uint32_t lock[4];		/* the user lock's memory	*/
 	int kind;			/* glibc's __kind		*/
 	int owner;			/* TID of the holder		*/
 	unsigned int count;		/* recursion depth		*/
+	int robust_state;		/* ROBUST_*			*/
+	struct robust_list robust;	/* on the holder's robust list	*/
 };
 _Static_assert(sizeof(struct wl_prog_mutex) <= sizeof(pthread_mutex_t),
 	       "pthread_mutex_t too small");
 _Static_assert(offsetof(struct wl_prog_mutex, kind) ==
 	       offsetof(pthread_mutex_t, __data.__kind), "glibc's __kind");
+
+static int robust_lock(struct wl_prog_mutex *m, struct wl_prog_thread *t,
+		       int tid, int try, clockid_t clk,
+		       const struct timespec *abs);
+static void robust_unlock(struct wl_prog_mutex *m, struct wl_prog_thread *t);
 
 static const struct ulock_ops *mutex_ops(const struct wl_prog_mutex *m)
 {
@@ -249,13 +274,6 @@ int futexsim_pthread_mutexattr_getrobust(const pthread_mutexattr_t *a, int *r)
 	return 0;
 }
 
-/* No mutex is ever left inconsistent here (no EOWNERDEAD): as glibc
- * answers for a mutex that is not. */
-int futexsim_pthread_mutex_consistent(pthread_mutex_t *pm)
-{
-	return EINVAL;
-}
-
 int futexsim_pthread_mutex_init(pthread_mutex_t *pm,
 				const pthread_mutexattr_t *a)
 {
@@ -319,6 +337,11 @@ int futexsim_pthread_mutex_lock(pthread_mutex_t *pm)
 	r = mutex_check_owner(m, tid);
 	if (r >= 0)
 		return r;
+	if (m->kind & WL_PROG_ROBUST_KIND) {
+		r = robust_lock(m, t, tid, 0, CLOCK_REALTIME, NULL);
+		wl_prog_errno_restore(e);
+		return r;
+	}
 	r = pp_raise(m);
 	if (r)
 		return r;
@@ -366,6 +389,11 @@ int futexsim_pthread_mutex_trylock(pthread_mutex_t *pm)
 		r = EBUSY;
 	if (r >= 0)
 		return r;
+	if (m->kind & WL_PROG_ROBUST_KIND) {
+		r = robust_lock(m, t, tid, 1, CLOCK_REALTIME, NULL);
+		wl_prog_errno_restore(e);
+		return r;
+	}
 	r = pp_raise(m);
 	if (r)
 		return r;
@@ -446,6 +474,11 @@ static int mutex_clocklock(pthread_mutex_t *pm, clockid_t clk,
 	r = wl_prog_abstime_check(abs);
 	if (r)
 		return r;
+	if (m->kind & WL_PROG_ROBUST_KIND) {
+		r = robust_lock(m, t, tid, 0, clk, abs);
+		wl_prog_errno_restore(e);
+		return r;
+	}
 	r = pp_raise(m);	/* the wait at the ceiling, as glibc waits */
 	if (r)
 		return r;
@@ -488,7 +521,11 @@ int futexsim_pthread_mutex_unlock(pthread_mutex_t *pm)
 
 	if (!t)
 		wl_prog_fail("pthread_mutex_unlock() outside a simulated program");
-	if (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK) {
+	/* a robust mutex always checks its owner (glibc) */
+	if ((m->kind & WL_PROG_ROBUST_KIND) && m->owner != self_tid())
+		return EPERM;
+	if (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK ||
+	    ((m->kind & WL_PROG_ROBUST_KIND) && m->count > 1)) {
 		if (m->owner != self_tid())
 			return EPERM;
 		if (--m->count)
@@ -498,9 +535,199 @@ int futexsim_pthread_mutex_unlock(pthread_mutex_t *pm)
 	sim_uword_owner(m->lock, 0);
 	if (sim_lockstat_on)
 		sim_lockstat_user_release(m->lock);
+	if (m->kind & WL_PROG_ROBUST_KIND) {
+		robust_unlock(m, t);
+		wl_prog_errno_restore(e);
+		return 0;
+	}
 	mutex_ops(m)->unlock(m->lock, &t->st);
 	pp_drop(m);
 	wl_prog_errno_restore(e);
 	return 0;
 }
 
+/* ---- robust mutexes ------------------------------------------------- */
+
+/* The offset of the word from the list entry, for the kernel. */
+#define ROBUST_FUTEX_OFFSET						\
+	((long)offsetof(struct wl_prog_mutex, lock) -			\
+	 (long)offsetof(struct wl_prog_mutex, robust))
+
+static int is_robust(const struct wl_prog_mutex *m)
+{
+	return m->kind & WL_PROG_ROBUST_KIND;
+}
+
+/* The thread's robust list, registered with the kernel the first time. */
+static struct robust_list_head *robust_head(struct wl_prog_thread *t)
+{
+	struct robust_list_head *h = &t->robust;
+
+	if (!t->robust_set) {
+		h->list.next = &h->list;
+		h->futex_offset = ROBUST_FUTEX_OFFSET;
+		h->list_op_pending = NULL;
+		if (sim_sys_set_robust_list(h, sizeof(*h)))
+			wl_prog_fail("set_robust_list() refused");
+		t->robust_set = 1;
+	}
+	return h;
+}
+
+/* glibc's ENQUEUE_MUTEX / DEQUEUE_MUTEX: the head of the list, then the
+ * entry found and unlinked.  A PI entry is marked by bit 0. */
+static void robust_enqueue(struct robust_list_head *h, struct wl_prog_mutex *m)
+{
+	uintptr_t e = (uintptr_t)&m->robust | !!(m->kind & WL_PROG_PI_KIND);
+
+	m->robust.next = h->list.next;
+	h->list.next = (struct robust_list *)e;
+}
+
+static void robust_dequeue(struct robust_list_head *h, struct wl_prog_mutex *m)
+{
+	struct robust_list **p = &h->list.next;
+
+	while (*p != &h->list) {
+		struct robust_list *e = (struct robust_list *)((uintptr_t)*p & ~1UL);
+
+		if (e == &m->robust) {
+			*p = m->robust.next;
+			return;
+		}
+		p = &e->next;
+	}
+}
+
+/* The word after a PI robust mutex was taken: a dead owner's
+ * FUTEX_OWNER_DIED is cleared and the mutex left inconsistent. */
+static int robust_pi_taken(struct wl_prog_mutex *m)
+{
+	uint32_t old = uatomic_load(m->lock);
+
+	if (!(old & FUTEX_OWNER_DIED))
+		return 0;
+	while (uatomic_cmpxchg(m->lock, old, old & ~FUTEX_OWNER_DIED) != old)
+		old = uatomic_load(m->lock);
+	m->robust_state = ROBUST_INCONSISTENT;
+	return EOWNERDEAD;
+}
+
+/*
+ * The lock of a robust mutex that is not PI, glibc's lll_robust_lock():
+ * compare-and-swap 0 -> TID; a dead owner's word (FUTEX_OWNER_DIED) is
+ * taken over, keeping FUTEX_WAITERS, with EOWNERDEAD; else FUTEX_WAITERS
+ * is set and the thread waits (shared FUTEX_WAIT, or FUTEX_WAIT_BITSET
+ * to @abs on @clk), then tries TID | FUTEX_WAITERS, since others may
+ * wait too.  @try: EBUSY instead of waiting.
+ * Return: 0, EOWNERDEAD (taken), EBUSY, ETIMEDOUT.
+ */
+static int robust_word_lock(struct wl_prog_mutex *m, struct wl_prog_thread *t,
+			    uint32_t tid, int try, clockid_t clk,
+			    const struct timespec *abs)
+{
+	uint32_t *w = m->lock, old = uatomic_cmpxchg(w, 0, tid);
+	int op = abs ? FUTEX_WAIT_BITSET |
+		       (clk == CLOCK_REALTIME ? FUTEX_CLOCK_REALTIME : 0) :
+		       FUTEX_WAIT;
+
+	while (old != 0) {
+		if (old & FUTEX_OWNER_DIED) {
+			if (uatomic_cmpxchg(w, old, tid | (old & FUTEX_WAITERS)) == old) {
+				m->robust_state = ROBUST_INCONSISTENT;
+				return EOWNERDEAD;
+			}
+			old = uatomic_load(w);
+			continue;
+		}
+		if (try)
+			return EBUSY;
+		if (!(old & FUTEX_WAITERS)) {
+			if (uatomic_cmpxchg(w, old, old | FUTEX_WAITERS) != old) {
+				old = uatomic_load(w);
+				continue;
+			}
+			old |= FUTEX_WAITERS;
+		}
+		t->st.lock_syscalls++;
+		if (wl_prog_futex(w, op, old, abs, NULL, FUTEX_BITSET_MATCH_ANY) < 0 &&
+		    errno == ETIMEDOUT) {
+			t->st.timeouts++;
+			return ETIMEDOUT;
+		}
+		old = uatomic_cmpxchg(w, 0, tid | FUTEX_WAITERS);
+	}
+	return 0;
+}
+
+/* Lock robust mutex @m (@try, @clk and @abs as for robust_word_lock();
+ * a PI one through the pi lock, FUTEX_LOCK_PI or FUTEX_LOCK_PI2). */
+static int robust_lock(struct wl_prog_mutex *m, struct wl_prog_thread *t,
+		       int tid, int try, clockid_t clk,
+		       const struct timespec *abs)
+{
+	struct robust_list_head *h = robust_head(t);
+	uint64_t t0 = sim_now_ps();
+	int r;
+
+	if (m->robust_state == ROBUST_NOTRECOVERABLE)
+		return ENOTRECOVERABLE;
+	h->list_op_pending = &m->robust;
+	if (!(m->kind & WL_PROG_PI_KIND))
+		r = robust_word_lock(m, t, (uint32_t)tid, try, clk, abs);
+	else if (uatomic_cmpxchg(m->lock, 0, (uint32_t)tid) == 0)
+		r = 0;
+	else if (try)
+		r = EBUSY;
+	else if (abs)
+		r = mutex_wait_pi(m, t, clk, abs);
+	else
+		r = ulock_pi_ops.lock(m->lock, &t->st);
+	if (!r && (m->kind & WL_PROG_PI_KIND))
+		r = robust_pi_taken(m);
+	if (!r || r == EOWNERDEAD) {
+		robust_enqueue(h, m);
+		sim_hist_add(t->acquire_ns, (sim_now_ps() - t0) / 1000);
+		mutex_taken(m, t, tid);
+		sim_progress();
+	}
+	h->list_op_pending = NULL;
+	return r;
+}
+
+/* Unlock robust mutex @m, glibc's order: off the list with the mutex
+ * pending, the word released (a waiter woken), nothing pending. */
+static void robust_unlock(struct wl_prog_mutex *m, struct wl_prog_thread *t)
+{
+	struct robust_list_head *h = robust_head(t);
+
+	h->list_op_pending = &m->robust;
+	robust_dequeue(h, m);
+	/* unlocked while inconsistent: nobody can have it again */
+	if (m->robust_state == ROBUST_INCONSISTENT)
+		m->robust_state = ROBUST_NOTRECOVERABLE;
+	if (m->kind & WL_PROG_PI_KIND)
+		ulock_pi_ops.unlock(m->lock, &t->st);
+	else if (uatomic_xchg(m->lock, 0) & FUTEX_WAITERS) {
+		t->st.unlock_syscalls++;
+		wl_prog_futex(m->lock, FUTEX_WAKE, 1, NULL, NULL, 0);
+	}
+	h->list_op_pending = NULL;
+}
+
+void wl_prog_robust_exit(struct wl_prog_thread *t)
+{
+	if (t->robust_set)
+		sim_sys_exit_futex();
+}
+
+int futexsim_pthread_mutex_consistent(pthread_mutex_t *pm)
+{
+	struct wl_prog_mutex *m = (struct wl_prog_mutex *)pm;
+
+	if (!is_robust(m) || m->robust_state != ROBUST_INCONSISTENT ||
+	    m->owner != self_tid())
+		return EINVAL;
+	m->robust_state = ROBUST_OK;
+	return 0;
+}

@@ -109,6 +109,8 @@ static void thread_exit(struct wl_prog_thread *t)
 	}
 	wl_prog_out_flush(t);
 	t->end_ps = sim_now_ps();
+	/* the kernel's order: the robust list, then CLONE_CHILD_CLEARTID */
+	wl_prog_robust_exit(t);
 	uatomic_store(&t->tid_word, 0);
 	wl_prog_futex(&t->tid_word, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
 	sim_progress();
