@@ -452,7 +452,7 @@ static enum hrtimer_restart tp_timeout_fire(struct hrtimer *timer)
 
 	to->task = NULL;
 	if (task) {
-		task->sim_sigpending = 1;
+		task->sim_sigpending |= 1;
 		wake_up_process(task);
 	}
 	return HRTIMER_NORESTART;
@@ -536,7 +536,7 @@ out_timer:
 	if (to) {
 		hrtimer_cancel(&to->timer);
 		destroy_hrtimer_on_stack(&to->timer);
-		current->sim_sigpending = 0;
+		current->sim_sigpending &= ~1u;
 	}
 out:
 	if (ret >= 0)

@@ -41,7 +41,7 @@ futex_wait_uninitialized_heap PASS
 futex_wait_private_mapped_file PASS
 futex_wait SKIP:1
 futex_waitv SKIP:1
-futex_requeue_pi_signal_restart SKIP:0"
+futex_requeue_pi_signal_restart PASS"
 
 # futex_requeue_pi's argument sets, from its run.sh
 pi_args="|-b|-b -l|-b -o|-l|-o|-b -l -t 5000|-l -t 5000|-b -l -t 500000|-l -t 500000|-b -t 5000|-t 5000|-b -t 500000|-t 500000|-b -o -t 5000|-b -o -t 500000|-b -l -t 2000000000|-l -t 2000000000"

@@ -54,7 +54,8 @@ void schedule(void)
 	if (state != TASK_RUNNING) {
 		/* __schedule(): a pending signal keeps an interruptible
 		 * task running (only the cancel: bit 0 never did) */
-		if ((tsk->sim_sigpending & SIM_SIGPENDING_CANCEL) &&
+		if ((tsk->sim_sigpending &
+		     (SIM_SIGPENDING_CANCEL | SIM_SIGPENDING_SIGNAL)) &&
 		    (state & TASK_INTERRUPTIBLE)) {
 			tsk->__state = TASK_RUNNING;
 			return;
@@ -401,6 +402,32 @@ void ksim_signal_cancel(void *kt)
 
 	p->sim_sigpending |= SIM_SIGPENDING_CANCEL;
 	wake_up_state(p, TASK_INTERRUPTIBLE);
+}
+
+/* ksim_signal_send - a program's signal that @kt does not block is
+ * pending: as signal_wake_up(), its interruptible sleep ends. */
+void ksim_signal_send(void *kt)
+{
+	struct task_struct *p = kt;
+
+	p->sim_sigpending |= SIM_SIGPENDING_SIGNAL;
+	wake_up_state(p, TASK_INTERRUPTIBLE);
+}
+
+/* ksim_signal_clear - @kt has no deliverable signal left. */
+void ksim_signal_clear(void *kt)
+{
+	struct task_struct *p = kt;
+
+	p->sim_sigpending &= ~SIM_SIGPENDING_SIGNAL;
+}
+
+/* ksim_signal_cancelled - a cancel is pending on @kt. */
+int ksim_signal_cancelled(void *kt)
+{
+	const struct task_struct *p = kt;
+
+	return !!(p->sim_sigpending & SIM_SIGPENDING_CANCEL);
 }
 
 /* ksim_signal_taken - the syscall of @kt returns to user space: the

@@ -49,6 +49,17 @@ static const char *const robust_checks[] = {
 	"robust-pi-waiter-eownerdead", "plain-owner-died-stays-locked", NULL
 };
 
+static const char *const signal_checks[] = {
+	"raise-returns-0", "raise-handled-before-return", "futex-wait-eintr",
+	"futex-wait-handler-in-the-waiter", "sa-restart-still-waiting",
+	"sa-restart-handler-ran", "sa-restart-woken-returns-0",
+	"blocked-is-pending", "unblock-delivers-before-return",
+	"sigwait-takes-kill", "sigwait-no-handler", "pause-eintr",
+	"pause-handler-ran", "nanosleep-eintr", "ignored-raise-returns-0",
+	"ignored-not-handled", "cond-wait-goes-on", "cond-wait-handler-ran",
+	"cond-wait-ends-at-signal", "kill-bad-signal", "pthread-kill-0", NULL
+};
+
 static void run_prog(struct child_out *o, const char *exe, const char *args,
 		     int seed)
 {
@@ -129,6 +140,16 @@ START_TEST(test_robust_mutexes_hold_over_seeds_and_the_control_fails_each)
 }
 END_TEST
 
+/* tests/programs/signals.c: handlers where the kernel delivers, a
+ * FUTEX_WAIT interrupted (EINTR) or restarted (SA_RESTART), masks,
+ * sigwait(), pause(), nanosleep(), SIG_IGN, a condition wait that goes
+ * on. */
+START_TEST(test_signals_hold_over_seeds_and_the_control_fails_each)
+{
+	checks_hold("signals.c", "signals", signal_checks);
+}
+END_TEST
+
 /* tests/programs/at_exit.c: the handlers run newest first with exit()'s
  * status at return from main(), exit() in a thread and the last
  * thread's end after main()'s pthread_exit(); _exit() runs none (the
@@ -187,5 +208,6 @@ Suite *nptl_suite(void)
 		test_exit_handlers_run_at_the_simulated_exit,
 		test_cancellation_holds_over_seeds_and_the_control_fails_each,
 		test_robust_mutexes_hold_over_seeds_and_the_control_fails_each,
+		test_signals_hold_over_seeds_and_the_control_fails_each,
 		NULL });
 }

@@ -256,6 +256,14 @@ void ksim_sched_setattr(void *kt, int policy, int rt_prio, int nice);
  * the signal is delivered (workloads/libsim/cancel.c). */
 void ksim_signal_cancel(void *kt);
 void ksim_signal_taken(void *kt);
+/* ksim_signal_send - a program's signal is pending on task_struct @kt
+ * and not blocked: signal_pending() is true and an interruptible sleep
+ * ends; ksim_signal_clear - none is any more
+ * (workloads/libsim/signal.c); ksim_signal_cancelled - a cancel is
+ * pending on @kt. */
+void ksim_signal_send(void *kt);
+void ksim_signal_clear(void *kt);
+int ksim_signal_cancelled(void *kt);
 /* ksim_sched_setattr_new - the same for a task that has not run yet,
  * without a lock or a scheduling point (pthread_create()). */
 void ksim_sched_setattr_new(void *kt, int policy, int rt_prio, int nice);

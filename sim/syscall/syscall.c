@@ -61,27 +61,66 @@ static void syscall_exit(void)
 	ksim_signal_taken(t->kt);	/* a pending cancel is delivered */
 }
 
+int (*sim_signal_hook)(void);
+
+/* The program's handlers, run in user mode: the time is the task's own,
+ * not system time.  Return: sim_signal_hook()'s, -1 without a hook. */
+static int run_handlers(struct sim_task *t)
+{
+	int r;
+
+	if (!sim_signal_hook)
+		return -1;
+	sim_account(t, sim_now_ps());
+	t->in_kernel = false;
+	r = sim_signal_hook();
+	sim_account(t, sim_now_ps());
+	t->in_kernel = true;
+	return r;
+}
+
 /*
- * The kernel's "restart" returns of a call a signal interrupted: the one
- * signal is a cancel.  -ERESTARTNOINTR (FUTEX_LOCK_PI, the requeue-PI
- * wait) is restarted at once, as the kernel restarts it whatever the
- * handler: the signal is taken and the call made again.  The others
- * (-ERESTARTSYS, -ERESTARTNOHAND, -ERESTART_RESTARTBLOCK) reach user
- * space as EINTR, which the layer's cancellation points act on and a
- * lock's wait loop retries.
+ * The kernel's "restart" returns of a call a signal interrupted, as the
+ * kernel's signal delivery treats them (arch/x86/kernel/signal.c): the
+ * program's handlers run first (run_handlers()), then
+ *   -ERESTARTNOINTR (FUTEX_LOCK_PI, the requeue-PI wait): restarted;
+ *   -ERESTARTSYS: restarted if no handler ran or each had SA_RESTART;
+ *   -ERESTARTNOHAND, -ERESTART_RESTARTBLOCK: restarted if no handler
+ *   ran (the restart block's call is made as the first: a timed wait's
+ *   relative timeout starts again);
+ * else the call returns -EINTR.  A pthread_cancel() is SIGCANCEL: its
+ * -ERESTARTNOINTR is restarted, any other return is -EINTR, which the
+ * layer's cancellation points act on and a lock's wait loop retries.
  */
+#define SIM_ERESTARTSYS		512
 #define SIM_ERESTARTNOINTR	513
+#define SIM_ERESTARTNOHAND	514
+#define SIM_ERESTART_RESTARTBLOCK 516
 
 static long futex_restarting(uint32_t *uaddr, int op, uint32_t val,
 			     const struct timespec *timeout, uint32_t *uaddr2,
 			     uint32_t val3)
 {
+	struct sim_task *t = sim_current();
 	long ret;
+	int ran;
 
-	while ((ret = ksim_sys_futex(uaddr, op, val, timeout, uaddr2,
-				     val3)) == -SIM_ERESTARTNOINTR)
-		ksim_signal_taken(sim_current()->kt);
-	return ret <= -512 && ret >= -516 ? -EINTR : ret;
+	for (;;) {
+		ret = ksim_sys_futex(uaddr, op, val, timeout, uaddr2, val3);
+		if (ret > -SIM_ERESTARTSYS || ret < -SIM_ERESTART_RESTARTBLOCK)
+			return ret;
+		if (ksim_signal_cancelled(t->kt)) {
+			if (ret != -SIM_ERESTARTNOINTR)
+				return -EINTR;
+			ksim_signal_taken(t->kt);
+			continue;
+		}
+		ran = run_handlers(t);
+		if (ret == -SIM_ERESTARTNOINTR ||
+		    (ret == -SIM_ERESTARTSYS && ran != 0) || ran == -1)
+			continue;
+		return -EINTR;
+	}
 }
 
 /* The counters of a futex(2) call's exit (struct sim_syscall_counters)

@@ -21,6 +21,15 @@
 long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 		   const struct timespec *timeout, uint32_t *uaddr2,
 		   uint32_t val3);
+/*
+ * sim_signal_hook - the program layer's signal delivery
+ * (workloads/libsim/signal.c), called by futex(2) when a signal ended a
+ * call with one of the kernel's restart returns: it runs the current
+ * task's handlers and returns -1 if none ran, 1 if each had SA_RESTART,
+ * 0 if one did not; futex(2) then restarts the call or returns EINTR as
+ * the kernel would.  NULL: no program.
+ */
+extern int (*sim_signal_hook)(void);
 /* set_robust_list(2), get_robust_list(2): the real kernel's. */
 long sim_sys_set_robust_list(void *head, size_t len);
 long sim_sys_get_robust_list(int pid, void **head, size_t *len);

@@ -361,6 +361,21 @@ void futexsim___assert_perror_fail(int errnum, const char *file,
 void futexsim___assert(const char *expr, const char *file, int line)
 	__attribute__((noreturn));
 
+/* ---- signals (workloads/libsim/signal.c) ---- */
+int futexsim_sigaction(int sig, const struct sigaction *act,
+		       struct sigaction *old);
+__sighandler_t futexsim_signal(int sig, __sighandler_t fn);
+int futexsim_sigprocmask(int how, const sigset_t *set, sigset_t *old);
+int futexsim_pthread_sigmask(int how, const sigset_t *set, sigset_t *old);
+int futexsim_sigpending(sigset_t *set);
+int futexsim_pthread_kill(pthread_t th, int sig);
+int futexsim_raise(int sig);
+int futexsim_kill(pid_t pid, int sig);
+int futexsim_sigwait(const sigset_t *set, int *sig);
+int futexsim_pause(void);
+int futexsim_sigsuspend(const sigset_t *mask);
+unsigned int futexsim_alarm(unsigned int sec);
+
 /* ---- random numbers (workloads/libsim/rand.c) ---- */
 ssize_t futexsim_getrandom(void *buf, size_t len, unsigned int flags);
 int futexsim_getentropy(void *buf, size_t len);
@@ -404,7 +419,6 @@ int futexsim_dup2(int oldfd, int newfd);	/* 1 and 2 only		*/
  * report gives: FUTEXSIM_UNSUPPORTED(X) expands X(name, why) for each.
  */
 #define FUTEXSIM_NO_PROC	"processes are not simulated"
-#define FUTEXSIM_NO_SIG		"signals are not simulated"
 #define FUTEXSIM_NO_FILES	"files are not simulated (stdout and stderr only)"
 #define FUTEXSIM_UNSUPPORTED(X)						\
 	X(fork, FUTEXSIM_NO_PROC " (one process, its threads)")	\
@@ -414,14 +428,6 @@ int futexsim_dup2(int oldfd, int newfd);	/* 1 and 2 only		*/
 	X(execvp, FUTEXSIM_NO_PROC)					\
 	X(execve, FUTEXSIM_NO_PROC)					\
 	X(waitpid, FUTEXSIM_NO_PROC)					\
-	X(kill, FUTEXSIM_NO_SIG)					\
-	X(raise, FUTEXSIM_NO_SIG)					\
-	X(signal, FUTEXSIM_NO_SIG)					\
-	X(sigaction, FUTEXSIM_NO_SIG)					\
-	X(sigprocmask, FUTEXSIM_NO_SIG)				\
-	X(pthread_kill, FUTEXSIM_NO_SIG)				\
-	X(pthread_sigmask, FUTEXSIM_NO_SIG)				\
-	X(alarm, FUTEXSIM_NO_SIG)					\
 	X(read, "input is not simulated")				\
 	X(pipe, "pipes are not simulated")				\
 	X(socket, "sockets are not simulated")				\
@@ -438,6 +444,18 @@ int futexsim_dup2(int oldfd, int newfd);	/* 1 and 2 only		*/
 #define FUTEXSIM_AS(name)	extern __typeof__(name) name __asm__("futexsim_" #name)
 #define FUTEXSIM_AS_TO(name, to) extern __typeof__(name) name __asm__(#to)
 
+FUTEXSIM_AS(sigaction);
+FUTEXSIM_AS(signal);
+FUTEXSIM_AS(sigprocmask);
+FUTEXSIM_AS(pthread_sigmask);
+FUTEXSIM_AS(sigpending);
+FUTEXSIM_AS(pthread_kill);
+FUTEXSIM_AS(raise);
+FUTEXSIM_AS(kill);
+FUTEXSIM_AS(sigwait);
+FUTEXSIM_AS(pause);
+FUTEXSIM_AS(sigsuspend);
+FUTEXSIM_AS(alarm);
 FUTEXSIM_AS(pthread_create);
 FUTEXSIM_AS(pthread_join);
 FUTEXSIM_AS(pthread_exit);

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <linux/futex.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -59,6 +60,15 @@ struct wl_prog_thread {
 	int cancel_acting;		/* the thread is being cancelled */
 	void *cleanup;			/* newest pthread_cleanup_push() */
 	const void *tsd[WL_PROG_MAX_KEYS];	/* pthread_setspecific()	*/
+	/* signals (signal.c) */
+	uint64_t sig_blocked;		/* the mask			*/
+	uint64_t sig_pending;		/* sent to this thread		*/
+	int sig_code[65];		/* how each was sent (si_code)	*/
+	uint64_t sig_waiting;		/* in sigwait() for these	*/
+	uint32_t sig_word;		/* ... woken through this word	*/
+	int sig_depth;			/* handlers running		*/
+	int sig_norestart;		/* in pause(), sigsuspend()	*/
+	int sig_handled;		/* a handler ran (pause())	*/
 	/* robust mutexes (mutex.c): the list the kernel walks at exit */
 	struct robust_list_head robust;
 	int robust_set;			/* set_robust_list() made	*/
@@ -98,6 +108,11 @@ struct wl_prog_state {
 		void *arg;
 	} at_exit[WL_PROG_MAX_ATEXIT];
 	int nr_at_exit;
+	/* signals (signal.c) */
+	struct sigaction sig_act[65];	/* by signal number		*/
+	uint64_t sig_proc_pending;	/* kill(): blocked everywhere	*/
+	struct sim_event alarm;		/* alarm()'s timer		*/
+	int sig_any;			/* a signal was ever sent	*/
 };
 
 extern struct wl_prog_state wl_prog;
@@ -149,6 +164,12 @@ int wl_prog_pp_raise(int ceiling);
 void wl_prog_pp_drop(int ceiling);
 /* wl_prog_fail - a call the simulator does not model: failure report. */
 void wl_prog_fail(const char *what) __attribute__((noreturn));
+/* wl_prog_signal_start - the run begins: the boundary's hook is set
+ * (signal.c).  wl_prog_signal_check - the current thread returns to
+ * the program (after a system call or an atomic of the layer): its
+ * deliverable signals are delivered. */
+void wl_prog_signal_start(void);
+void wl_prog_signal_check(void);
 /* wl_prog_robust_exit - thread @t exits: the kernel walks its robust
  * list, if it has one (mutex.c). */
 void wl_prog_robust_exit(struct wl_prog_thread *t);

@@ -87,12 +87,15 @@ static int sem_wait_until(sem_t *ps, clockid_t clk, const struct timespec *abs)
 		uatomic_fetch_add(&s->waiters, 1);
 		r = wl_prog_futex(&s->value, op, 0, abs, NULL,
 				  FUTEX_BITSET_MATCH_ANY);
+		err = r < 0 ? errno : 0;
 		uatomic_fetch_sub(&s->waiters, 1);
-		if (r < 0 && errno == ETIMEDOUT) {
-			err = ETIMEDOUT;
+		if (err == ETIMEDOUT)
 			break;
-		}
 		wl_prog_cancel_point();
+		/* a signal's handler ended the wait: glibc returns EINTR */
+		if (err == EINTR)
+			break;
+		err = 0;
 	}
 	wl_prog_errno_restore(err ? err : e);
 	return err ? -1 : 0;

@@ -73,6 +73,7 @@ long wl_prog_futex(uint32_t *uaddr, int op, uint32_t val,
 	long r = sim_sys_futex(uaddr, op, val, timeout, uaddr2, val3);
 
 	sim_progress();
+	wl_prog_signal_check();
 	return to_errno(r);
 }
 
@@ -156,6 +157,7 @@ long futexsim_syscall(long nr, ...)
 		return sys_other(nr, a);
 	}
 	sim_progress();
+	wl_prog_signal_check();
 	wl_prog_errno_restore(e);
 	return to_errno(r);
 }
@@ -276,16 +278,23 @@ unsigned long long futexsim_rdtscp(unsigned int *aux)
 }
 
 /* Sleep @ns (nanosleep(2) of the machine). */
+/* Return: 0, or EINTR if a signal's handler ended the sleep early. */
 static int sleep_ns(uint64_t ns)
 {
+	struct wl_prog_thread *t = wl_prog_self();
 	int e = wl_prog_errno_save();
+	long r;
 
 	wl_prog_cancel_point();
-	sim_sys_nanosleep(ns);	/* a cancel ends it early (-EINTR) */
+	if (t)
+		t->sig_handled = 0;
+	/* a cancel or a signal ends it early (-EINTR) */
+	r = sim_sys_nanosleep(ns);
 	sim_progress();
 	wl_prog_cancel_point();
+	wl_prog_signal_check();
 	wl_prog_errno_restore(e);
-	return 0;
+	return r == -EINTR && t && t->sig_handled ? EINTR : 0;
 }
 
 static int bad_timespec(const struct timespec *ts)
@@ -304,7 +313,11 @@ int futexsim_nanosleep(const struct timespec *req, struct timespec *rem)
 	}
 	if (rem)
 		*rem = (struct timespec){ 0 };
-	return sleep_ns((uint64_t)req->tv_sec * 1000000000 + req->tv_nsec);
+	if (sleep_ns((uint64_t)req->tv_sec * 1000000000 + req->tv_nsec)) {
+		errno = EINTR;	/* rem: 0, the time left is not kept */
+		return -1;
+	}
+	return 0;
 }
 
 /* Return: 0 or an error number, as clock_nanosleep() does. */

@@ -183,6 +183,7 @@ void wl_prog_start(const struct sim_scenario *s, const struct ulock_ops *lock,
 	struct wl_prog_thread *t;
 
 	memset(&wl_prog, 0, sizeof(wl_prog));
+	wl_prog_signal_start();
 	nr_live = 0;
 	wl_prog.main = main;
 	wl_prog.lock = lock;
@@ -302,6 +303,8 @@ int futexsim_pthread_create(pthread_t *th, const pthread_attr_t *attr,
 	t = new_thread();
 	t->fn = fn;
 	t->arg = arg;
+	if (wl_prog_self())	/* the signal mask is inherited */
+		t->sig_blocked = wl_prog_self()->sig_blocked;
 	t->detached = a && a->detached;
 	if (a && a->policy != SCHED_OTHER)
 		wl_prog.rt_requested++;

@@ -5,11 +5,15 @@
  * Stage: kernel -> sched.  Used by the futex wait paths (a pending signal
  * ends a wait with -ERESTARTSYS/-EINTR) and sys_get_robust_list().
  *
- * Contract: the one signal a simulated task receives is a program's
- * pthread_cancel() (glibc sends SIGCANCEL): SIM_SIGPENDING_CANCEL in
- * ->sim_sigpending from the cancel until the syscall it interrupts
- * returns (ksim_signal_cancel(), ksim_signal_taken() in sched/kapi.c).
- * signal_pending() reads that bit; fatal_signal_pending() is always 0.
+ * Contract: a simulated task receives a program's pthread_cancel()
+ * (glibc sends SIGCANCEL): SIM_SIGPENDING_CANCEL in ->sim_sigpending
+ * from the cancel until the syscall it interrupts returns
+ * (ksim_signal_cancel(), ksim_signal_taken() in sched/kapi.c); and a
+ * program's signals (workloads/libsim/signal.c): SIM_SIGPENDING_SIGNAL
+ * while one it does not block is pending (ksim_signal_send(),
+ * ksim_signal_clear()).  signal_pending() reads those bits;
+ * fatal_signal_pending() is always 0 (a fatal signal ends the program
+ * in user space).
  * signal_pending_state() also ends the interruptible sleep of a task
  * whose bit 0 is set: a TP futex timeout ending a wait in
  * mutex_lock_interruptible() on the serialization mutex (futex/tp.c).  The simulated
@@ -33,10 +37,12 @@ struct signal_struct {
 };
 
 #define SIM_SIGPENDING_CANCEL	2u
+#define SIM_SIGPENDING_SIGNAL	4u	/* a program's signal, unblocked */
 
 static inline int signal_pending(struct task_struct *p)
 {
-	return (p->sim_sigpending & SIM_SIGPENDING_CANCEL) != 0;
+	return (p->sim_sigpending &
+		(SIM_SIGPENDING_CANCEL | SIM_SIGPENDING_SIGNAL)) != 0;
 }
 
 static inline int fatal_signal_pending(struct task_struct *p)
