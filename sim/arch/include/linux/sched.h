@@ -132,7 +132,9 @@ struct sched_dl_entity {
  *			(a TP futex timeout, futex/tp.c, which clears it
  *			again); SIM_SIGPENDING_CANCEL: a pthread_cancel()
  *			sent, as glibc's SIGCANCEL, until the syscall it
- *			interrupts returns (sched/kapi.c); what
+ *			interrupts returns (sched/kapi.c);
+ *			SIM_SIGPENDING_SIGNAL: a program's signal it does
+ *			not block is pending (workloads/libsim/signal.c); what
  *			signal_pending() and signal_pending_state() read
  * @sim:		the machine's side of this task
  */
