@@ -39,8 +39,8 @@ futex_requeue_pi PASS
 futex_requeue_pi_mismatched_ops PASS
 futex_wait_uninitialized_heap PASS
 futex_wait_private_mapped_file PASS
-futex_wait SKIP:1
-futex_waitv SKIP:1
+futex_wait SKIP:2
+futex_waitv PASS
 futex_requeue_pi_signal_restart PASS"
 
 # futex_requeue_pi's argument sets, from its run.sh

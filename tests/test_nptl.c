@@ -60,6 +60,14 @@ static const char *const signal_checks[] = {
 	"cond-wait-ends-at-signal", "kill-bad-signal", "pthread-kill-0", NULL
 };
 
+static const char *const shm_checks[] = {
+	"shmget-private", "shmat-page-aligned", "shm-zeroed",
+	"private-wake-misses-shared-waiter", "shared-wake-wakes",
+	"shared-wait-returns-0", "shmget-named", "shmget-named-again",
+	"shmget-excl-eexist", "shmget-missing-enoent", "shmctl-stat-size",
+	"shmdt", "shmctl-rmid", NULL
+};
+
 static void run_prog(struct child_out *o, const char *exe, const char *args,
 		     int seed)
 {
@@ -150,6 +158,14 @@ START_TEST(test_signals_hold_over_seeds_and_the_control_fails_each)
 }
 END_TEST
 
+/* tests/programs/shm.c: SysV shared memory, and a shared futex in it
+ * (the kernel's inode key: a private wake misses its waiter). */
+START_TEST(test_shared_memory_holds_over_seeds_and_the_control_fails_each)
+{
+	checks_hold("shm.c", "shm", shm_checks);
+}
+END_TEST
+
 /* tests/programs/at_exit.c: the handlers run newest first with exit()'s
  * status at return from main(), exit() in a thread and the last
  * thread's end after main()'s pthread_exit(); _exit() runs none (the
@@ -209,5 +225,6 @@ Suite *nptl_suite(void)
 		test_cancellation_holds_over_seeds_and_the_control_fails_each,
 		test_robust_mutexes_hold_over_seeds_and_the_control_fails_each,
 		test_signals_hold_over_seeds_and_the_control_fails_each,
+		test_shared_memory_holds_over_seeds_and_the_control_fails_each,
 		NULL });
 }

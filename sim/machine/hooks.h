@@ -267,6 +267,11 @@ int ksim_signal_cancelled(void *kt);
 /* ksim_sched_setattr_new - the same for a task that has not run yet,
  * without a lock or a scheduling point (pthread_create()). */
 void ksim_sched_setattr_new(void *kt, int policy, int rt_prio, int nice);
+/* ksim_shm_add - [@start, @start + @size) of user memory (page-aligned)
+ * is a SysV shared memory segment: shmem with an inode of its own, so a
+ * shared futex in it has the kernel's inode key (sim/arch/mm.c).
+ * Return: 0, or -EINVAL / -ENOMEM. */
+int ksim_shm_add(void *start, unsigned long size);
 /* ksim_futex_exit_release - the current task is exiting: if it has a
  * robust list (set_robust_list(2)), the kernel's futex_exit_release():
  * its robust futexes get FUTEX_OWNER_DIED and a waiter is woken

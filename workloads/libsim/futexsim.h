@@ -82,6 +82,7 @@
 #include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
+#include <sys/shm.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -376,6 +377,12 @@ int futexsim_pause(void);
 int futexsim_sigsuspend(const sigset_t *mask);
 unsigned int futexsim_alarm(unsigned int sec);
 
+/* ---- SysV shared memory (workloads/libsim/shm.c) ---- */
+int futexsim_shmget(key_t key, size_t size, int flags);
+void *futexsim_shmat(int id, const void *addr, int flags);
+int futexsim_shmdt(const void *addr);
+int futexsim_shmctl(int id, int cmd, struct shmid_ds *buf);
+
 /* ---- random numbers (workloads/libsim/rand.c) ---- */
 ssize_t futexsim_getrandom(void *buf, size_t len, unsigned int flags);
 int futexsim_getentropy(void *buf, size_t len);
@@ -430,9 +437,7 @@ int futexsim_dup2(int oldfd, int newfd);	/* 1 and 2 only		*/
 	X(waitpid, FUTEXSIM_NO_PROC)					\
 	X(read, "input is not simulated")				\
 	X(pipe, "pipes are not simulated")				\
-	X(socket, "sockets are not simulated")				\
-	X(shmget, "shared memory segments are not simulated (one process; a futex in one needs an inode key)") \
-	X(shmat, "shared memory segments are not simulated")
+	X(socket, "sockets are not simulated")
 #define FUTEXSIM_UNSUPPORTED_FILES(X)					\
 	X(open, FUTEXSIM_NO_FILES)					\
 	X(openat, FUTEXSIM_NO_FILES)					\
@@ -456,6 +461,10 @@ FUTEXSIM_AS(sigwait);
 FUTEXSIM_AS(pause);
 FUTEXSIM_AS(sigsuspend);
 FUTEXSIM_AS(alarm);
+FUTEXSIM_AS(shmget);
+FUTEXSIM_AS(shmat);
+FUTEXSIM_AS(shmdt);
+FUTEXSIM_AS(shmctl);
 FUTEXSIM_AS(pthread_create);
 FUTEXSIM_AS(pthread_join);
 FUTEXSIM_AS(pthread_exit);

@@ -27,6 +27,7 @@
 #include <linux/futex.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <sys/types.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -86,6 +87,15 @@ struct wl_prog_thread {
 
 struct wl_prog_named_sem;		/* sem.c			*/
 
+/* A SysV shared memory segment (shm.c). */
+#define WL_PROG_MAX_SHM		64
+struct wl_prog_shm {
+	void *addr;			/* in the arena			*/
+	size_t size;
+	key_t key;
+	int removed;			/* IPC_RMID			*/
+};
+
 /* The program of the current run. */
 struct wl_prog_state {
 	int (*main)(int, char **, char **);
@@ -112,6 +122,8 @@ struct wl_prog_state {
 	struct sigaction sig_act[65];	/* by signal number		*/
 	uint64_t sig_proc_pending;	/* kill(): blocked everywhere	*/
 	struct sim_event alarm;		/* alarm()'s timer		*/
+	struct wl_prog_shm shm[WL_PROG_MAX_SHM];	/* shm.c	*/
+	int nr_shm;
 	int sig_any;			/* a signal was ever sent	*/
 };
 

@@ -4,8 +4,9 @@
  * what shared futex keys use.
  *
  * Stage: kernel (mm).  Included by linux/pagemap.h (ours).
- * Contract: never instantiated: there are no files and shared futexes are
- * unsupported (linux/mm.h); the fields only let core.c compile.
+ * Contract: no files; one inode and address_space per SysV shared
+ * memory segment (sim/arch/mm.c), for the inode key of a shared futex in
+ * it: the fields get_futex_key() reads.
  */
 #ifndef _SIM_LINUX_FS_H
 #define _SIM_LINUX_FS_H

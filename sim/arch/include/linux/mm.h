@@ -11,8 +11,10 @@
  *  - Shared futexes (no FUTEX_PRIVATE_FLAG) work as on private anonymous
  *    memory: get_user_pages_fast() hands out one anonymous page
  *    descriptor (PageAnon(), never compound, no reference counting), so
- *    get_futex_key() makes the { mm, address } key of an anonymous page.
- *    Shared file and shmem mappings (inode keys) do not exist.
+ *    get_futex_key() makes the { mm, address } key of an anonymous page;
+ *    in a SysV shared memory segment (ksim_shm_add()) each page has a
+ *    descriptor whose mapping is the segment's, so the key is the
+ *    inode key.  Shared file mappings do not exist.
  *  - fixup_user_fault() returns -EFAULT; it is only called after a user
  *    access faulted, which cannot happen (linux/uaccess.h).
  *  - The mmap lock has nothing to protect: no mapping ever changes.

@@ -4,8 +4,9 @@
  *
  * Stage: kernel (mm).  Included by kernel/futex/core.c, for get_futex_key()
  * and fault_in_user_writeable(); brings in linux/mm.h (ours), whose
- * contract applies: the one page is anonymous (PageAnon()), so the
- * helpers of file and swap-cache pages are never reached and report a
+ * contract applies: a page is anonymous (PageAnon()) or one of a SysV
+ * shared memory segment, which always has its mapping, so the helpers
+ * of truncated and swap-cache pages are never reached and report a
  * simulator bug.
  */
 #ifndef _SIM_LINUX_PAGEMAP_H
@@ -56,9 +57,10 @@ static inline int PageAnon(struct page *page)
 	return ((unsigned long)page->mapping & PAGE_MAPPING_ANON) != 0;
 }
 
+/* A shmem page's offset in its segment (never a huge page here). */
 static inline pgoff_t page_to_pgoff(struct page *page)
 {
-	__SIM_NO_PAGE("page_to_pgoff");
+	return page->index;
 }
 
 #endif /* _SIM_LINUX_PAGEMAP_H */
