@@ -39,7 +39,7 @@ futex_requeue_pi PASS
 futex_requeue_pi_mismatched_ops PASS
 futex_wait_uninitialized_heap PASS
 futex_wait_private_mapped_file PASS
-futex_wait SKIP:2
+futex_wait PASS
 futex_waitv PASS
 futex_requeue_pi_signal_restart PASS"
 

@@ -65,7 +65,11 @@ static const char *const shm_checks[] = {
 	"private-wake-misses-shared-waiter", "shared-wake-wakes",
 	"shared-wait-returns-0", "shmget-named", "shmget-named-again",
 	"shmget-excl-eexist", "shmget-missing-enoent", "shmctl-stat-size",
-	"shmdt", "shmctl-rmid", NULL
+	"shmdt", "shmctl-rmid", "file-open-creat", "file-ftruncate",
+	"file-mmap-shared", "file-two-maps-one-memory", "file-shared-wake-wakes",
+	"file-open-existing", "file-open-excl-eexist", "file-munmap",
+	"file-unlink", "file-remove-enoent", "file-close", "file-close-ebadf",
+	NULL
 };
 
 static void run_prog(struct child_out *o, const char *exe, const char *args,

@@ -4,13 +4,17 @@
  * for tests/test_nptl.c: a segment is zeroed, page-aligned memory; a
  * shared FUTEX_WAIT in it is woken by a shared FUTEX_WAKE (the kernel's
  * inode key) and not by a private one (another key); keys, IPC_CREAT,
- * IPC_EXCL and IPC_STAT behave as in Linux.
+ * IPC_EXCL and IPC_STAT behave as in Linux; a file the program creates
+ * (open() with O_CREAT, ftruncate()) mapped MAP_SHARED twice is one
+ * memory, and a shared futex in it is woken as in a file mapping.
  *
  * Prints "ok NAME" or "FAIL NAME: ..." per check (check_value.h); the
  * argument "control" makes every check expect a wrong value.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/futex.h>
+#include <sys/mman.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
@@ -71,5 +75,30 @@ int main(int argc, char **argv)
 	      (long)ds.shm_segsz : -1, 8192);
 	check("shmdt", shmdt(word), 0);
 	check("shmctl-rmid", shmctl(id, IPC_RMID, NULL), 0);
+
+	int fd = open("futex_file", O_RDWR | O_CREAT, 0600);
+	uint32_t *p, *q;
+
+	check("file-open-creat", fd >= 3, 1);
+	check("file-ftruncate", ftruncate(fd, 4096), 0);
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	q = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	check("file-mmap-shared", p != MAP_FAILED && q != MAP_FAILED, 1);
+	p[5] = 77;
+	check("file-two-maps-one-memory", q[5], 77);
+	word = p;
+	pthread_create(&t, NULL, waits, NULL);
+	sleep_us(20);
+	check("file-shared-wake-wakes",
+	      syscall(SYS_futex, p, FUTEX_WAKE, 1, NULL, NULL, 0), 1);
+	pthread_join(t, NULL);
+	check("file-open-existing", open("futex_file", O_RDWR) >= 3, 1);
+	check("file-open-excl-eexist", open("futex_file", O_RDWR | O_CREAT |
+	      O_EXCL, 0600) == -1 && errno == EEXIST, 1);
+	check("file-munmap", munmap(p, 4096), 0);
+	check("file-unlink", unlink("futex_file"), 0);
+	check("file-remove-enoent", remove("futex_file") == -1 && errno == ENOENT, 1);
+	check("file-close", close(fd), 0);
+	check("file-close-ebadf", close(fd) == -1 && errno == EBADF, 1);
 	return failures ? 1 : 0;
 }

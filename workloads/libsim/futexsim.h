@@ -377,6 +377,15 @@ int futexsim_pause(void);
 int futexsim_sigsuspend(const sigset_t *mask);
 unsigned int futexsim_alarm(unsigned int sec);
 
+/* ---- files the program creates (workloads/libsim/files.c) ---- */
+int futexsim_open(const char *path, int flags, ...);
+int futexsim_openat(int dirfd, const char *path, int flags, ...);
+int futexsim_creat(const char *path, mode_t mode);
+int futexsim_close(int fd);
+int futexsim_ftruncate(int fd, off_t len);
+int futexsim_unlink(const char *path);
+int futexsim_remove(const char *path);
+
 /* ---- SysV shared memory (workloads/libsim/shm.c) ---- */
 int futexsim_shmget(key_t key, size_t size, int flags);
 void *futexsim_shmat(int id, const void *addr, int flags);
@@ -438,10 +447,6 @@ int futexsim_dup2(int oldfd, int newfd);	/* 1 and 2 only		*/
 	X(read, "input is not simulated")				\
 	X(pipe, "pipes are not simulated")				\
 	X(socket, "sockets are not simulated")
-#define FUTEXSIM_UNSUPPORTED_FILES(X)					\
-	X(open, FUTEXSIM_NO_FILES)					\
-	X(openat, FUTEXSIM_NO_FILES)					\
-	X(creat, FUTEXSIM_NO_FILES)
 
 #ifndef FUTEXSIM_NO_RENAME
 
@@ -723,13 +728,23 @@ FUTEXSIM_AS(dup2);
 FUTEXSIM_UNSUPPORTED(FUTEXSIM__NO)
 #define FUTEXSIM_NO(name, why)	futexsim_unsupported(#name "(): " why)
 #define FUTEXSIM_NO_PTR(name, why) futexsim_unsupported_ptr(#name "(): " why)
+/* The files the program creates (workloads/libsim/files.c); under
+ * _FILE_OFFSET_BITS=64 glibc has given these assembler names already:
+ * macros then. */
 #ifndef __USE_FILE_OFFSET64
-FUTEXSIM_UNSUPPORTED_FILES(FUTEXSIM__NO)
+FUTEXSIM_AS(open);
+FUTEXSIM_AS(openat);
+FUTEXSIM_AS(creat);
+FUTEXSIM_AS(ftruncate);
 #else
-#define open(...)	FUTEXSIM_NO(open, FUTEXSIM_NO_FILES)
-#define openat(...)	FUTEXSIM_NO(openat, FUTEXSIM_NO_FILES)
-#define creat(...)	FUTEXSIM_NO(creat, FUTEXSIM_NO_FILES)
+#define open(...)	futexsim_open(__VA_ARGS__)
+#define openat(...)	futexsim_openat(__VA_ARGS__)
+#define creat(...)	futexsim_creat(__VA_ARGS__)
+#define ftruncate(...)	futexsim_ftruncate(__VA_ARGS__)
 #endif
+FUTEXSIM_AS(close);
+FUTEXSIM_AS(unlink);
+FUTEXSIM_AS(remove);
 /* glibc declares fopen() malloc, which noreturn may not join */
 #define fopen(...)	FUTEXSIM_NO_PTR(fopen, FUTEXSIM_NO_FILES)
 

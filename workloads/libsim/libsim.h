@@ -87,6 +87,16 @@ struct wl_prog_thread {
 
 struct wl_prog_named_sem;		/* sem.c			*/
 
+/* A file the program created (files.c). */
+#define WL_PROG_MAX_FILES	32
+#define WL_PROG_MAX_FDS		64
+struct wl_prog_file {
+	char name[256];
+	void *data;			/* in the arena; NULL: none yet	*/
+	size_t size, cap;
+	int linked;			/* its name is in the table	*/
+};
+
 /* A SysV shared memory segment (shm.c). */
 #define WL_PROG_MAX_SHM		64
 struct wl_prog_shm {
@@ -124,6 +134,9 @@ struct wl_prog_state {
 	struct sim_event alarm;		/* alarm()'s timer		*/
 	struct wl_prog_shm shm[WL_PROG_MAX_SHM];	/* shm.c	*/
 	int nr_shm;
+	struct wl_prog_file files[WL_PROG_MAX_FILES];	/* files.c	*/
+	int nr_files;
+	int fd_file[WL_PROG_MAX_FDS];	/* descriptor -> file index + 1	*/
 	int sig_any;			/* a signal was ever sent	*/
 };
 
@@ -182,6 +195,12 @@ void wl_prog_fail(const char *what) __attribute__((noreturn));
  * deliverable signals are delivered. */
 void wl_prog_signal_start(void);
 void wl_prog_signal_check(void);
+/* wl_prog_file_map - a MAP_SHARED mmap() of @len bytes at @off of the
+ * program's file @fd (files.c).  Return: the address, MAP_FAILED with
+ * errno, or NULL if @fd is not a file the program created.  wl_prog_file_mapped - @addr is in a file's memory
+ * (munmap() leaves it). */
+void *wl_prog_file_map(size_t len, int fd, off_t off);
+int wl_prog_file_mapped(const void *addr);
 /* wl_prog_robust_exit - thread @t exits: the kernel walks its robust
  * list, if it has one (mutex.c). */
 void wl_prog_robust_exit(struct wl_prog_thread *t);

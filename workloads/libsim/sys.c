@@ -475,11 +475,16 @@ void *futexsim_aligned_alloc(size_t align, size_t n)
 void *futexsim_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		    off_t off)
 {
+	void *p;
 	const int ok = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
 		       MAP_POPULATE | MAP_STACK;
 
 	if (!sim_current())
 		return mmap(addr, len, prot, flags, fd, off);
+	/* a file the program created (files.c) */
+	if (!addr && (flags & MAP_SHARED) && !(flags & MAP_ANONYMOUS) &&
+	    (p = wl_prog_file_map(len, fd, off)) != NULL)
+		return p;
 	if (addr || (flags & ~ok) || !(flags & MAP_ANONYMOUS) ||
 	    !(flags & MAP_PRIVATE))
 		wl_prog_fail("mmap(): only private anonymous mappings are simulated");
@@ -494,6 +499,8 @@ int futexsim_munmap(void *addr, size_t len)
 {
 	if (!sim_arena_contains(addr))
 		return munmap(addr, len);
+	if (wl_prog_file_mapped(addr))
+		return 0;	/* a file's memory stays */
 	sim_arena_free(addr);
 	return 0;
 }
