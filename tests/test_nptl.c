@@ -170,6 +170,67 @@ START_TEST(test_shared_memory_holds_over_seeds_and_the_control_fails_each)
 }
 END_TEST
 
+/* The futex calls of trace file @path with op @op followed by a space
+ * (FUTEX_WAIT, not FUTEX_WAIT_PRIVATE nor FUTEX_WAIT_BITSET). */
+static int count_op(const char *path, const char *op)
+{
+	char line[512], want[64];
+	int n = 0;
+	FILE *f = fopen(path, "r");
+
+	ck_assert_ptr_nonnull(f);
+	snprintf(want, sizeof(want), "op=%s ", op);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, "futex_enter:") && strstr(line, want);
+	fclose(f);
+	return n;
+}
+
+/* tests/programs/pshared.c: process-shared objects in shared memory
+ * work and make the shared futex calls; the same objects made private
+ * make none (the control). */
+START_TEST(test_process_shared_objects_make_shared_futex_calls)
+{
+	static const char *const checks[] = {
+		"pshared-mutex-counts", "pshared-rwlock-reads",
+		"pshared-sem-posts", NULL
+	};
+	struct child_out *o = malloc(sizeof(*o));
+	const char *bargv[] = { "futexsim", "build",
+		FUTEXSIM_SOURCE_DIR "/tests/programs/pshared.c", "-o", "pshared",
+		NULL };
+	const char *shared[] = { "futexsim", "run", "--program=./pshared",
+				 "--trace=shared.txt", NULL };
+	const char *private[] = { "futexsim", "run", "--program=./pshared",
+				  "--args=private", "--trace=private.txt", NULL };
+	char line[96];
+
+	ck_assert_ptr_nonnull(o);
+	scratch_enter();
+	if (!run_futexsim(o, bargv)) {
+		scratch_leave();
+		free(o);
+		return;
+	}
+	ck_assert_msg(o->status == 0, "build failed: %s", o->err);
+	run_futexsim(o, shared);
+	ck_assert_msg(o->status == 0, "shared: exit %d: %s", o->status, o->err);
+	for (int i = 0; checks[i]; i++) {
+		snprintf(line, sizeof(line), "ok %s\n", checks[i]);
+		ck_assert_msg(strstr(o->out, line), "shared: no %s", line);
+	}
+	ck_assert_int_gt(count_op("shared.txt", "FUTEX_WAIT"), 0);
+	ck_assert_int_gt(count_op("shared.txt", "FUTEX_WAKE"), 0);
+	run_futexsim(o, private);
+	ck_assert_msg(o->status == 0, "private: exit %d: %s", o->status, o->err);
+	ck_assert_int_eq(count_op("private.txt", "FUTEX_WAIT"), 0);
+	ck_assert_int_eq(count_op("private.txt", "FUTEX_WAKE"), 0);
+	ck_assert_int_gt(count_op("private.txt", "FUTEX_WAIT_PRIVATE"), 0);
+	scratch_leave();
+	free(o);
+}
+END_TEST
+
 /* tests/programs/at_exit.c: the handlers run newest first with exit()'s
  * status at return from main(), exit() in a thread and the last
  * thread's end after main()'s pthread_exit(); _exit() runs none (the
@@ -230,5 +291,6 @@ Suite *nptl_suite(void)
 		test_robust_mutexes_hold_over_seeds_and_the_control_fails_each,
 		test_signals_hold_over_seeds_and_the_control_fails_each,
 		test_shared_memory_holds_over_seeds_and_the_control_fails_each,
+		test_process_shared_objects_make_shared_futex_calls,
 		NULL });
 }

@@ -54,6 +54,7 @@ struct wl_prog_barrier {
 	uint32_t count;			/* tasks per round		*/
 	uint32_t arrived;		/* in this round		*/
 	uint32_t round;			/* bumped by the last to arrive	*/
+	int shared;			/* PTHREAD_PROCESS_SHARED	*/
 };
 _Static_assert(sizeof(struct wl_prog_barrier) <= sizeof(pthread_barrier_t),
 	       "pthread_barrier_t too small");
@@ -70,6 +71,7 @@ int futexsim_pthread_barrier_init(pthread_barrier_t *pb,
 	 * again by the serial thread while the others of the last round
 	 * are still leaving must not send them back to sleep */
 	b->count = count;
+	b->shared = a && *(const int *)a == PTHREAD_PROCESS_SHARED;
 	uatomic_store(&b->arrived, 0);
 	return 0;
 }
@@ -88,12 +90,14 @@ int futexsim_pthread_barrier_wait(pthread_barrier_t *pb)
 	if (uatomic_fetch_add(&b->arrived, 1) + 1 == b->count) {
 		uatomic_store(&b->arrived, 0);
 		uatomic_fetch_add(&b->round, 1);
-		wl_prog_futex(&b->round, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+		wl_prog_futex(&b->round, wl_prog_fop(FUTEX_WAKE_PRIVATE, b->shared),
+			      INT_MAX, NULL, NULL, 0);
 		wl_prog_errno_restore(e);
 		return PTHREAD_BARRIER_SERIAL_THREAD;
 	}
 	while (uatomic_load(&b->round) == round)
-		wl_prog_futex(&b->round, FUTEX_WAIT_PRIVATE, round, NULL, NULL, 0);
+		wl_prog_futex(&b->round, wl_prog_fop(FUTEX_WAIT_PRIVATE, b->shared),
+			      round, NULL, NULL, 0);
 	wl_prog_errno_restore(e);
 	return 0;
 }

@@ -33,6 +33,7 @@ struct wl_prog_cond {
 	uint32_t seq;			/* bumped by signal, broadcast	*/
 	uint32_t waiters;		/* tasks in wait		*/
 	int clock;			/* condattr clock		*/
+	int shared;			/* PTHREAD_PROCESS_SHARED	*/
 };
 _Static_assert(sizeof(struct wl_prog_cond) <= sizeof(pthread_cond_t),
 	       "pthread_cond_t too small");
@@ -88,6 +89,8 @@ int futexsim_pthread_cond_init(pthread_cond_t *pc, const pthread_condattr_t *a)
 	memset(pc, 0, sizeof(*pc));
 	((struct wl_prog_cond *)pc)->clock = a ? *(const int *)a & 0xff :
 					     CLOCK_REALTIME;
+	((struct wl_prog_cond *)pc)->shared =
+		a && (*(const int *)a & WL_PROG_COND_PSHARED);
 	return 0;
 }
 
@@ -122,8 +125,8 @@ static int cond_wait(pthread_cond_t *pc, pthread_mutex_t *m, clockid_t clk,
 	}
 	/* the unlock's FUTEX_WAKE may have taken a cancel's signal */
 	if (!ret && !wl_prog_cancel_due()) {
-		r = wl_prog_futex(&c->seq, op, seq, abs, NULL,
-				  FUTEX_BITSET_MATCH_ANY);
+		r = wl_prog_futex(&c->seq, wl_prog_fop(op, c->shared), seq,
+				  abs, NULL, FUTEX_BITSET_MATCH_ANY);
 		if (r < 0 && errno == ETIMEDOUT)
 			ret = ETIMEDOUT;
 	}
@@ -164,7 +167,8 @@ static int cond_wake(pthread_cond_t *pc, int nr)
 
 	uatomic_fetch_add(&c->seq, 1);
 	if (uatomic_load(&c->waiters))
-		wl_prog_futex(&c->seq, FUTEX_WAKE_PRIVATE, nr, NULL, NULL, 0);
+		wl_prog_futex(&c->seq, wl_prog_fop(FUTEX_WAKE_PRIVATE, c->shared),
+			      nr, NULL, NULL, 0);
 	wl_prog_errno_restore(e);
 	return 0;
 }

@@ -235,6 +235,14 @@ static inline int wl_prog_clock_ok(clockid_t clk)
 	return clk == CLOCK_REALTIME || clk == CLOCK_MONOTONIC;
 }
 
+/* wl_prog_fop - futex op @op of an object that is process-shared if
+ * @shared: without FUTEX_PRIVATE_FLAG then, so that the kernel keys it
+ * by its page (get_futex_key()'s shared paths), as glibc does. */
+static inline int wl_prog_fop(int op, int shared)
+{
+	return shared ? op & ~FUTEX_PRIVATE_FLAG : op;
+}
+
 /* wl_prog_futex - futex(2) with the libc convention: -1 and errno. */
 long wl_prog_futex(uint32_t *uaddr, int op, uint32_t val,
 		const struct timespec *timeout, uint32_t *uaddr2, uint32_t val3);

@@ -28,8 +28,9 @@
  * A normal (or adaptive) PI mutex relocked by its owner hangs (lock) or waits out its
  * deadline (timed locks), as glibc's does where the kernel says EDEADLK.
  *
- * Process-shared mutexes (PTHREAD_PROCESS_SHARED) are the same locks:
- * one simulated process, so the same futex words serve.
+ * Process-shared mutexes (PTHREAD_PROCESS_SHARED) are the same locks
+ * whose futex calls go without FUTEX_PRIVATE_FLAG, as glibc's, so the
+ * kernel keys them by their page (get_futex_key()'s shared paths).
  *
  * Robust mutexes (PTHREAD_MUTEX_ROBUST) are glibc's: the word is the
  * owner's TID | FUTEX_WAITERS | FUTEX_OWNER_DIED, waited for with the
@@ -102,6 +103,13 @@ static void robust_unlock(struct wl_prog_mutex *m, struct wl_prog_thread *t);
 static const struct ulock_ops *mutex_ops(const struct wl_prog_mutex *m)
 {
 	return m->kind & WL_PROG_PI_KIND ? &ulock_pi_ops : wl_prog.lock;
+}
+
+/* A process-shared mutex (a robust one is, as glibc's): its futex calls
+ * go without FUTEX_PRIVATE_FLAG. */
+static int mutex_shared(const struct wl_prog_mutex *m)
+{
+	return !!(m->kind & (WL_PROG_PSHARED_KIND | WL_PROG_ROBUST_KIND));
 }
 
 /* A normal or adaptive mutex: its owner relocking it hangs (glibc). */
@@ -299,7 +307,11 @@ static int mutex_acquire(struct wl_prog_mutex *m, struct wl_prog_thread *t)
 	const struct ulock_ops *ops = mutex_ops(m);
 	uint64_t t0 = sim_now_ps(), sys0 = t->st.lock_syscalls;
 	int busy = sim_lockstat_on && m->lock[0];
-	int err = ops->lock(m->lock, &t->st);
+	int err;
+
+	t->st.shared = mutex_shared(m);
+	err = ops->lock(m->lock, &t->st);
+	t->st.shared = 0;
 
 	if (err)
 		return err;
@@ -414,7 +426,7 @@ int futexsim_pthread_mutex_trylock(pthread_mutex_t *pm)
 static int mutex_wait_3state(struct wl_prog_mutex *m, struct wl_prog_thread *t,
 			     clockid_t clk, const struct timespec *abs)
 {
-	int op = FUTEX_WAIT_BITSET_PRIVATE |
+	int op = wl_prog_fop(FUTEX_WAIT_BITSET_PRIVATE, mutex_shared(m)) |
 		 (clk == CLOCK_REALTIME ? FUTEX_CLOCK_REALTIME : 0);
 
 	while (uatomic_xchg(m->lock, 2) != 0) {
@@ -435,7 +447,7 @@ static int mutex_wait_3state(struct wl_prog_mutex *m, struct wl_prog_thread *t,
 static int mutex_wait_pi(struct wl_prog_mutex *m, struct wl_prog_thread *t,
 			 clockid_t clk, const struct timespec *abs)
 {
-	int op = FUTEX_LOCK_PI2_PRIVATE |
+	int op = wl_prog_fop(FUTEX_LOCK_PI2_PRIVATE, mutex_shared(m)) |
 		 (clk == CLOCK_REALTIME ? FUTEX_CLOCK_REALTIME : 0);
 	long r;
 
@@ -540,7 +552,9 @@ int futexsim_pthread_mutex_unlock(pthread_mutex_t *pm)
 		wl_prog_errno_restore(e);
 		return 0;
 	}
+	t->st.shared = mutex_shared(m);
 	mutex_ops(m)->unlock(m->lock, &t->st);
+	t->st.shared = 0;
 	pp_drop(m);
 	wl_prog_errno_restore(e);
 	return 0;
@@ -681,8 +695,11 @@ static int robust_lock(struct wl_prog_mutex *m, struct wl_prog_thread *t,
 		r = EBUSY;
 	else if (abs)
 		r = mutex_wait_pi(m, t, clk, abs);
-	else
+	else {
+		t->st.shared = 1;
 		r = ulock_pi_ops.lock(m->lock, &t->st);
+		t->st.shared = 0;
+	}
 	if (!r && (m->kind & WL_PROG_PI_KIND))
 		r = robust_pi_taken(m);
 	if (!r || r == EOWNERDEAD) {
@@ -706,9 +723,11 @@ static void robust_unlock(struct wl_prog_mutex *m, struct wl_prog_thread *t)
 	/* unlocked while inconsistent: nobody can have it again */
 	if (m->robust_state == ROBUST_INCONSISTENT)
 		m->robust_state = ROBUST_NOTRECOVERABLE;
-	if (m->kind & WL_PROG_PI_KIND)
+	if (m->kind & WL_PROG_PI_KIND) {
+		t->st.shared = 1;
 		ulock_pi_ops.unlock(m->lock, &t->st);
-	else if (uatomic_xchg(m->lock, 0) & FUTEX_WAITERS) {
+		t->st.shared = 0;
+	} else if (uatomic_xchg(m->lock, 0) & FUTEX_WAITERS) {
 		t->st.unlock_syscalls++;
 		wl_prog_futex(m->lock, FUTEX_WAKE, 1, NULL, NULL, 0);
 	}

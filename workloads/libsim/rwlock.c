@@ -42,7 +42,8 @@ struct wl_prog_rwlock {
 	uint32_t waiters;		/* lockers in FUTEX_WAIT	*/
 	uint32_t writers_waiting;	/* wrlockers among them		*/
 	int writer;			/* TID of the writer holding it	*/
-	char pad[32];
+	int shared;			/* PTHREAD_PROCESS_SHARED	*/
+	char pad[28];
 	int kind;			/* PTHREAD_RWLOCK_PREFER_*_NP	*/
 };
 _Static_assert(sizeof(struct wl_prog_rwlock) <= sizeof(pthread_rwlock_t),
@@ -106,9 +107,13 @@ int futexsim_pthread_rwlock_init(pthread_rwlock_t *rw,
 				 const pthread_rwlockattr_t *pa)
 {
 	memset(rw, 0, sizeof(*rw));
-	if (pa)
+	if (pa) {
 		((struct wl_prog_rwlock *)rw)->kind =
 			((const struct wl_prog_rwlockattr *)pa)->kind;
+		((struct wl_prog_rwlock *)rw)->shared =
+			((const struct wl_prog_rwlockattr *)pa)->pshared ==
+			PTHREAD_PROCESS_SHARED;
+	}
 	return 0;
 }
 
@@ -172,8 +177,8 @@ static int rw_lock(pthread_rwlock_t *rw, int writer, clockid_t clk,
 		uatomic_fetch_add(&l->waiters, 1);
 		if (writer)
 			uatomic_fetch_add(&l->writers_waiting, 1);
-		r = wl_prog_futex(&l->word, op, v, abs, NULL,
-				  FUTEX_BITSET_MATCH_ANY);
+		r = wl_prog_futex(&l->word, wl_prog_fop(op, l->shared), v,
+				  abs, NULL, FUTEX_BITSET_MATCH_ANY);
 		if (writer)
 			uatomic_fetch_sub(&l->writers_waiting, 1);
 		uatomic_fetch_sub(&l->waiters, 1);
@@ -184,7 +189,8 @@ static int rw_lock(pthread_rwlock_t *rw, int writer, clockid_t clk,
 	}
 	if (writer && ret && uatomic_load(&l->waiters))
 		/* readers kept out for us may go in now */
-		wl_prog_futex(&l->word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+		wl_prog_futex(&l->word, wl_prog_fop(FUTEX_WAKE_PRIVATE, l->shared),
+			      INT_MAX, NULL, NULL, 0);
 	if (!ret)
 		sim_progress();
 	wl_prog_errno_restore(e);
@@ -260,7 +266,8 @@ int futexsim_pthread_rwlock_unlock(pthread_rwlock_t *rw)
 		return EPERM;
 	}
 	if (uatomic_load(&l->waiters))
-		wl_prog_futex(&l->word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+		wl_prog_futex(&l->word, wl_prog_fop(FUTEX_WAKE_PRIVATE, l->shared),
+			      INT_MAX, NULL, NULL, 0);
 	wl_prog_errno_restore(e);
 	return 0;
 }

@@ -35,6 +35,7 @@
 struct wl_prog_sem {
 	uint32_t value;
 	uint32_t waiters;
+	int shared;			/* pshared, or a named semaphore */
 };
 _Static_assert(sizeof(struct wl_prog_sem) <= sizeof(sem_t), "sem_t too small");
 
@@ -46,6 +47,7 @@ int futexsim_sem_init(sem_t *ps, int pshared, unsigned int value)
 	}
 	memset(ps, 0, sizeof(*ps));
 	((struct wl_prog_sem *)ps)->value = value;
+	((struct wl_prog_sem *)ps)->shared = pshared != 0;
 	return 0;
 }
 
@@ -85,8 +87,8 @@ static int sem_wait_until(sem_t *ps, clockid_t clk, const struct timespec *abs)
 		if (abs && (err = wl_prog_abstime_check(abs)) != 0)
 			break;
 		uatomic_fetch_add(&s->waiters, 1);
-		r = wl_prog_futex(&s->value, op, 0, abs, NULL,
-				  FUTEX_BITSET_MATCH_ANY);
+		r = wl_prog_futex(&s->value, wl_prog_fop(op, s->shared), 0,
+				  abs, NULL, FUTEX_BITSET_MATCH_ANY);
 		err = r < 0 ? errno : 0;
 		uatomic_fetch_sub(&s->waiters, 1);
 		if (err == ETIMEDOUT)
@@ -142,7 +144,8 @@ int futexsim_sem_post(sem_t *ps)
 		v = found;
 	}
 	if (uatomic_load(&s->waiters))
-		wl_prog_futex(&s->value, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+		wl_prog_futex(&s->value, wl_prog_fop(FUTEX_WAKE_PRIVATE, s->shared),
+			      1, NULL, NULL, 0);
 	wl_prog_errno_restore(e);
 	return 0;
 }
@@ -221,6 +224,7 @@ sem_t *futexsim_sem_open(const char *name, int oflag, ...)
 		memset(n, 0, sizeof(*n));
 		strcpy(n->name, key);
 		n->linked = 1;
+		((struct wl_prog_sem *)&n->sem)->shared = 1;	/* glibc: always shared */
 		((struct wl_prog_sem *)&n->sem)->value = value;
 		n->next = wl_prog.named_sems;
 		wl_prog.named_sems = n;

@@ -4,7 +4,7 @@
  * per-thread counting every lock shares.
  *
  * Stage: user-space lock -> futex(2) boundary (sim/syscall/syscall.h).  Private
- * futexes only: the simulated machine runs one process.
+ * futexes, unless @st->shared (a process-shared pthread mutex).
  */
 #ifndef ULOCK_FUTEX_H
 #define ULOCK_FUTEX_H
@@ -24,7 +24,8 @@ static inline long ulock_futex_wait(uint32_t *w, uint32_t val,
 				    const struct timespec *timeout,
 				    struct ulock_stats *st)
 {
-	long ret = sim_sys_futex(w, FUTEX_WAIT_PRIVATE, val, timeout, NULL, 0);
+	long ret = sim_sys_futex(w, st->shared ? FUTEX_WAIT : FUTEX_WAIT_PRIVATE,
+				 val, timeout, NULL, 0);
 
 	st->lock_syscalls++;
 	if (ret == -EAGAIN)
@@ -38,7 +39,8 @@ static inline long ulock_futex_wait(uint32_t *w, uint32_t val,
  * counts the call and the tasks woken. Return: woken, or -errno. */
 static inline long ulock_futex_wake(uint32_t *w, int nr, struct ulock_stats *st)
 {
-	long ret = sim_sys_futex(w, FUTEX_WAKE_PRIVATE, nr, NULL, NULL, 0);
+	long ret = sim_sys_futex(w, st->shared ? FUTEX_WAKE : FUTEX_WAKE_PRIVATE,
+				 nr, NULL, NULL, 0);
 
 	st->unlock_syscalls++;
 	if (ret > 0)

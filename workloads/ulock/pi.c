@@ -52,14 +52,16 @@ static uint32_t pi_tid(void)
 static long pi_futex_lock(uint32_t *w, struct ulock_stats *st)
 {
 	st->lock_syscalls++;
-	return sim_sys_futex(w, FUTEX_LOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+	return sim_sys_futex(w, st->shared ? FUTEX_LOCK_PI : FUTEX_LOCK_PI_PRIVATE,
+			     0, NULL, NULL, 0);
 }
 
 /* FUTEX_UNLOCK_PI_PRIVATE(@w), counted. Return: 0 or -errno. */
 static long pi_futex_unlock(uint32_t *w, struct ulock_stats *st)
 {
 	st->unlock_syscalls++;
-	return sim_sys_futex(w, FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
+	return sim_sys_futex(w, st->shared ? FUTEX_UNLOCK_PI :
+				FUTEX_UNLOCK_PI_PRIVATE, 0, NULL, NULL, 0);
 }
 
 static int pi_lock(void *l, struct ulock_stats *st)

@@ -34,6 +34,11 @@ struct ulock_stats {
 	uint64_t top_waiter;		/* tp: code 1, top waiter	*/
 	uint64_t handoffs;		/* tp: code 2, handed off	*/
 	uint64_t sleeps;		/* tp: status >> 16, summed	*/
+	/* not a count: the lock being taken or released is process-
+	 * shared, so its futex calls go without FUTEX_PRIVATE_FLAG
+	 * (workloads/ulock/futex.h, pi.c); the pthread layer sets it
+	 * around a call, the built-in workloads never */
+	int shared;
 };
 
 /*
