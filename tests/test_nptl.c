@@ -35,7 +35,8 @@ static const char *const cancel_checks[] = {
 	"cancel-at-testcancel", "cancel-disabled-joined-canceled",
 	"cancel-sem-wait-joined-canceled", "pthread-exit-runs-handlers",
 	"pthread-exit-value", "setcancelstate-bad", "cancel-pi-lock-not-a-point",
-	"cancel-pi-joined-canceled", NULL
+	"cancel-pi-joined-canceled", "cancel-async-spinner-joined-canceled",
+	NULL
 };
 
 static const char *const robust_checks[] = {

@@ -82,6 +82,17 @@ static void count_handler(void *arg)
 	exit_handlers += *(int *)arg;
 }
 
+/* Asynchronously cancellable, it spins on atomics, never at a
+ * cancellation point: only an asynchronous cancel ends it. */
+static int spins;
+static void *async_spinner(void *arg)
+{
+	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, NULL);
+	for (;;)
+		__atomic_fetch_add(&spins, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
 static void *exiter(void *arg)
 {
 	static int one = 1, ten = 10;
@@ -148,5 +159,12 @@ int main(int argc, char **argv)
 	check("pthread-exit-runs-handlers", exit_handlers, 11);
 	check("pthread-exit-value", (long)res, 7);
 	check("setcancelstate-bad", pthread_setcancelstate(7, NULL), 22);
+
+	pthread_create(&th, NULL, async_spinner, NULL);
+	while (__atomic_load_n(&spins, __ATOMIC_RELAXED) < 100)
+		;
+	pthread_cancel(th);
+	pthread_join(th, &res);
+	check("cancel-async-spinner-joined-canceled", res == PTHREAD_CANCELED, 1);
 	return failures ? 10 : 0;
 }

@@ -61,8 +61,10 @@ void futexsim_atomic(const volatile void *p, unsigned int size, int kind)
 		return;
 	/* an instruction boundary: a signal sent meanwhile is delivered,
 	 * as on the return from an interrupt */
-	if (__builtin_expect(wl_prog.sig_any, 0))
+	if (__builtin_expect(wl_prog.sig_any, 0)) {
+		wl_prog_cancel_async();
 		wl_prog_signal_check();
+	}
 	t0 = sim_now_ps();
 	e = wl_prog_errno_save();
 	sim_hook((enum sim_access)kind, p, size);

@@ -137,6 +137,14 @@ static void __attribute__((noreturn)) act(struct wl_prog_thread *t)
 	wl_prog_unwind(PTHREAD_CANCELED);
 }
 
+void wl_prog_cancel_async(void)
+{
+	struct wl_prog_thread *t = wl_prog_self();
+
+	if (t && t->cancel_async && acts(t))
+		act(t);
+}
+
 int wl_prog_cancel_due(void)
 {
 	struct wl_prog_thread *t = wl_prog_self();
@@ -167,6 +175,7 @@ int futexsim_pthread_cancel(pthread_t th)
 			act(t);
 		return 0;
 	}
+	wl_prog.sig_any = 1;	/* its next atomic looks (async cancel) */
 	ksim_signal_cancel(t->task->kt);
 	return 0;
 }

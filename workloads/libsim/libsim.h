@@ -164,6 +164,10 @@ int futexsim___sigsetjmp_cancel(void *env) __attribute__((returns_twice));
  * of the calling thread acts now (cleanup handlers, then the thread ends
  * with PTHREAD_CANCELED); otherwise returns (cancel.c). */
 void wl_prog_cancel_point(void);
+/* wl_prog_cancel_async - an instruction boundary of the program (its
+ * atomic, the return of its own system call): a pending cancel of an
+ * asynchronously cancellable thread acts now (cancel.c). */
+void wl_prog_cancel_async(void);
 /* wl_prog_cancel_due - a cancellation point would act now: checked just
  * before a cancellable wait that follows another syscall, whose return
  * has taken the cancel's signal (cancel.c). */

@@ -157,6 +157,7 @@ long futexsim_syscall(long nr, ...)
 		return sys_other(nr, a);
 	}
 	sim_progress();
+	wl_prog_cancel_async();	/* the program's own system call */
 	wl_prog_signal_check();
 	wl_prog_errno_restore(e);
 	return to_errno(r);
