@@ -20,9 +20,11 @@
  * after the wait); elsewhere (a mutex's wait) the wait goes on.  An
  * asynchronous cancel acts at once when it is the thread's own, or when
  * the type is set to asynchronous with a cancel pending; a cancel of
- * another thread of asynchronous type acts at the target's next
- * cancellation point or interrupted wait (a program's plain code between
- * scheduling points cannot be stopped: it is not simulated as such).
+ * another thread of asynchronous type acts at the target's next atomic
+ * or return from its own system call (wl_prog_cancel_async(), where a
+ * signal would be delivered), cancellation point or interrupted wait
+ * (a program's plain code between scheduling points cannot be stopped:
+ * it is not simulated as such).
  *
  * The cleanup protocol of <pthread.h> (C, without exceptions):
  * pthread_cleanup_push() saves a context with __sigsetjmp_cancel() in a
