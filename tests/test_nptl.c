@@ -58,7 +58,11 @@ static const char *const signal_checks[] = {
 	"sigwait-takes-kill", "sigwait-no-handler", "pause-eintr",
 	"pause-handler-ran", "nanosleep-eintr", "ignored-raise-returns-0",
 	"ignored-not-handled", "cond-wait-goes-on", "cond-wait-handler-ran",
-	"cond-wait-ends-at-signal", "kill-bad-signal", "pthread-kill-0", NULL
+	"cond-wait-ends-at-signal", "alarm-first-returns-0",
+	"alarm-cancel-returns-left", "setitimer-periodic-3", "setitimer-disarmed",
+	"timer-create", "timer-settime", "timer-gettime-armed",
+	"timer-sigwait-takes-its-signal", "timer-delete",
+	"timer-delete-again-einval", "kill-bad-signal", "pthread-kill-0", NULL
 };
 
 static const char *const shm_checks[] = {

@@ -6,7 +6,9 @@
  * interrupted returns EINTR or is restarted under SA_RESTART, masks hold
  * a signal pending until it is unblocked, sigwait() takes a signal kill()
  * sent to the process, pause() and nanosleep() end with EINTR, SIG_IGN
- * drops, and a condition wait is not ended by a handled signal.
+ * drops, and a condition wait is not ended by a handled signal; timers
+ * (alarm(), a periodic setitimer(), timer_create() with a signal that
+ * sigwait() takes from the timer) on the virtual clock.
  *
  * Prints "ok NAME" or "FAIL NAME: ..." per check (check_value.h); the
  * argument "control" makes every check expect a wrong value.
@@ -18,6 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,6 +44,13 @@ static void on_usr1(int sig)
 static void on_usr2(int sig)
 {
 	handled_usr2++;
+}
+
+static volatile int alarms;
+
+static void on_alrm(int sig)
+{
+	alarms++;
 }
 
 static void on_signal(int sig, void (*fn)(int), int flags)
@@ -219,6 +229,43 @@ int main(int argc, char **argv)
 	pthread_join(t, NULL);
 	check("cond-wait-handler-ran", handled, 1);
 	check("cond-wait-ends-at-signal", cond_woke, 1);
+
+	/* timers on the virtual clock */
+	check("alarm-first-returns-0", alarm(5), 0);
+	check("alarm-cancel-returns-left", alarm(0), 5);
+	{
+		struct itimerval it = { { 0, 100 }, { 0, 100 } }, off = { 0 }, now;
+		struct sigevent sev;
+		struct itimerspec ts = { { 0, 0 }, { 0, 50000 } }, cur;
+		timer_t tm;
+
+		on_signal(SIGALRM, on_alrm, 0);
+		setitimer(ITIMER_REAL, &it, NULL);
+		while (alarms < 3)
+			pause();
+		setitimer(ITIMER_REAL, &off, NULL);
+		getitimer(ITIMER_REAL, &now);
+		check("setitimer-periodic-3", alarms >= 3, 1);
+		check("setitimer-disarmed", now.it_value.tv_usec, 0);
+
+		memset(&sev, 0, sizeof(sev));
+		sev.sigev_notify = SIGEV_SIGNAL;
+		sev.sigev_signo = SIGUSR1;
+		sigemptyset(&s);
+		sigaddset(&s, SIGUSR1);
+		pthread_sigmask(SIG_BLOCK, &s, NULL);
+		check("timer-create", timer_create(CLOCK_MONOTONIC, &sev, &tm), 0);
+		check("timer-settime", timer_settime(tm, 0, &ts, NULL), 0);
+		timer_gettime(tm, &cur);
+		check("timer-gettime-armed", cur.it_value.tv_nsec > 0, 1);
+		got_sig = 0;
+		sigwait(&s, &got_sig);
+		check("timer-sigwait-takes-its-signal", got_sig, SIGUSR1);
+		pthread_sigmask(SIG_UNBLOCK, &s, NULL);
+		check("timer-delete", timer_delete(tm), 0);
+		check("timer-delete-again-einval",
+		      timer_delete(tm) == -1 && errno == EINVAL, 1);
+	}
 
 	check("kill-bad-signal", kill(getpid(), 99) == -1 && errno == EINVAL, 1);
 	check("pthread-kill-0", pthread_kill(pthread_self(), 0), 0);

@@ -83,6 +83,7 @@
 #include <semaphore.h>
 #include <signal.h>
 #include <sys/shm.h>
+#include <sys/time.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -375,7 +376,18 @@ int futexsim_kill(pid_t pid, int sig);
 int futexsim_sigwait(const sigset_t *set, int *sig);
 int futexsim_pause(void);
 int futexsim_sigsuspend(const sigset_t *mask);
+
+/* ---- timers (workloads/libsim/timer.c) ---- */
 unsigned int futexsim_alarm(unsigned int sec);
+int futexsim_getitimer(int which, struct itimerval *cur);
+int futexsim_setitimer(int which, const struct itimerval *new,
+		       struct itimerval *old);
+int futexsim_timer_create(clockid_t clk, struct sigevent *sev, timer_t *id);
+int futexsim_timer_settime(timer_t id, int flags, const struct itimerspec *new,
+			   struct itimerspec *old);
+int futexsim_timer_gettime(timer_t id, struct itimerspec *cur);
+int futexsim_timer_getoverrun(timer_t id);
+int futexsim_timer_delete(timer_t id);
 
 /* ---- files the program creates (workloads/libsim/files.c) ---- */
 int futexsim_open(const char *path, int flags, ...);
@@ -466,6 +478,13 @@ FUTEXSIM_AS(sigwait);
 FUTEXSIM_AS(pause);
 FUTEXSIM_AS(sigsuspend);
 FUTEXSIM_AS(alarm);
+FUTEXSIM_AS(getitimer);
+FUTEXSIM_AS(setitimer);
+FUTEXSIM_AS(timer_create);
+FUTEXSIM_AS(timer_settime);
+FUTEXSIM_AS(timer_gettime);
+FUTEXSIM_AS(timer_getoverrun);
+FUTEXSIM_AS(timer_delete);
 FUTEXSIM_AS(shmget);
 FUTEXSIM_AS(shmat);
 FUTEXSIM_AS(shmdt);

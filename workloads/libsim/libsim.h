@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "sim/machine/hooks.h"
 #include "sim/machine/machine.h"
 #include "sim/machine/prng.h"
 #include "sim/scenario/scenario.h"
@@ -97,6 +98,17 @@ struct wl_prog_file {
 	int linked;			/* its name is in the table	*/
 };
 
+/* A timer of the program (timer.c): alarm(), setitimer(ITIMER_REAL),
+ * timer_create(). */
+#define WL_PROG_MAX_TIMERS	17	/* 0: alarm(); 16 timer_create()s */
+struct wl_prog_timer {
+	struct sim_event ev;		/* armed: ev.heap_idx >= 0	*/
+	int used;
+	int signo;			/* 0: SIGEV_NONE		*/
+	uint64_t interval_ns;		/* 0: one shot			*/
+	uint64_t when_ns;		/* the next expiry, when armed	*/
+};
+
 /* A SysV shared memory segment (shm.c). */
 #define WL_PROG_MAX_SHM		64
 struct wl_prog_shm {
@@ -131,7 +143,8 @@ struct wl_prog_state {
 	/* signals (signal.c) */
 	struct sigaction sig_act[65];	/* by signal number		*/
 	uint64_t sig_proc_pending;	/* kill(): blocked everywhere	*/
-	struct sim_event alarm;		/* alarm()'s timer		*/
+	struct wl_prog_timer timers[WL_PROG_MAX_TIMERS];	/* timer.c: 0
+					 * is alarm() and ITIMER_REAL's	*/
 	struct wl_prog_shm shm[WL_PROG_MAX_SHM];	/* shm.c	*/
 	int nr_shm;
 	struct wl_prog_file files[WL_PROG_MAX_FILES];	/* files.c	*/
@@ -199,6 +212,11 @@ void wl_prog_fail(const char *what) __attribute__((noreturn));
  * deliverable signals are delivered. */
 void wl_prog_signal_start(void);
 void wl_prog_signal_check(void);
+/* wl_prog_signal_from_timer - @sig to the process from a timer's
+ * event (signal.c); wl_prog_timer_start - the run's timers are set up,
+ * none armed (timer.c). */
+void wl_prog_signal_from_timer(int sig);
+void wl_prog_timer_start(void);
 /* wl_prog_file_map - a MAP_SHARED mmap() of @len bytes at @off of the
  * program's file @fd (files.c).  Return: the address, MAP_FAILED with
  * errno, or NULL if @fd is not a file the program created.  wl_prog_file_mapped - @addr is in a file's memory

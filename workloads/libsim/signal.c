@@ -40,10 +40,10 @@
  *    -ERESTART_RESTARTBLOCK only when no handler ran; else the call
  *    returns EINTR.  pause() and sigsuspend() return EINTR once a handler
  *    ran, never restarted.
- *  - alarm(): SIGALRM to the process at its deadline on the virtual
- *    clock (a machine timer; its event makes no system call: a thread in
- *    sigwait() for it has its wait ended instead of woken).
- *  - Not simulated: POSIX timers (timer_create()), stop and continue, core dumps,
+ *  - Timers (alarm(), setitimer(), timer_create(): timer.c) send from
+ *    a machine event, which makes no system call: a thread in sigwait()
+ *    for the signal has its wait ended instead of woken.
+ *  - Not simulated: stop and continue, core dumps,
  *    sigaltstack(), real-time signal queues (a pending signal is a bit:
  *    a second one while pending is merged).
  */
@@ -257,17 +257,16 @@ static int boundary_deliver(void)
 	return t ? deliver(t) : -1;
 }
 
-/* alarm(): SIGALRM to the process, from the timer's event. */
-static void alarm_fire(struct sim_event *ev)
+/* A timer's signal to the process (timer.c), from its event. */
+void wl_prog_signal_from_timer(int sig)
 {
-	send_to_process(SIGALRM, 1);
+	send_to_process(sig, 1);
 }
 
 void wl_prog_signal_start(void)
 {
 	sim_signal_hook = boundary_deliver;
-	wl_prog.alarm.heap_idx = -1;
-	wl_prog.alarm.fire = alarm_fire;
+	wl_prog_timer_start();
 }
 
 void wl_prog_signal_check(void)
@@ -420,28 +419,6 @@ int futexsim_kill(pid_t pid, int sig)
 	send_to_process(sig, 0);
 	wl_prog_signal_check();
 	return 0;
-}
-
-unsigned int futexsim_alarm(unsigned int sec)
-{
-	struct sim_event *ev = &wl_prog.alarm;
-	unsigned long long now = sim_now_ns(), left = 0;
-	int armed = ev->heap_idx >= 0;
-
-	if (!wl_prog_self())
-		wl_prog_fail("alarm() outside a simulated program");
-	if (armed) {
-		/* the seconds left, rounded to the nearest, at least 1 */
-		if (ev->when_ps / 1000 > now)
-			left = (ev->when_ps / 1000 - now + 500000000ULL) /
-			       1000000000ULL;
-		if (!left)
-			left = 1;
-		sim_timer_cancel(ev);
-	}
-	if (sec)
-		sim_timer_start_ns(ev, now + sec * 1000000000ULL, 0);
-	return (unsigned int)left;
 }
 
 int futexsim_sigwait(const sigset_t *set, int *sig)
