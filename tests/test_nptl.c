@@ -90,15 +90,14 @@ static void run_prog(struct child_out *o, const char *exe, const char *args,
 }
 
 /*
- * Build tests/programs/@src as @exe, run it over seeds 1 to 3: every
- * check of @checks prints "ok"; its control run fails each of them
- * (exit status 10 or more: futexsim's 6).
+ * Build tests/programs/@src as @exe in a fresh scratch folder (entered).
+ * Return: the output buffer to run it with, or NULL (nothing to free, the
+ * folder left) if futexsim could not be run at all.
  */
-static void checks_hold(const char *src, const char *exe,
-			const char *const *checks)
+static struct child_out *build_in_scratch(const char *src, const char *exe)
 {
 	struct child_out *o = malloc(sizeof(*o));
-	char path[512], line[96];
+	char path[512];
 	const char *argv[] = { "futexsim", "build", path, "-o", exe, NULL };
 
 	ck_assert_ptr_nonnull(o);
@@ -108,9 +107,25 @@ static void checks_hold(const char *src, const char *exe,
 	if (!run_futexsim(o, argv)) {
 		scratch_leave();
 		free(o);
-		return;
+		return NULL;
 	}
-	ck_assert_msg(o->status == 0, "build failed: %s", o->err);
+	ck_assert_msg(o->status == 0, "%s: build failed: %s", src, o->err);
+	return o;
+}
+
+/*
+ * Build tests/programs/@src as @exe, run it over seeds 1 to 3: every
+ * check of @checks prints "ok"; its control run fails each of them
+ * (exit status 10 or more: futexsim's 6).
+ */
+static void checks_hold(const char *src, const char *exe,
+			const char *const *checks)
+{
+	struct child_out *o = build_in_scratch(src, exe);
+	char line[96];
+
+	if (!o)
+		return;
 	for (int seed = 1; seed <= 3; seed++) {
 		run_prog(o, exe, "", seed);
 		ck_assert_msg(o->status == 0, "%s seed %d: exit %d: %s%s", src,
@@ -133,45 +148,39 @@ static void checks_hold(const char *src, const char *exe,
 	free(o);
 }
 
-START_TEST(test_glibc_error_returns_hold_over_seeds_and_the_control_fails_each)
-{
-	checks_hold("nptl_errors.c", "nptl-errors", error_checks);
-}
-END_TEST
+/* The test programs that print a line per check (check_value.h), each
+ * run over seeds 1-3, and its control run made to fail every check:
+ *   nptl_errors.c  glibc's "shall fail" returns;
+ *   cancel.c       cancellation in a condition wait, disabled then
+ *                  enabled, in sem_wait(), asynchronous; pthread_exit()'s
+ *                  handlers;
+ *   robust.c       robust mutexes whose owner dies, through the kernel's
+ *                  exit_robust_list() and exit_pi_state_list(): EOWNERDEAD
+ *                  to the next locker and to a sleeping waiter,
+ *                  consistent, ENOTRECOVERABLE, the PI ones too; a plain
+ *                  mutex stays locked;
+ *   signals.c      handlers where the kernel delivers, a FUTEX_WAIT
+ *                  interrupted (EINTR) or restarted (SA_RESTART), masks,
+ *                  sigwait(), pause(), nanosleep(), SIG_IGN, a condition
+ *                  wait that goes on, the timers;
+ *   shm.c          SysV shared memory and created files, and a shared
+ *                  futex in them (the kernel's inode key: a private wake
+ *                  misses its waiter). */
+static const struct {
+	const char *src, *exe;
+	const char *const *checks;
+} check_programs[] = {
+	{ "nptl_errors.c", "nptl-errors", error_checks },
+	{ "cancel.c", "cancel", cancel_checks },
+	{ "robust.c", "robust", robust_checks },
+	{ "signals.c", "signals", signal_checks },
+	{ "shm.c", "shm", shm_checks },
+};
 
-/* tests/programs/cancel.c: cancellation in a condition wait, disabled
- * then enabled, in sem_wait(); pthread_exit()'s handlers. */
-START_TEST(test_cancellation_holds_over_seeds_and_the_control_fails_each)
+START_TEST(test_check_programs_hold_over_seeds_and_their_controls_fail_each)
 {
-	checks_hold("cancel.c", "cancel", cancel_checks);
-}
-END_TEST
-
-/* tests/programs/robust.c: robust mutexes whose owner dies, through the
- * kernel's exit_robust_list() and exit_pi_state_list(): EOWNERDEAD to
- * the next locker and to a sleeping waiter, consistent, ENOTRECOVERABLE,
- * the PI ones too; a plain mutex stays locked. */
-START_TEST(test_robust_mutexes_hold_over_seeds_and_the_control_fails_each)
-{
-	checks_hold("robust.c", "robust", robust_checks);
-}
-END_TEST
-
-/* tests/programs/signals.c: handlers where the kernel delivers, a
- * FUTEX_WAIT interrupted (EINTR) or restarted (SA_RESTART), masks,
- * sigwait(), pause(), nanosleep(), SIG_IGN, a condition wait that goes
- * on. */
-START_TEST(test_signals_hold_over_seeds_and_the_control_fails_each)
-{
-	checks_hold("signals.c", "signals", signal_checks);
-}
-END_TEST
-
-/* tests/programs/shm.c: SysV shared memory, and a shared futex in it
- * (the kernel's inode key: a private wake misses its waiter). */
-START_TEST(test_shared_memory_holds_over_seeds_and_the_control_fails_each)
-{
-	checks_hold("shm.c", "shm", shm_checks);
+	checks_hold(check_programs[_i].src, check_programs[_i].exe,
+		    check_programs[_i].checks);
 }
 END_TEST
 
@@ -200,24 +209,15 @@ START_TEST(test_process_shared_objects_make_shared_futex_calls)
 		"pshared-mutex-counts", "pshared-rwlock-reads",
 		"pshared-sem-posts", NULL
 	};
-	struct child_out *o = malloc(sizeof(*o));
-	const char *bargv[] = { "futexsim", "build",
-		FUTEXSIM_SOURCE_DIR "/tests/programs/pshared.c", "-o", "pshared",
-		NULL };
+	struct child_out *o = build_in_scratch("pshared.c", "pshared");
 	const char *shared[] = { "futexsim", "run", "--program=./pshared",
 				 "--trace=shared.txt", NULL };
 	const char *private[] = { "futexsim", "run", "--program=./pshared",
 				  "--args=private", "--trace=private.txt", NULL };
 	char line[96];
 
-	ck_assert_ptr_nonnull(o);
-	scratch_enter();
-	if (!run_futexsim(o, bargv)) {
-		scratch_leave();
-		free(o);
+	if (!o)
 		return;
-	}
-	ck_assert_msg(o->status == 0, "build failed: %s", o->err);
 	run_futexsim(o, shared);
 	ck_assert_msg(o->status == 0, "shared: exit %d: %s", o->status, o->err);
 	for (int i = 0; checks[i]; i++) {
@@ -252,19 +252,10 @@ START_TEST(test_exit_handlers_run_at_the_simulated_exit)
 		{ "pthread_exit", 0, "thread done\natexit third\non_exit second status=0 arg=two\natexit first\n" },
 		{ "_exit", 6, NULL },
 	};
-	struct child_out *o = malloc(sizeof(*o));
-	const char *bargv[] = { "futexsim", "build",
-		FUTEXSIM_SOURCE_DIR "/tests/programs/at_exit.c", "-o", "at-exit",
-		NULL };
+	struct child_out *o = build_in_scratch("at_exit.c", "at-exit");
 
-	ck_assert_ptr_nonnull(o);
-	scratch_enter();
-	if (!run_futexsim(o, bargv)) {
-		scratch_leave();
-		free(o);
+	if (!o)
 		return;
-	}
-	ck_assert_msg(o->status == 0, "build failed: %s", o->err);
 	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 		char a[64];
 		const char *argv[] = { "futexsim", "run", "--program=./at-exit",
@@ -289,13 +280,17 @@ END_TEST
 
 Suite *nptl_suite(void)
 {
-	return one_case_suite("nptl", 120, (const TTest *const[]){
-		test_glibc_error_returns_hold_over_seeds_and_the_control_fails_each,
+	Suite *s = one_case_suite("nptl", 120, (const TTest *const[]){
 		test_exit_handlers_run_at_the_simulated_exit,
-		test_cancellation_holds_over_seeds_and_the_control_fails_each,
-		test_robust_mutexes_hold_over_seeds_and_the_control_fails_each,
-		test_signals_hold_over_seeds_and_the_control_fails_each,
-		test_shared_memory_holds_over_seeds_and_the_control_fails_each,
 		test_process_shared_objects_make_shared_futex_calls,
 		NULL });
+	TCase *tc = tcase_create("programs");
+
+	/* one test per check program: each its own timeout and result */
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc,
+		test_check_programs_hold_over_seeds_and_their_controls_fail_each,
+		0, (int)(sizeof(check_programs) / sizeof(check_programs[0])));
+	suite_add_tcase(s, tc);
+	return s;
 }

@@ -30,7 +30,6 @@
 long sys_futex(uint32_t *uaddr, int op, uint32_t val,
 	       const struct timespec *utime, uint32_t *uaddr2, uint32_t val3);
 long sys_set_robust_list(void *head, size_t len);
-long sys_get_robust_list(int pid, void **head, size_t *len);
 long sys_futex_waitv(void *waiters, unsigned int nr_futexes,
 		     unsigned int flags, const struct timespec *timeout,
 		     int clockid);
@@ -198,16 +197,6 @@ long sim_sys_set_robust_list(void *head, size_t len)
 
 	syscall_enter();
 	ret = sys_set_robust_list(head, len);
-	syscall_exit();
-	return ret;
-}
-
-long sim_sys_get_robust_list(int pid, void **head, size_t *len)
-{
-	long ret;
-
-	syscall_enter();
-	ret = sys_get_robust_list(pid, head, len);
 	syscall_exit();
 	return ret;
 }

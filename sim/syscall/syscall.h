@@ -30,9 +30,8 @@ long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
  * the kernel would.  NULL: no program.
  */
 extern int (*sim_signal_hook)(void);
-/* set_robust_list(2), get_robust_list(2): the real kernel's. */
+/* set_robust_list(2): the real kernel's. */
 long sim_sys_set_robust_list(void *head, size_t len);
-long sim_sys_get_robust_list(int pid, void **head, size_t *len);
 /* The futex part of the current task's exit, as the kernel's do_exit()
  * makes it before CLONE_CHILD_CLEARTID's wake: its robust list walked
  * (ksim_futex_exit_release(), sim/machine/hooks.h). */

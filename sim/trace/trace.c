@@ -50,7 +50,8 @@ static struct {
 	int narrate;		/* --narrate: sim/trace/trace_narrate.c	*/
 	int lockstat;		/* --lock-stat: sim/trace/lockstat.c		*/
 	int done;		/* window over, or closed: nothing more	*/
-	int where;		/* an HTML page: records carry stacks	*/
+	int page;		/* an HTML page: records carry stacks,
+				 * bucket lists and lock words	*/
 	unsigned int head;	/* the ring's earliest record		*/
 	unsigned int nr;	/* records in the ring			*/
 	uint64_t seq;
@@ -128,8 +129,6 @@ static void write_one(void)
 		sim__trace_text_rec(&tr.c, &r);
 }
 
-/* A record goes to --lock-stat as it comes, and through the ring, in
- * order, to the trace file and the narration. */
 static uint64_t shown_addr(const void *p);
 
 /* The built-in lock's words the page shows (sim_trace_lock_words()). */
@@ -183,13 +182,16 @@ static uint32_t chain_of(const void *lock)
 			       n - kept);
 }
 
+/* A record goes to --lock-stat as it comes, and through the ring, in
+ * order, to the trace file and the narration; a page's records carry
+ * the lock words' values as they are now. */
 static void emit(struct sim_trace_rec *r)
 {
 	if (tr.lockstat && r->type == SIM_TEV_QSPINLOCK)
 		sim__lockstat_rec(r);
 	if (tr.done)
 		return;
-	if (tr.where && lw.nr)
+	if (tr.page && lw.nr)
 		r->words = words_now();
 	r->seq = tr.seq++;
 	if (tr.nr == SIM_TRACE_REORDER)
@@ -255,7 +257,7 @@ static void rec_here(struct sim_trace_rec *r, enum sim_trace_event ev)
  * (sim/trace/trace_where.c): its index + 1, or 0. */
 static uint32_t where_here(void)
 {
-	return tr.where && !tr.done ? sim__where_here() : 0;
+	return tr.page && !tr.done ? sim__where_here() : 0;
 }
 
 void sim__trace_switch(int cpu, uint64_t ts_ps, const struct sim_task *prev,
@@ -278,7 +280,8 @@ void sim__trace_switch(int cpu, uint64_t ts_ps, const struct sim_task *prev,
 	else if (prev && prev->state == SIM_TASK_DEAD)
 		r.op = 'X';
 	/* switch_away() runs on the stack of the task it switches from */
-	if (prev && r.op != 'X' && on_fixed_stack(prev, (uintptr_t)&r))
+	if (tr.page && prev && r.op != 'X' &&
+	    on_fixed_stack(prev, (uintptr_t)&r))
 		r.where = where_here();
 	emit(&r);
 }
@@ -375,7 +378,7 @@ void sim_trace_qspinlock(const void *lock, enum sim_qspin_op op,
 	r.a = old;
 	r.b = new;
 	/* a bucket's list, as its unlock leaves it, for the page */
-	if (op == SIM_QS_UNLOCK && tr.where && !tr.done &&
+	if (op == SIM_QS_UNLOCK && tr.page && !tr.done &&
 	    sim_lockstat_bucket_offset(r.addr) == (long)ksim_hb_lock_offset())
 		r.chain = chain_of(lock);
 	emit(&r);
@@ -495,8 +498,8 @@ int sim_trace_open(const char *path, const struct sim_scenario *s)
 	else if (tr.file)
 		sim__trace_text_begin(&tr.c);
 	/* a page: stacks, bucket lists and lock words beside the records */
-	tr.where = tr.file && tr.c.format == SIM_TRACE_HTML;
-	if (tr.where) {
+	tr.page = tr.file && tr.c.format == SIM_TRACE_HTML;
+	if (tr.page) {
 		sim__where_reset();
 		sim__tlist_reset();
 	}
@@ -524,7 +527,7 @@ int sim_trace_last_events(void (*fn)(const char *line, void *arg), void *arg)
 
 void sim_trace_failure(const char *line)
 {
-	if (!tr.open || !tr.file || tr.c.format != SIM_TRACE_HTML)
+	if (!sim_trace_is_page())
 		return;
 	while (tr.nr && !tr.done)	/* the page's last event: this one */
 		write_one();
@@ -533,7 +536,7 @@ void sim_trace_failure(const char *line)
 
 int sim_trace_is_page(void)
 {
-	return tr.open && tr.file && tr.c.format == SIM_TRACE_HTML;
+	return tr.open && tr.page;
 }
 
 int sim_trace_picture(const char *svg)

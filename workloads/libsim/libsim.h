@@ -68,7 +68,6 @@ struct wl_prog_thread {
 	int sig_code[65];		/* how each was sent (si_code)	*/
 	uint64_t sig_waiting;		/* in sigwait() for these	*/
 	uint32_t sig_word;		/* ... woken through this word	*/
-	int sig_depth;			/* handlers running		*/
 	int sig_norestart;		/* in pause(), sigsuspend()	*/
 	int sig_handled;		/* a handler ran (pause())	*/
 	/* robust mutexes (mutex.c): the list the kernel walks at exit */
@@ -143,6 +142,7 @@ struct wl_prog_state {
 	/* signals (signal.c) */
 	struct sigaction sig_act[65];	/* by signal number		*/
 	uint64_t sig_proc_pending;	/* kill(): blocked everywhere	*/
+	int sig_proc_code[65];		/* ... how each was sent	*/
 	struct wl_prog_timer timers[WL_PROG_MAX_TIMERS];	/* timer.c: 0
 					 * is alarm() and ITIMER_REAL's	*/
 	struct wl_prog_shm shm[WL_PROG_MAX_SHM];	/* shm.c	*/
@@ -150,7 +150,9 @@ struct wl_prog_state {
 	struct wl_prog_file files[WL_PROG_MAX_FILES];	/* files.c	*/
 	int nr_files;
 	int fd_file[WL_PROG_MAX_FDS];	/* descriptor -> file index + 1	*/
-	int sig_any;			/* a signal was ever sent	*/
+	int sig_any;			/* a signal or a cancel was ever
+					 * sent: the atomics and system
+					 * calls look for one		*/
 };
 
 extern struct wl_prog_state wl_prog;

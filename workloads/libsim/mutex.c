@@ -105,11 +105,16 @@ static const struct ulock_ops *mutex_ops(const struct wl_prog_mutex *m)
 	return m->kind & WL_PROG_PI_KIND ? &ulock_pi_ops : wl_prog.lock;
 }
 
+static int is_robust(const struct wl_prog_mutex *m)
+{
+	return !!(m->kind & WL_PROG_ROBUST_KIND);
+}
+
 /* A process-shared mutex (a robust one is, as glibc's): its futex calls
  * go without FUTEX_PRIVATE_FLAG. */
 static int mutex_shared(const struct wl_prog_mutex *m)
 {
-	return !!(m->kind & (WL_PROG_PSHARED_KIND | WL_PROG_ROBUST_KIND));
+	return is_robust(m) || (m->kind & WL_PROG_PSHARED_KIND);
 }
 
 /* A normal or adaptive mutex: its owner relocking it hangs (glibc). */
@@ -349,7 +354,7 @@ int futexsim_pthread_mutex_lock(pthread_mutex_t *pm)
 	r = mutex_check_owner(m, tid);
 	if (r >= 0)
 		return r;
-	if (m->kind & WL_PROG_ROBUST_KIND) {
+	if (is_robust(m)) {
 		r = robust_lock(m, t, tid, 0, CLOCK_REALTIME, NULL);
 		wl_prog_errno_restore(e);
 		return r;
@@ -401,7 +406,7 @@ int futexsim_pthread_mutex_trylock(pthread_mutex_t *pm)
 		r = EBUSY;
 	if (r >= 0)
 		return r;
-	if (m->kind & WL_PROG_ROBUST_KIND) {
+	if (is_robust(m)) {
 		r = robust_lock(m, t, tid, 1, CLOCK_REALTIME, NULL);
 		wl_prog_errno_restore(e);
 		return r;
@@ -486,7 +491,7 @@ static int mutex_clocklock(pthread_mutex_t *pm, clockid_t clk,
 	r = wl_prog_abstime_check(abs);
 	if (r)
 		return r;
-	if (m->kind & WL_PROG_ROBUST_KIND) {
+	if (is_robust(m)) {
 		r = robust_lock(m, t, tid, 0, clk, abs);
 		wl_prog_errno_restore(e);
 		return r;
@@ -534,10 +539,9 @@ int futexsim_pthread_mutex_unlock(pthread_mutex_t *pm)
 	if (!t)
 		wl_prog_fail("pthread_mutex_unlock() outside a simulated program");
 	/* a robust mutex always checks its owner (glibc) */
-	if ((m->kind & WL_PROG_ROBUST_KIND) && m->owner != self_tid())
+	if (is_robust(m) && m->owner != self_tid())
 		return EPERM;
-	if (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK ||
-	    ((m->kind & WL_PROG_ROBUST_KIND) && m->count > 1)) {
+	if (type == PTHREAD_MUTEX_RECURSIVE || type == PTHREAD_MUTEX_ERRORCHECK) {
 		if (m->owner != self_tid())
 			return EPERM;
 		if (--m->count)
@@ -547,7 +551,7 @@ int futexsim_pthread_mutex_unlock(pthread_mutex_t *pm)
 	sim_uword_owner(m->lock, 0);
 	if (sim_lockstat_on)
 		sim_lockstat_user_release(m->lock);
-	if (m->kind & WL_PROG_ROBUST_KIND) {
+	if (is_robust(m)) {
 		robust_unlock(m, t);
 		wl_prog_errno_restore(e);
 		return 0;
@@ -566,11 +570,6 @@ int futexsim_pthread_mutex_unlock(pthread_mutex_t *pm)
 #define ROBUST_FUTEX_OFFSET						\
 	((long)offsetof(struct wl_prog_mutex, lock) -			\
 	 (long)offsetof(struct wl_prog_mutex, robust))
-
-static int is_robust(const struct wl_prog_mutex *m)
-{
-	return m->kind & WL_PROG_ROBUST_KIND;
-}
 
 /* The thread's robust list, registered with the kernel the first time. */
 static struct robust_list_head *robust_head(struct wl_prog_thread *t)

@@ -159,11 +159,13 @@ static void send_to_process(int sig, int timer)
 		return;
 	}
 	wl_prog.sig_proc_pending |= BIT(sig);
+	wl_prog.sig_proc_code[sig] = timer ? SI_KERNEL : SI_USER;
 	wl_prog.sig_any = 1;
 }
 
-/* Take @sig from @t's pending set, else the process's. */
-static int take(struct wl_prog_thread *t, uint64_t from)
+/* Take the lowest signal of @from from @t's pending set, else the
+ * process's; *@code (if not NULL): how it was sent (si_code). */
+static int take(struct wl_prog_thread *t, uint64_t from, int *code)
 {
 	uint64_t own = t->sig_pending & from, all = own ? own :
 		       wl_prog.sig_proc_pending & from;
@@ -173,6 +175,8 @@ static int take(struct wl_prog_thread *t, uint64_t from)
 		t->sig_pending &= ~BIT(sig);
 	else
 		wl_prog.sig_proc_pending &= ~BIT(sig);
+	if (code)
+		*code = own ? t->sig_code[sig] : wl_prog.sig_proc_code[sig];
 	return sig;
 }
 
@@ -202,7 +206,6 @@ static void run_handler(struct wl_prog_thread *t, int sig, int code)
 	}
 	mark(t);
 	t->sig_handled = 1;
-	t->sig_depth++;
 	if (now.sa_flags & SA_SIGINFO) {
 		memset(&info, 0, sizeof(info));
 		info.si_signo = sig;
@@ -212,7 +215,6 @@ static void run_handler(struct wl_prog_thread *t, int sig, int code)
 	} else {
 		now.sa_handler(sig);
 	}
-	t->sig_depth--;
 	t->sig_blocked = saved;
 	mark(t);
 }
@@ -227,10 +229,7 @@ static int deliver(struct wl_prog_thread *t)
 	uint64_t d;
 
 	while ((d = deliverable(t)) != 0) {
-		code = t->sig_pending & d ? 0 : SI_USER;
-		sig = take(t, d);
-		if (!code)
-			code = t->sig_code[sig];
+		sig = take(t, d, &code);
 		if (ignored(sig))
 			continue;
 		if (res == -1)
@@ -271,8 +270,11 @@ void wl_prog_signal_start(void)
 
 void wl_prog_signal_check(void)
 {
-	struct wl_prog_thread *t = wl_prog_self();
+	struct wl_prog_thread *t;
 
+	if (!wl_prog.sig_any)
+		return;		/* the common case: no signal ever */
+	t = wl_prog_self();
 	if (t && t->tid_word && deliverable(t))
 		deliver(t);
 }
@@ -433,7 +435,7 @@ int futexsim_sigwait(const sigset_t *set, int *sig)
 		return EINVAL;
 	for (;;) {
 		if ((t->sig_pending | wl_prog.sig_proc_pending) & want) {
-			*sig = take(t, want);
+			*sig = take(t, want, NULL);
 			t->sig_waiting = 0;
 			return 0;
 		}

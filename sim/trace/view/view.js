@@ -22,7 +22,6 @@
 	var TP = { STEAL: 0, TOP_WAITER: 1, SPIN_START: 2, SPIN_STOP: 3,
 		   SLEEP: 4, HANDOFF_REQUEST: 5, HANDOFF_GRANT: 6,
 		   ACQUIRE: 7, UNLOCK: 8, TIMEOUT: 12 };
-	var EAGAIN = -11;
 	var STATES = ['new', 'user', 'kernel', 'spin', 'sleep', 'runnable', 'dead'];
 	var STATE_TEXT = {
 		'new': 'not started', user: 'running user', kernel: 'running kernel',
