@@ -22,6 +22,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "sched/sched.h"
 #include "sim/report/failure.h"
@@ -515,7 +516,9 @@ static void check(int ok, const char *what)
 
 void sched_assert_state(void)
 {
-	int queued[SIM_MAX_CPUS] = { 0 }, live = 0;
+	int queued[SIM_MAX_CPUS], live = 0;
+
+	memset(queued, 0, (size_t)sim.nr_cpus * sizeof(queued[0]));
 
 	for (int i = 0; i < sim.nr_tasks; i++) {
 		const struct sim_task *t = sim.tasks[i];

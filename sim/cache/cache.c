@@ -60,7 +60,10 @@ uint64_t sim__cache_post_ps;
 
 static struct line_ref *refs;			/* the table		*/
 static struct line_ref *all_refs;		/* the same, listed	*/
+static struct line_ref *spare_refs;		/* a last machine's, for reuse */
 static struct sim_cache_line *stack_lines[SIM_MAX_TASKS]; /* by task index */
+static int stack_lines_hi;			/* [0, hi) may be set	*/
+static bool memo_ready;				/* memo_clear() ran once */
 static uint64_t next_id;
 static struct sim_cache_stats stats;
 
@@ -108,20 +111,34 @@ static void memo_clear(void)
 	}
 }
 
+/*
+ * A new machine forgets every line.  Only what the last one used is
+ * cleared (explore builds a machine per run): the memo slots of its
+ * lines (the memo holds no other), its stack lines; its refs are kept
+ * for the next machine's lines.
+ */
 void sim_cache_init(const struct sim_preset *p)
 {
 	HASH_CLEAR(hh, refs);
+	if (!memo_ready) {
+		memo_clear();
+		memo_ready = true;
+	}
 	while (all_refs) {
 		struct line_ref *r = all_refs;
+		struct sim__cache_memo *m = &sim__cache_memo[sim__cache_slot(r->raw)];
 
+		m->raw = ~(uintptr_t)0;
+		m->line = NULL;
 		all_refs = r->next_alloc;
-		free(r);
+		r->next_alloc = spare_refs;
+		spare_refs = r;
 	}
-	for (int i = 0; i < SIM_MAX_TASKS; i++) {
+	for (int i = 0; i < stack_lines_hi; i++) {
 		free(stack_lines[i]);
 		stack_lines[i] = NULL;
 	}
-	memo_clear();
+	stack_lines_hi = 0;
 	jitter_pct = 0;
 	memset(sim__cache_sb_done_ps, 0, sizeof(sim__cache_sb_done_ps));
 	memset(graced, 0, sizeof(graced));
@@ -192,11 +209,15 @@ static int stack_task(uintptr_t a)
 
 static struct line_ref *ref_new(uintptr_t raw, const volatile void *addr)
 {
-	struct line_ref *r = calloc(1, sizeof(*r));
+	struct line_ref *r = spare_refs;
 	int task = -1;
 
-	if (!r)
+	if (r) {
+		spare_refs = r->next_alloc;
+		memset(r, 0, sizeof(*r));
+	} else if (!(r = calloc(1, sizeof(*r)))) {
 		cache_oom();
+	}
 	r->raw = raw;
 	if (!sim_arena_contains((const void *)addr))
 		task = stack_task((uintptr_t)addr);
@@ -210,6 +231,8 @@ static struct line_ref *ref_new(uintptr_t raw, const volatile void *addr)
 			if (!stack_lines[task])
 				cache_oom();
 			line_init(stack_lines[task]);
+			if (task >= stack_lines_hi)
+				stack_lines_hi = task + 1;
 		}
 		r->line = stack_lines[task];
 	}

@@ -49,6 +49,7 @@ struct waiter {
 static struct {
 	int n;
 	struct waiter *w;
+	uint64_t *waitmap;		/* bit j: w[j].waiting		*/
 	const void *word;
 	uint64_t overtaken_max;
 	uint64_t window_left;		/* acquisitions to the window's end */
@@ -215,8 +216,10 @@ const void *sim_oracle_watched(void)
 void sim_oracle_run_begin(int threads)
 {
 	free(run.w);
+	free(run.waitmap);
 	run.w = calloc((size_t)threads, sizeof(*run.w));
-	if (!run.w) {
+	run.waitmap = calloc((size_t)threads / 64 + 1, sizeof(*run.waitmap));
+	if (!run.w || !run.waitmap) {
 		fprintf(stderr, "futexsim: out of memory for %d workers\n", threads);
 		exit(SIM_EXIT_INPUT);
 	}
@@ -231,6 +234,7 @@ void sim_oracle_wait(int idx)
 	if (idx >= run.n)
 		return;
 	run.w[idx].waiting = 1;
+	run.waitmap[idx / 64] |= 1ULL << (idx % 64);
 	run.w[idx].task = sim_current();
 	run.w[idx].since_ps = sim_now_ps();
 	run.w[idx].seen_ps = run.w[idx].since_ps;
@@ -317,6 +321,21 @@ static int overtakes(struct waiter *o)
 	return 1;
 }
 
+/* The first waiting worker at or after @j, or -1: the workers an
+ * acquisition may overtake, in index order, without looking at the
+ * others (hundreds of threads, few of them waiting). */
+static int next_waiting(int j)
+{
+	while (j < run.n) {
+		uint64_t bits = run.waitmap[j / 64] >> (j % 64);
+
+		if (bits)
+			return j + __builtin_ctzll(bits);
+		j = (j / 64 + 1) * 64;
+	}
+	return -1;
+}
+
 void sim_oracle_acquired(int idx)
 {
 	unsigned int m = sim_oracles.mask;
@@ -325,10 +344,10 @@ void sim_oracle_acquired(int idx)
 	if (idx >= run.n)
 		return;
 	me = &run.w[idx];
-	for (int j = 0; j < run.n; j++) {
+	for (int j = next_waiting(0); j >= 0; j = next_waiting(j + 1)) {
 		struct waiter *o = &run.w[j];
 
-		if (j == idx || !o->waiting || !overtakes(o))
+		if (j == idx || !overtakes(o))
 			continue;
 		o->overtaken++;
 		if ((m & SIM_ORACLE_OVERTAKE) && o->overtaken >= sim_oracles.overtake)
@@ -344,6 +363,7 @@ void sim_oracle_acquired(int idx)
 	if (me->overtaken > run.overtaken_max)
 		run.overtaken_max = me->overtaken;
 	me->waiting = 0;
+	run.waitmap[idx / 64] &= ~(1ULL << (idx % 64));
 	me->window_ops++;
 	if ((m & SIM_ORACLE_SHARE) && !--run.window_left)
 		window_end();

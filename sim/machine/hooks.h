@@ -48,8 +48,18 @@ enum sim_access {
  * simulated CPU (timed mode: whichever CPU has the smallest clock runs) and
  * may preempt the current task if a tick asked for it and the current CPU's
  * preempt_count is 0.  Returns when this CPU is the one to run again.
+ * Outside a task (the boot's initcalls, event callbacks) it does nothing,
+ * inline: a machine boots with thousands of hooks, and explore boots one
+ * per run.
  */
-void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size);
+extern int sim__hooks_live;	/* a task runs: sim/machine/machine.c keeps it */
+void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int size);
+static inline void sim_hook(enum sim_access kind, const volatile void *addr,
+			    unsigned int size)
+{
+	if (__builtin_expect(sim__hooks_live, 1))
+		sim__hook(kind, addr, size);
+}
 
 /*
  * sim_spin_wait - the caller spins on @addr: it read the word, found the

@@ -30,6 +30,7 @@
  * Creating tasks and charging their time is sim/machine/task.c.
  */
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,7 @@
 
 struct sim_machine sim;
 struct sim_cpu *sim_cur;
+int sim__hooks_live;
 struct sim_cpu_kstate *sim_this_cpu;
 int sim_nr_cpus;
 void *sim_current_kt;
@@ -71,7 +73,18 @@ static uint64_t livelock_ps = 10ULL * 1000 * 1000 * 1000 * 1000;
 static int check_state;			/* FUTEXSIM_CHECK_STATE=1	*/
 static int nr_parked;			/* CPUs in sim_spin_wait()	*/
 static struct sim_cpu *parked[SIM_MAX_CPUS];	/* those CPUs, any order */
+/* How many of them wait on each line, by sim_cache_line_id() (dense from
+ * 1): a store to a line nobody waits on skips the parked list. */
+static uint16_t *park_count;
+static size_t park_cap;
 static jmp_buf abort_jb;		/* sim_run_abort() from main	*/
+
+/* sim_hook()'s gate: a task runs (not the boot, not an event).  Set
+ * wherever sim_cur or in_event change. */
+static inline void hooks_live_update(void)
+{
+	sim__hooks_live = sim_cur && !in_event;
+}
 
 /* The layers' state checkers (SIM_STATE_CHECKER() of sim/machine/hooks.h),
  * in calling order: (order, name) ascending, whatever the link order. */
@@ -129,6 +142,13 @@ static void tick_fire(struct sim_event *ev);
 static void kick_fire(struct sim_event *ev);
 static struct sim_cpu *sim__explore_next(void);
 
+/* struct sim_machine past its two arrays, which sim_machine_init() clears
+ * only as far as they were used */
+#define MACHINE_TAIL	(offsetof(struct sim_machine, tasks) + sizeof(sim.tasks))
+_Static_assert(offsetof(struct sim_machine, tasks) ==
+	       offsetof(struct sim_machine, cpus) + sizeof(sim.cpus),
+	       "sim_machine_init() clears what lies around cpus[] and tasks[]");
+
 void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 		      uint64_t seed)
 {
@@ -139,15 +159,26 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 		sim_coro_destroy(&sim.tasks[i]->coro);
 		free(sim.tasks[i]);
 	}
-	memset(&sim, 0, sizeof(sim));
+	/*
+	 * Back to all zeros, as at the start of the process; only what the
+	 * last machine used can be other than zero (a machine per explore
+	 * run: clearing all SIM_MAX_CPUS CPUs and SIM_MAX_TASKS slots would
+	 * cost as much as the run).
+	 */
+	memset(sim.cpus, 0, (size_t)sim.nr_cpus * sizeof(sim.cpus[0]));
+	memset(sim.tasks, 0, (size_t)sim.nr_tasks * sizeof(sim.tasks[0]));
+	memset(&sim, 0, offsetof(struct sim_machine, cpus));
+	memset((char *)&sim + MACHINE_TAIL, 0, sizeof(sim) - MACHINE_TAIL);
 	sim_cur = NULL;
 	running_coro = NULL;
 	horizon_ps = 0;
 	in_event = 0;
+	hooks_live_update();
 	event_now_ps = 0;
 	last_progress_ps = 0;
-	nr_parked = 0;
-	sim_runheap_reset();
+	while (nr_parked)		/* an aborted run's spinners */
+		park_count[parked[--nr_parked]->park_line]--;
+	sim_runheap_reset(nr_cpus);
 	sim_oracle_watch(NULL);		/* the workload names its lock word */
 	sim.preset = preset;
 	sim.nr_cpus = nr_cpus;
@@ -290,6 +321,7 @@ static void unpark(struct sim_cpu *c, uint64_t after_ps)
 		k = (after_ps - c->park_start_ps) / iter + 1;
 	c->now_ps = c->park_start_ps + k * iter - cost_ps[SIM_LOAD];
 	c->parked = false;
+	park_count[c->park_line]--;
 	parked[c->park_idx] = parked[--nr_parked];
 	parked[c->park_idx]->park_idx = c->park_idx;
 	sim_runheap_add(c);
@@ -319,6 +351,8 @@ static void sim__wake_spinners(const volatile void *addr, uint64_t issue_ps,
 	uint64_t line = sim_cache_line_id(addr);
 	uint64_t after = now_ps;
 
+	if (line >= park_cap || !park_count[line])
+		return;
 	if (cache_on && issue_ps <= now_ps) {
 		/* a reload issued at p >= issue_ps completes at p + LOAD */
 		after = issue_ps + cost_ps[SIM_LOAD];
@@ -402,11 +436,13 @@ static void fire(struct sim_event *ev)
 	sim_events_del(ev);
 	sim.counters.events++;
 	in_event = 1;
+	hooks_live_update();
 	event_now_ps = ev->when_ps;
 	sim_this_cpu = &sim.cpus[ev->cpu].k;
 	ev->fire(ev);
 	sim_this_cpu = saved;
 	in_event = 0;
+	hooks_live_update();
 }
 
 /* ---- dispatch ---------------------------------------------------------- */
@@ -445,6 +481,7 @@ static void run_over(void)
 		sim_fail(SIM_FAIL_DEADLOCK,
 			 "every task is blocked and no timer is pending");
 	sim_cur = NULL;
+	hooks_live_update();
 	sim_current_kt = NULL;
 	running_coro = &main_coro;
 	sim.counters.switches++;
@@ -459,6 +496,7 @@ static void resume(struct sim_cpu *c)
 	struct sim_coro *from = running_coro;
 
 	sim_cur = c;
+	hooks_live_update();
 	sim_this_cpu = &c->k;
 	sim_current_kt = t->kt;
 	if (&t->coro == from)
@@ -592,9 +630,10 @@ static inline uint64_t hook_charge(struct sim_cpu *c, enum sim_access kind,
 	return post_ps;
 }
 
-/* Every hook: charge the access; past the horizon, dispatch, then the
+/* Every hook of a task (sim_hook(), sim/machine/hooks.h, calls it only
+ * then): charge the access; past the horizon, dispatch, then the
  * preemption point; last, the access may end other CPUs' spin-waits. */
-void sim_hook(enum sim_access kind, const volatile void *addr, unsigned int size)
+void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int size)
 {
 	struct sim_cpu *c = sim_cur;
 	uint64_t issue_ps, post_ps;
@@ -643,6 +682,24 @@ void sim_spin_done(int first_change)
 		sim_cache_spin_done(sim_cur, first_change);
 }
 
+/* Room in park_count[] for line id @line. */
+static void park_count_grow(uint64_t line)
+{
+	size_t cap = park_cap ? park_cap : 1024;
+	uint16_t *p;
+
+	while (cap <= line)
+		cap *= 2;
+	p = realloc(park_count, cap * sizeof(*p));
+	if (!p) {
+		fprintf(stderr, "futexsim: out of memory for the spin-wait table\n");
+		exit(SIM_EXIT_HOST);
+	}
+	memset(p + park_cap, 0, (cap - park_cap) * sizeof(*p));
+	park_count = p;
+	park_cap = cap;
+}
+
 void sim_spin_wait(const volatile void *addr, unsigned int size)
 {
 	struct sim_cpu *c = sim_cur;
@@ -657,6 +714,9 @@ void sim_spin_wait(const volatile void *addr, unsigned int size)
 	c->park_line = sim_cache_line_id(addr);
 	c->park_start_ps = c->now_ps - cost_ps[SIM_RELAX];
 	nr_parked++;
+	if (c->park_line >= park_cap)
+		park_count_grow(c->park_line);
+	park_count[c->park_line]++;
 	sim__dispatch();
 	preempt_point(sim_cur);
 }
@@ -700,6 +760,7 @@ void sim_run_abort(void)
 
 	in_event = 0;
 	sim_cur = NULL;
+	hooks_live_update();
 	sim_current_kt = NULL;
 	if (from == &main_coro)
 		longjmp(abort_jb, 1);

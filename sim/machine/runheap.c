@@ -5,15 +5,28 @@
  *
  * Stage: machine.  Called by sim/machine/machine.c at every dispatch, so it is on
  * the simulator's hot path: O(log n) per insertion and removal, and
- * O(ties) to find the CPUs that share the smallest clock.  A tie-break
+ * O(ties) to find the CPUs that share the smallest clock; on a machine
+ * of at most FLAT_MAX CPUs a sorted array instead.  A tie-break
  * is a decision of replay files (sim_draw(), sim/replay/replay.h).
  */
+#include <stdbool.h>
+
 #include "sim/machine/machine.h"
 #include "sim/replay/replay.h"
 #include "sim/machine/runheap.h"
 
 static struct sim_cpu *heap[SIM_MAX_CPUS];
 static int nr;
+/*
+ * A small machine keeps heap[] sorted instead, from the largest (now_ps,
+ * CPU number) to the smallest: the next CPU is the last, its equals are
+ * just before it, and an insertion moves a few pointers.  CPUs enter and
+ * leave at every dispatch; a few moves cost less than the heap's
+ * sifting.  The CPUs returned are the same either way: the smallest
+ * clock, and among equal clocks the PRNG's pick by CPU number.
+ */
+#define FLAT_MAX	8
+static bool flat;
 
 static inline int before(const struct sim_cpu *a, const struct sim_cpu *b)
 {
@@ -63,6 +76,11 @@ static void remove_at(int i)
 	struct sim_cpu *c = heap[i];
 
 	c->run_idx = -1;
+	if (flat) {
+		for (nr--; i < nr; i++)
+			place(heap[i + 1], i);
+		return;
+	}
 	if (--nr == i)
 		return;
 	place(heap[nr], i);
@@ -70,17 +88,26 @@ static void remove_at(int i)
 	sift_down(heap[i]->run_idx);
 }
 
-void sim_runheap_reset(void)
+void sim_runheap_reset(int nr_cpus)
 {
 	for (int i = 0; i < nr; i++)
 		heap[i]->run_idx = -1;
 	nr = 0;
+	flat = nr_cpus <= FLAT_MAX;
 }
 
 void sim_runheap_add(struct sim_cpu *c)
 {
-	place(c, nr++);
-	sift_up(nr - 1);
+	int i = nr++;
+
+	if (!flat) {
+		place(c, i);
+		sift_up(i);
+		return;
+	}
+	for (; i > 0 && before(heap[i - 1], c); i--)
+		place(heap[i - 1], i);
+	place(c, i);
 }
 
 int sim_runheap_contains(const struct sim_cpu *c)
@@ -90,7 +117,9 @@ int sim_runheap_contains(const struct sim_cpu *c)
 
 uint64_t sim_runheap_min_ps(void)
 {
-	return nr ? heap[0]->now_ps : UINT64_MAX;
+	if (!nr)
+		return UINT64_MAX;
+	return heap[flat ? nr - 1 : 0]->now_ps;
 }
 
 /* Collect the heap positions whose clock equals the minimum; they form a
@@ -110,6 +139,20 @@ struct sim_cpu *sim_runheap_pop_earliest(void)
 
 	if (!nr)
 		return NULL;
+	if (flat) {
+		/* the equals of the last, in descending CPU number */
+		uint64_t t = heap[nr - 1]->now_ps;
+		struct sim_cpu *c;
+
+		for (n = 1; n < nr && heap[nr - 1 - n]->now_ps == t; n++)
+			;
+		pick = nr - 1;
+		if (n > 1)	/* the k-th smallest CPU number among them */
+			pick -= (int)sim_draw(SIM_DEC_TIE, n);
+		c = heap[pick];
+		remove_at(pick);
+		return c;
+	}
 	if (nr > 1 && heap[1]->now_ps != heap[0]->now_ps &&
 	    (nr < 3 || heap[2]->now_ps != heap[0]->now_ps)) {
 		struct sim_cpu *c = heap[0];

@@ -74,9 +74,13 @@ void sim_hist_add(struct sim_hist *h, uint64_t v)
 
 void sim_hist_merge(struct sim_hist *dst, const struct sim_hist *src)
 {
-	unsigned int i;
+	unsigned int i, n;
 
-	for (i = 0; i < SIM_HIST_BUCKETS; i++)
+	if (!src->count)
+		return;
+	/* no value above the maximum: the buckets past its are empty */
+	n = hist_index(src->max) + 1;
+	for (i = 0; i < n; i++)
 		dst->bucket[i] += src->bucket[i];
 	dst->count += src->count;
 	if (src->max > dst->max)
