@@ -66,6 +66,32 @@ static char *base;
 static size_t brk_off;
 static struct block_hdr *free_list[NR_CLASSES];
 
+/*
+ * Zero bytes the reset need not clear: the tails of large blocks past
+ * their requested sizes (a 160 KiB table in a 256 KiB class), which no
+ * one writes (ASan builds poison them).  Everything from brk_off up is
+ * zero too, so such a tail stays zero until its block is freed (the next
+ * owner of the block may use the whole class): sim_arena_free() drops
+ * it.  In address order, as the bump allocator hands them out.
+ */
+#define CLEAN_MIN	4096		/* tails worth a range		*/
+#define CLEAN_MAX	32
+static struct { size_t lo, hi; } clean[CLEAN_MAX];
+static int nr_clean;
+
+/* Zero [0, brk_off) but the clean ranges; forget them. */
+static void zero_used(void)
+{
+	size_t at = 0;
+
+	for (int i = 0; i < nr_clean; i++) {
+		memset(base + at, 0, clean[i].lo - at);
+		at = clean[i].hi;
+	}
+	memset(base + at, 0, brk_off - at);
+	nr_clean = 0;
+}
+
 static unsigned int size_class(size_t size, size_t *class_size)
 {
 	if (size <= SMALL_MAX) {
@@ -85,7 +111,7 @@ static unsigned int size_class(size_t size, size_t *class_size)
 }
 
 /* The size of the blocks of class @class. */
-static __attribute__((unused)) size_t class_bytes(unsigned int class)
+static size_t class_bytes(unsigned int class)
 {
 	if (class < NR_SMALL)
 		return ((size_t)class + 1) * 16;
@@ -113,10 +139,11 @@ void sim_arena_init(void)
 		/* zero again: a small arena (explore mode builds a machine
 		 * per run) by memset, which keeps its pages; else madvise */
 		if (brk_off && brk_off <= ARENA_MEMSET_MAX)
-			memset(base, 0, brk_off);
+			zero_used();
 		else if (brk_off)
 			madvise(base, brk_off, MADV_DONTNEED);
 		brk_off = 0;
+		nr_clean = 0;
 		return;
 	}
 	void *p = mmap((void *)SIM_ARENA_BASE, SIM_ARENA_SIZE,
@@ -163,6 +190,10 @@ void *sim_arena_alloc(size_t size, size_t align)
 	h->class = class;
 	h->magic = MAGIC_USED;
 	brk_off = start + csize;
+	if (csize - size >= CLEAN_MIN && nr_clean < CLEAN_MAX) {
+		clean[nr_clean].lo = start + size;
+		clean[nr_clean++].hi = start + csize;
+	}
 	arena_roots();
 	arena_poison(h, HDR);
 	arena_poison(base + start + size, csize - size);
@@ -182,6 +213,16 @@ void sim_arena_free(const void *p)
 		abort();
 	}
 	h->magic = MAGIC_FREE;
+	for (int i = 0; i < nr_clean; i++) {
+		size_t off = (size_t)((const char *)p - base);
+
+		if (clean[i].lo >= off && clean[i].hi <= off + class_bytes(h->class)) {
+			memmove(&clean[i], &clean[i + 1],
+				(size_t)(nr_clean - i - 1) * sizeof(clean[0]));
+			nr_clean--;
+			break;
+		}
+	}
 	h->next_free = free_list[h->class];
 	free_list[h->class] = h;
 	arena_poison(h, HDR + class_bytes(h->class));
