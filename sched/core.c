@@ -207,6 +207,8 @@ static void run_task(struct sim_cpu *c, struct sim_task *next)
 	if (c->now_ps < next->ready_ps)
 		c->now_ps = next->ready_ps;
 	next->state = SIM_TASK_RUNNING;
+	if (sched_task_watch && next->cpu != c->k.cpu)
+		sched_task_watch(next, SCHED_WATCH_MOVE);
 	next->cpu = c->k.cpu;
 	next->slice_start_ps = c->now_ps;
 	next->mode_start_ps = c->now_ps;
@@ -345,6 +347,8 @@ static void switch_away(struct sim_task *prev)
 	sim_switch_to(next);
 }
 
+void (*sched_task_watch)(const struct sim_task *t, enum sched_watch what);
+
 void sched_block(void)
 {
 	struct sim_task *t = sim_cur->curr;
@@ -352,6 +356,8 @@ void sched_block(void)
 	if (sim_cur->k.preempt_count)
 		sim_fail(SIM_FAIL_BUG, "scheduling while atomic (preempt_count != 0)");
 	t->state = SIM_TASK_SLEEPING;
+	if (sched_task_watch)
+		sched_task_watch(t, SCHED_WATCH_SLEEP);
 	switch_away(t);
 	/* woken, and given a CPU again by run_task() */
 }
@@ -396,6 +402,8 @@ int sched_wake(struct sim_task *t)
 
 	if (t->state != SIM_TASK_SLEEPING)
 		return 0;
+	if (sched_task_watch)
+		sched_task_watch(t, SCHED_WATCH_WAKE);
 	/*
 	 * The waker spends wake_ps in try_to_wake_up(), but the wakee is on
 	 * its runqueue from the start: the trace says so then (other CPUs,

@@ -75,6 +75,15 @@ void sched_cpu_wakeup(struct sim_cpu *cpu);
 void sched_preempt(void);
 /* sched_nr_queued - tasks waiting on @cpu's runqueue (not counting curr). */
 int sched_nr_queued(const struct sim_cpu *cpu);
+/*
+ * sched_task_watch - when set, called as a task goes to sleep (in
+ * sched_block()), as it is woken (in sched_wake(), before it is placed)
+ * and as a runnable task moves to another CPU (newly-idle balancing); in
+ * each case its ->cpu is still the old one.  None is a scheduling point.
+ * Set by sim/explore/oracle.c (its lazy overtake counting), else NULL.
+ */
+enum sched_watch { SCHED_WATCH_SLEEP, SCHED_WATCH_WAKE, SCHED_WATCH_MOVE };
+extern void (*sched_task_watch)(const struct sim_task *t, enum sched_watch what);
 /* sched_assert_state - check the invariants of every task and runqueue;
  * a violation is a simulator BUG (report, exit 3). */
 void sched_assert_state(void);

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sched/sched.h"
 #include "sim/scenario/config.h"
 #include "sim/machine/machine.h"
 #include "sim/explore/oracle.h"
@@ -43,13 +44,34 @@ struct waiter {
 	uint64_t since_ps;		/* waiting since, if waiting	*/
 	uint64_t overtaken;		/* in the current wait		*/
 	uint64_t window_ops;		/* acquisitions this window	*/
+	uint64_t base;			/* lazy: gen[cpu] or acq_seq then */
+	int cpu;			/* lazy: the CPU it is counted on */
+	int tix;			/* the task's index (TID - first)	*/
+	char mode;			/* W_VISIT, W_CPU, W_SLEEP	*/
 	char waiting, done, done_in_window;
 };
+
+/*
+ * How a waiting worker is counted (see "Lazy counting" below):
+ *   W_VISIT   visited at each acquisition: overtakes() (eager)
+ *   W_CPU     awake on ->cpu: overtaken at each acquisition that finds
+ *             that CPU's clock moved since the one before (gen[cpu])
+ *   W_SLEEP   asleep on ->cpu: overtaken at each acquisition (acq_seq)
+ */
+enum { W_VISIT, W_CPU, W_SLEEP };
 
 static struct {
 	int n;
 	struct waiter *w;
-	uint64_t *waitmap;		/* bit j: w[j].waiting		*/
+	uint64_t *waitmap;		/* bit j: w[j] waits in W_VISIT	*/
+	bool lazy;			/* W_CPU and W_SLEEP are used	*/
+	uint64_t acq_seq;		/* acquisitions so far		*/
+	/* per CPU: its clock at the last acquisition, how many found it
+	 * moved, its waiters counted lazily; the CPUs with some */
+	uint64_t snap[SIM_MAX_CPUS], gen[SIM_MAX_CPUS];
+	int lazy_on[SIM_MAX_CPUS], tpos[SIM_MAX_CPUS];
+	int tlist[SIM_MAX_CPUS], nr_t;
+	short task_waiter[SIM_MAX_TASKS]; /* by task index: worker + 1, or 0 */
 	const void *word;
 	uint64_t overtaken_max;
 	uint64_t window_left;		/* acquisitions to the window's end */
@@ -213,8 +235,20 @@ const void *sim_oracle_watched(void)
 	return run.word;
 }
 
+static void waiter_moves(const struct sim_task *t, enum sched_watch what);
+
 void sim_oracle_run_begin(int threads)
 {
+	for (int j = 0; j < run.n; j++)	/* its tasks are freed by now */
+		if (run.w[j].task)
+			run.task_waiter[run.w[j].tix] = 0;
+	for (int i = 0; i < run.nr_t; i++)
+		run.lazy_on[run.tlist[i]] = 0;
+	run.nr_t = 0;
+	run.acq_seq = 0;
+	/* counts are looked at as they grow by overtake= and starve= */
+	run.lazy = !(sim_oracles.mask & (SIM_ORACLE_OVERTAKE | SIM_ORACLE_STARVE));
+	sched_task_watch = run.lazy ? waiter_moves : NULL;
 	free(run.w);
 	free(run.waitmap);
 	run.w = calloc((size_t)threads, sizeof(*run.w));
@@ -234,8 +268,13 @@ void sim_oracle_wait(int idx)
 	if (idx >= run.n)
 		return;
 	run.w[idx].waiting = 1;
+	run.w[idx].mode = W_VISIT;
 	run.waitmap[idx / 64] |= 1ULL << (idx % 64);
 	run.w[idx].task = sim_current();
+	if (run.w[idx].task) {
+		run.w[idx].tix = run.w[idx].task->tid - SIM_TID_BASE;
+		run.task_waiter[run.w[idx].tix] = (short)(idx + 1);
+	}
 	run.w[idx].since_ps = sim_now_ps();
 	run.w[idx].seen_ps = run.w[idx].since_ps;
 	run.w[idx].overtaken = 0;
@@ -336,6 +375,108 @@ static int next_waiting(int j)
 	return -1;
 }
 
+/*
+ * Lazy counting.  With hundreds of threads most of them wait, and a
+ * visit per waiter per acquisition (overtakes()) is most of a run's host
+ * time.  Without overtake= and starve=, which look at a count while it
+ * grows, a waiter is visited only until the next acquisition after it
+ * started waiting, woke or moved to another CPU; then it is counted
+ * per CPU:
+ *   awake on CPU c (W_CPU): overtakes() counts an acquisition iff c's
+ *     clock moved since the waiter's last count; and between counts its
+ *     reference is the clock at the acquisition before (equal, or it
+ *     would have been counted).  So it is counted by every acquisition
+ *     that finds c's clock moved since the previous acquisition: gen[c]
+ *     counts those, from the clocks kept in snap[c];
+ *   asleep (W_SLEEP): by every acquisition (acq_seq), its reference the
+ *     clock of its CPU at the last one (snap[c]).
+ * sched_task_watch() tells of each sleep, wakeup and move while no
+ * acquisition can happen: the count is brought up to date then
+ * (settle()), and the waiter goes to the next mode.  The counts are
+ * those of the visits, exactly: tests/test_mutex.c and
+ * mk/same-results.sh compare the reports.
+ */
+static void track(int c)
+{
+	if (run.lazy_on[c]++)
+		return;
+	run.tpos[c] = run.nr_t;
+	run.tlist[run.nr_t++] = c;
+	run.snap[c] = sim.cpus[c].now_ps;
+}
+
+static void untrack(int c)
+{
+	int last;
+
+	if (--run.lazy_on[c])
+		return;
+	last = run.tlist[--run.nr_t];
+	run.tlist[run.tpos[c]] = last;
+	run.tpos[last] = run.tpos[c];
+}
+
+/* Bring @o's count up to the last acquisition; it leaves its lazy mode
+ * (for W_VISIT, or another). */
+static void settle(struct waiter *o)
+{
+	int c = o->cpu;
+
+	if (o->mode == W_CPU) {
+		o->overtaken += run.gen[c] - o->base;
+		o->seen_ps = run.snap[c];
+	} else if (o->mode == W_SLEEP && run.acq_seq != o->base) {
+		o->overtaken += run.acq_seq - o->base;
+		o->seen_ps = run.snap[c];
+	}
+	if (o->mode != W_VISIT)
+		untrack(c);
+	o->mode = W_VISIT;
+}
+
+static void lazy_mode(struct waiter *o, int j, char mode)
+{
+	o->mode = mode;
+	o->cpu = o->task->cpu;
+	track(o->cpu);
+	o->base = mode == W_CPU ? run.gen[o->cpu] : run.acq_seq;
+	run.waitmap[j / 64] &= ~(1ULL << (j % 64));
+}
+
+/* sched_task_watch: @t sleeps, wakes or moves (its ->cpu still the old) */
+static void waiter_moves(const struct sim_task *t, enum sched_watch what)
+{
+	int i = t->tid - SIM_TID_BASE, j;
+	struct waiter *o;
+
+	if (i < 0 || i >= SIM_MAX_TASKS || !run.task_waiter[i])
+		return;
+	j = run.task_waiter[i] - 1;
+	o = &run.w[j];
+	if (!o->waiting)
+		return;
+	settle(o);
+	if (what == SCHED_WATCH_SLEEP)
+		lazy_mode(o, j, W_SLEEP);
+	else
+		run.waitmap[j / 64] |= 1ULL << (j % 64);
+}
+
+/* At each acquisition, before the visits: the clocks the lazy ones see. */
+static void lazy_acquisition(void)
+{
+	for (int i = 0; i < run.nr_t; i++) {
+		int c = run.tlist[i];
+		uint64_t now = sim.cpus[c].now_ps;
+
+		if (now != run.snap[c]) {
+			run.gen[c]++;
+			run.snap[c] = now;
+		}
+	}
+	run.acq_seq++;
+}
+
 void sim_oracle_acquired(int idx)
 {
 	unsigned int m = sim_oracles.mask;
@@ -344,10 +485,21 @@ void sim_oracle_acquired(int idx)
 	if (idx >= run.n)
 		return;
 	me = &run.w[idx];
+	if (run.lazy) {
+		settle(me);	/* up to the last one: not this one */
+		lazy_acquisition();
+	}
 	for (int j = next_waiting(0); j >= 0; j = next_waiting(j + 1)) {
 		struct waiter *o = &run.w[j];
+		int counted;
 
-		if (j == idx || !overtakes(o))
+		if (j == idx)
+			continue;
+		counted = overtakes(o);
+		if (run.lazy && o->task)	/* its reference is snap[] now */
+			lazy_mode(o, j, o->task->state == SIM_TASK_SLEEPING ?
+				  W_SLEEP : W_CPU);
+		if (!counted)
 			continue;
 		o->overtaken++;
 		if ((m & SIM_ORACLE_OVERTAKE) && o->overtaken >= sim_oracles.overtake)
