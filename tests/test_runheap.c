@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tests/test_runheap.c - the CPUs that may run (sim/machine/runheap.c): on a
- * small machine (a sorted array) and a large one (a heap), the CPU
+ * tests/test_runheap.c - the CPUs that may run (sim/machine/runheap.c): with
+ * a few CPUs in it (a sorted array), many (a heap) and in between (it
+ * turns from one into the other), the CPU
  * sim_runheap_pop_earliest() returns is the one a plain scan picks: the
  * smallest clock, and among equal clocks the k-th smallest CPU number for
  * the k the run's generator draws.
@@ -35,17 +36,20 @@ static int scan_pick(struct sim_cpu *cpus, const bool *in, int n,
 }
 
 /*
- * @n CPUs, 20,000 random steps: add a CPU with a clock from a small
- * range (many ties), take one out, or pop the earliest and compare with
- * the scan.  Return: the number of pops that disagreed.
+ * @n CPUs, 20,000 random steps in phases of 400 that mostly add, then
+ * mostly take out: add a CPU with a clock from a small range (many
+ * ties), take one out, or pop the earliest and compare with the scan.
+ * Return: the number of pops that disagreed; *@most: the most CPUs in
+ * it at once.
  */
-static int run_against_scan(int n, uint64_t seed)
+static int run_against_scan(int n, uint64_t seed, int *most)
 {
 	static struct sim_cpu cpus[64];
 	bool in[64] = { false };
 	struct sim_prng steps, ref;
-	int wrong = 0;
+	int wrong = 0, count = 0;
 
+	*most = 0;
 	sim_prng_seed(&steps, seed);
 	sim_prng_seed(&sim_rng, seed + 1);
 	sim_prng_seed(&ref, seed + 1);
@@ -53,54 +57,63 @@ static int run_against_scan(int n, uint64_t seed)
 		cpus[i].k.cpu = i;
 		cpus[i].run_idx = -1;
 	}
-	sim_runheap_reset(n);
+	sim_runheap_reset();
 	for (int step = 0; step < 20000; step++) {
 		int c = (int)sim_prng_below(&steps, (uint64_t)n);
+		bool grow = step / 400 % 2 == 0;
+		uint64_t op = sim_prng_below(&steps, 4);
 
-		switch (sim_prng_below(&steps, 3)) {
-		case 0:
+		if (grow ? op < 3 : op == 0) {
 			if (in[c])
-				break;
+				continue;
 			cpus[c].now_ps = sim_prng_below(&steps, 8);
 			sim_runheap_add(&cpus[c]);
 			in[c] = true;
-			break;
-		case 1:
+			count++;
+		} else if (op % 2) {
 			if (!in[c])
-				break;
+				continue;
 			sim_runheap_remove(&cpus[c]);
 			in[c] = false;
-			break;
-		default: {
+			count--;
+		} else {
 			int want = scan_pick(cpus, in, n, &ref);
 			struct sim_cpu *got = sim_runheap_pop_earliest();
 
 			if (want < 0 ? got != NULL : got != &cpus[want])
 				wrong++;
-			if (got)
+			if (got) {
 				in[got->k.cpu] = false;
+				count--;
+			}
 		}
-		}
-		int count = 0;
-
-		for (int i = 0; i < n; i++)
-			count += in[i];
 		ck_assert_int_eq(sim_runheap_nr(), count);
+		if (count > *most)
+			*most = count;
 	}
 	return wrong;
 }
 
 START_TEST(test_runheap_small_machine_picks_as_a_scan)
 {
-	ck_assert_int_eq(run_against_scan(4, 11), 0);
-	ck_assert_int_eq(run_against_scan(8, 12), 0);
+	int most;
+
+	ck_assert_int_eq(run_against_scan(4, 11, &most), 0);
+	ck_assert_int_eq(most, 4);
+	ck_assert_int_eq(run_against_scan(8, 12, &most), 0);
 }
 END_TEST
 
+/* 20 and 64 CPUs: the set grows past 16 (a heap) and shrinks to 8 (sorted)
+ * again and again */
 START_TEST(test_runheap_large_machine_picks_as_a_scan)
 {
-	ck_assert_int_eq(run_against_scan(9, 13), 0);
-	ck_assert_int_eq(run_against_scan(64, 14), 0);
+	int most;
+
+	ck_assert_int_eq(run_against_scan(20, 13, &most), 0);
+	ck_assert_int_gt(most, 16);
+	ck_assert_int_eq(run_against_scan(64, 14, &most), 0);
+	ck_assert_int_gt(most, 40);
 }
 END_TEST
 
@@ -113,7 +126,7 @@ START_TEST(test_runheap_scan_with_other_draws_disagrees)
 	bool in[4] = { true, true, true, true };
 	int wrong = 0;
 
-	sim_runheap_reset(4);
+	sim_runheap_reset();
 	sim_prng_seed(&sim_rng, 5);
 	sim_prng_seed(&ref, 6);
 	for (int round = 0; round < 50; round++) {

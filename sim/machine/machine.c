@@ -178,7 +178,7 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 	last_progress_ps = 0;
 	while (nr_parked)		/* an aborted run's spinners */
 		park_count[parked[--nr_parked]->park_line]--;
-	sim_runheap_reset(nr_cpus);
+	sim_runheap_reset();
 	sim_oracle_watch(NULL);		/* the workload names its lock word */
 	sim.preset = preset;
 	sim.nr_cpus = nr_cpus;

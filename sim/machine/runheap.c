@@ -5,8 +5,8 @@
  *
  * Stage: machine.  Called by sim/machine/machine.c at every dispatch, so it is on
  * the simulator's hot path: O(log n) per insertion and removal, and
- * O(ties) to find the CPUs that share the smallest clock; on a machine
- * of at most FLAT_MAX CPUs a sorted array instead.  A tie-break
+ * O(ties) to find the CPUs that share the smallest clock; while it holds
+ * a few CPUs, a sorted array instead (below).  A tie-break
  * is a decision of replay files (sim_draw(), sim/replay/replay.h).
  */
 #include <stdbool.h>
@@ -18,15 +18,18 @@
 static struct sim_cpu *heap[SIM_MAX_CPUS];
 static int nr;
 /*
- * A small machine keeps heap[] sorted instead, from the largest (now_ps,
+ * A few CPUs are kept sorted instead ("flat"), from the largest (now_ps,
  * CPU number) to the smallest: the next CPU is the last, its equals are
  * just before it, and an insertion moves a few pointers.  CPUs enter and
  * leave at every dispatch; a few moves cost less than the heap's
- * sifting.  The CPUs returned are the same either way: the smallest
- * clock, and among equal clocks the PRNG's pick by CPU number.
+ * sifting.  The array becomes a heap when it grows past FLAT_MAX and
+ * sorted again when it shrinks to FLAT_MIN.  The CPUs returned are the
+ * same either way: the smallest clock, and among equal clocks the PRNG's
+ * pick by CPU number.
  */
-#define FLAT_MAX	8
-static bool flat;
+#define FLAT_MAX	16
+#define FLAT_MIN	8
+static bool flat = true;
 
 static inline int before(const struct sim_cpu *a, const struct sim_cpu *b)
 {
@@ -71,6 +74,33 @@ static void sift_down(int i)
 	place(c, i);
 }
 
+/* Sorted descending -> heap: reversed, the array is sorted ascending,
+ * which is a min-heap. */
+static void to_heap(void)
+{
+	for (int i = 0, j = nr - 1; i < j; i++, j--) {
+		struct sim_cpu *t = heap[i];
+
+		place(heap[j], i);
+		place(t, j);
+	}
+	flat = false;
+}
+
+/* heap -> sorted descending (an insertion sort of FLAT_MIN CPUs). */
+static void to_flat(void)
+{
+	for (int i = 1; i < nr; i++) {
+		struct sim_cpu *c = heap[i];
+		int j = i;
+
+		for (; j > 0 && before(heap[j - 1], c); j--)
+			place(heap[j - 1], j);
+		place(c, j);
+	}
+	flat = true;
+}
+
 static void remove_at(int i)
 {
 	struct sim_cpu *c = heap[i];
@@ -81,25 +111,30 @@ static void remove_at(int i)
 			place(heap[i + 1], i);
 		return;
 	}
-	if (--nr == i)
-		return;
-	place(heap[nr], i);
-	sift_up(i);
-	sift_down(heap[i]->run_idx);
+	if (--nr != i) {
+		place(heap[nr], i);
+		sift_up(i);
+		sift_down(heap[i]->run_idx);
+	}
+	if (nr <= FLAT_MIN)
+		to_flat();
 }
 
-void sim_runheap_reset(int nr_cpus)
+void sim_runheap_reset(void)
 {
 	for (int i = 0; i < nr; i++)
 		heap[i]->run_idx = -1;
 	nr = 0;
-	flat = nr_cpus <= FLAT_MAX;
+	flat = true;
 }
 
 void sim_runheap_add(struct sim_cpu *c)
 {
-	int i = nr++;
+	int i;
 
+	if (flat && nr == FLAT_MAX)
+		to_heap();
+	i = nr++;
 	if (!flat) {
 		place(c, i);
 		sift_up(i);

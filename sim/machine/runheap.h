@@ -19,9 +19,8 @@
 
 struct sim_cpu;
 
-/* sim_runheap_reset - empty the heap for a machine of @nr_cpus CPUs
- * (machine init). */
-void sim_runheap_reset(int nr_cpus);
+/* sim_runheap_reset - empty the heap (machine init). */
+void sim_runheap_reset(void);
 /* sim_runheap_add - @c may run (it must not be in the heap). */
 void sim_runheap_add(struct sim_cpu *c);
 /* sim_runheap_min_ps - the smallest clock in the heap, UINT64_MAX if empty. */
