@@ -50,5 +50,8 @@ double bench_glibc_tables(const char *exe, const char *json);
  * ww, pi and tp, in that order, into @secs (the reports kept in
  * to-futex-256*.txt). */
 void bench_tp_table(const char *exe, const char *json, double secs[3]);
+/* bench_program_explore - program_explore_runs_per_s: explore runs per
+ * CPU second on workloads/examples/lostwake.c built by @exe. */
+double bench_program_explore(const char *exe, const char *json);
 
 #endif /* BENCH_BENCH_H */

@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -410,4 +411,55 @@ double bench_program(const char *exe, const char *json, double *ratio)
 	}
 	*ratio = best > 0 && best_builtin > 0 ? best_builtin / best : -1;
 	return best;
+}
+
+/* ---- explore on a user program -------------------------------------------------- */
+
+#define BENCH_PROGRAM_EXPLORE_RUNS	2000
+
+/* CPU seconds (user + system) of this process's waited-for children. */
+static double children_cpu(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_CHILDREN, &ru);
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
+	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+}
+
+/*
+ * program_explore_runs_per_s: `futexsim explore --program=P --args="pthread
+ * 2 3" --strategy=random` on tiny4, P the example workloads/examples/
+ * lostwake.c built by @exe (the 2-thread counterpart of
+ * explore_runs_per_s), complete runs per CPU second of the children
+ * (futexsim, the program, and the fresh world each run starts from).
+ * Return: the figure, -1 if unavailable.
+ */
+double bench_program_explore(const char *exe, const char *json)
+{
+	char *prog = table_path(json, "lostwake-explore");
+	char popt[4200], runs[32];
+	char *build[] = { (char *)exe, "build",
+		FUTEXSIM_SOURCE_DIR "/workloads/examples/lostwake.c", "-o", prog,
+		NULL };
+	char *run[] = { (char *)exe, "explore", "--machine=tiny4", popt,
+		"--args=pthread 2 3", "--strategy=random", runs, NULL };
+	double t0, t;
+
+	if (sim_program_spawn(NULL, build, "/dev/null", "bench")) {
+		fprintf(stderr, "bench: cannot build %s\n", prog);
+		free(prog);
+		return -1;
+	}
+	snprintf(popt, sizeof(popt), "--program=%s", prog);
+	snprintf(runs, sizeof(runs), "--runs=%d", BENCH_PROGRAM_EXPLORE_RUNS);
+	t0 = children_cpu();
+	if (sim_program_spawn(NULL, run, "/dev/null", "bench")) {
+		fprintf(stderr, "bench: explore of %s failed\n", prog);
+		free(prog);
+		return -1;
+	}
+	t = children_cpu() - t0;
+	free(prog);
+	return t > 0 ? BENCH_PROGRAM_EXPLORE_RUNS / t : -1;
 }
