@@ -31,16 +31,40 @@ static int nr;
 #define FLAT_MIN	8
 static bool flat = true;
 
-static inline int before(const struct sim_cpu *a, const struct sim_cpu *b)
+/*
+ * key[i] is heap[i]'s clock, kept beside it: most comparisons then read
+ * no CPU.  A CPU's clock does not change while it is in the heap (the
+ * tick takes it out and puts it back).  sim__runheap_min_ps is the
+ * smallest, for the inline sim_runheap_min_ps().
+ */
+static uint64_t key[SIM_MAX_CPUS];
+uint64_t sim__runheap_min_ps = UINT64_MAX;
+
+static inline void set_min(void)
 {
-	if (a->now_ps != b->now_ps)
-		return a->now_ps < b->now_ps;
-	return a->k.cpu < b->k.cpu;
+	sim__runheap_min_ps = !nr ? UINT64_MAX : key[flat ? nr - 1 : 0];
+}
+
+/* Is the CPU at @i before @c (clock, then CPU number)? */
+static inline int before_at(int i, const struct sim_cpu *c)
+{
+	if (key[i] != c->now_ps)
+		return key[i] < c->now_ps;
+	return heap[i]->k.cpu < c->k.cpu;
+}
+
+/* Is @c before the CPU at @i? */
+static inline int at_after(const struct sim_cpu *c, int i)
+{
+	if (key[i] != c->now_ps)
+		return c->now_ps < key[i];
+	return c->k.cpu < heap[i]->k.cpu;
 }
 
 static inline void place(struct sim_cpu *c, int i)
 {
 	heap[i] = c;
+	key[i] = c->now_ps;
 	c->run_idx = i;
 }
 
@@ -48,7 +72,7 @@ static void sift_up(int i)
 {
 	struct sim_cpu *c = heap[i];
 
-	while (i > 0 && before(c, heap[(i - 1) / 2])) {
+	while (i > 0 && at_after(c, (i - 1) / 2)) {
 		place(heap[(i - 1) / 2], i);
 		i = (i - 1) / 2;
 	}
@@ -64,9 +88,9 @@ static void sift_down(int i)
 
 		if (child >= nr)
 			break;
-		if (child + 1 < nr && before(heap[child + 1], heap[child]))
+		if (child + 1 < nr && before_at(child + 1, heap[child]))
 			child++;
-		if (!before(heap[child], c))
+		if (!before_at(child, c))
 			break;
 		place(heap[child], i);
 		i = child;
@@ -94,7 +118,7 @@ static void to_flat(void)
 		struct sim_cpu *c = heap[i];
 		int j = i;
 
-		for (; j > 0 && before(heap[j - 1], c); j--)
+		for (; j > 0 && before_at(j - 1, c); j--)
 			place(heap[j - 1], j);
 		place(c, j);
 	}
@@ -109,6 +133,7 @@ static void remove_at(int i)
 	if (flat) {
 		for (nr--; i < nr; i++)
 			place(heap[i + 1], i);
+		set_min();
 		return;
 	}
 	if (--nr != i) {
@@ -118,6 +143,7 @@ static void remove_at(int i)
 	}
 	if (nr <= FLAT_MIN)
 		to_flat();
+	set_min();
 }
 
 void sim_runheap_reset(void)
@@ -126,6 +152,7 @@ void sim_runheap_reset(void)
 		heap[i]->run_idx = -1;
 	nr = 0;
 	flat = true;
+	set_min();
 }
 
 void sim_runheap_add(struct sim_cpu *c)
@@ -138,11 +165,12 @@ void sim_runheap_add(struct sim_cpu *c)
 	if (!flat) {
 		place(c, i);
 		sift_up(i);
-		return;
+	} else {
+		for (; i > 0 && before_at(i - 1, c); i--)
+			place(heap[i - 1], i);
+		place(c, i);
 	}
-	for (; i > 0 && before(heap[i - 1], c); i--)
-		place(heap[i - 1], i);
-	place(c, i);
+	set_min();
 }
 
 int sim_runheap_contains(const struct sim_cpu *c)
@@ -150,18 +178,11 @@ int sim_runheap_contains(const struct sim_cpu *c)
 	return c->run_idx >= 0;
 }
 
-uint64_t sim_runheap_min_ps(void)
-{
-	if (!nr)
-		return UINT64_MAX;
-	return heap[flat ? nr - 1 : 0]->now_ps;
-}
-
 /* Collect the heap positions whose clock equals the minimum; they form a
  * subtree at the root. */
 static int collect_ties(int i, uint64_t t, int *out, int n)
 {
-	if (i >= nr || heap[i]->now_ps != t)
+	if (i >= nr || key[i] != t)
 		return n;
 	out[n++] = i;
 	n = collect_ties(2 * i + 1, t, out, n);
@@ -176,10 +197,10 @@ struct sim_cpu *sim_runheap_pop_earliest(void)
 		return NULL;
 	if (flat) {
 		/* the equals of the last, in descending CPU number */
-		uint64_t t = heap[nr - 1]->now_ps;
+		uint64_t t = key[nr - 1];
 		struct sim_cpu *c;
 
-		for (n = 1; n < nr && heap[nr - 1 - n]->now_ps == t; n++)
+		for (n = 1; n < nr && key[nr - 1 - n] == t; n++)
 			;
 		pick = nr - 1;
 		if (n > 1)	/* the k-th smallest CPU number among them */
@@ -188,14 +209,13 @@ struct sim_cpu *sim_runheap_pop_earliest(void)
 		remove_at(pick);
 		return c;
 	}
-	if (nr > 1 && heap[1]->now_ps != heap[0]->now_ps &&
-	    (nr < 3 || heap[2]->now_ps != heap[0]->now_ps)) {
+	if (nr > 1 && key[1] != key[0] && (nr < 3 || key[2] != key[0])) {
 		struct sim_cpu *c = heap[0];
 
 		remove_at(0);
 		return c;
 	}
-	n = collect_ties(0, heap[0]->now_ps, ties, 0);
+	n = collect_ties(0, key[0], ties, 0);
 	if (n > 1) {
 		/* the k-th smallest CPU number among the tied ones */
 		uint64_t k = sim_draw(SIM_DEC_TIE, n);

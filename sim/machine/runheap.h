@@ -24,7 +24,11 @@ void sim_runheap_reset(void);
 /* sim_runheap_add - @c may run (it must not be in the heap). */
 void sim_runheap_add(struct sim_cpu *c);
 /* sim_runheap_min_ps - the smallest clock in the heap, UINT64_MAX if empty. */
-uint64_t sim_runheap_min_ps(void);
+extern uint64_t sim__runheap_min_ps;	/* sim/machine/runheap.c keeps it */
+static inline uint64_t sim_runheap_min_ps(void)
+{
+	return sim__runheap_min_ps;
+}
 /* sim_runheap_pop_earliest - remove and return a CPU with the smallest
  * clock, chosen uniformly by the PRNG among equals; NULL if empty. */
 struct sim_cpu *sim_runheap_pop_earliest(void);
