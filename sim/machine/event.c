@@ -15,8 +15,11 @@
 
 #define SIM_MAX_EVENTS	(1 << 16)
 
-static struct sim_event *heap[SIM_MAX_EVENTS];
-static int nr_events;
+/* the heap; its root is read inline by sim_events_peek() (event.h) */
+struct sim_event *sim__events_heap[SIM_MAX_EVENTS];
+int sim__events_nr;
+#define heap		sim__events_heap
+#define nr_events	sim__events_nr
 static uint64_t next_seq;
 
 static inline int before(const struct sim_event *a, const struct sim_event *b)
@@ -108,11 +111,6 @@ int sim_events_del(struct sim_event *ev)
 	sift_up(i);
 	sift_down(heap[i]->heap_idx);
 	return 1;
-}
-
-struct sim_event *sim_events_peek(void)
-{
-	return nr_events ? heap[0] : NULL;
 }
 
 struct sim_event *sim_events_pop(void)

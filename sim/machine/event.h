@@ -21,7 +21,12 @@ void sim_events_add(struct sim_event *ev, uint64_t when_ps);
 /* sim_events_del - unqueue @ev. Return: 1 if it was queued, else 0. */
 int sim_events_del(struct sim_event *ev);
 /* sim_events_peek - the earliest event, or NULL. */
-struct sim_event *sim_events_peek(void);
+extern struct sim_event *sim__events_heap[];	/* sim/machine/event.c's */
+extern int sim__events_nr;
+static inline struct sim_event *sim_events_peek(void)
+{
+	return sim__events_nr ? sim__events_heap[0] : NULL;
+}
 /* sim_events_pop - remove and return the earliest event, or NULL. */
 struct sim_event *sim_events_pop(void);
 /* sim_events_count - number of queued events. */
