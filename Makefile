@@ -170,8 +170,8 @@ $(B)/libfutexsim.a: $(B)/h/sim/cli/cli.o $(SIM_OBJS)
 	@rm -f $@ && ar rcs $@ $^
 $(B)/program_flags.h: Makefile
 	@mkdir -p $(@D)
-	@printf '#define FUTEXSIM_CC "%s"\n#define FUTEXSIM_LDLIBS "%s"\n' \
-	  "$(CC)" "$(LDLIBS)" > $@
+	@printf '#define FUTEXSIM_CC "%s"\n#define FUTEXSIM_LDLIBS "%s"\n#define FUTEXSIM_CC_IS_CLANG %s\n' \
+	  "$(CC)" "$(LDLIBS)" "$$($(CC) --version 2>/dev/null | grep -q clang && echo 1 || echo 0)" > $@
 $(B)/h/sim/program/build.o: $(B)/program_flags.h
 
 # The page of --trace=FILE.html (sim/trace/trace_html.c) carries its style

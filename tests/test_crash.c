@@ -268,7 +268,7 @@ START_TEST(test_a_busy_wait_on_a_volatile_flag_is_a_stuck_task)
 		return;
 	run_prog(&o, "run", "spin", "--stuck=500ms");
 	ck_assert_msg(o.status == 3, "status %d:\n%s", o.status, o.err);
-	assert_has(&o, "futexsim: STUCK TASK: task 100 \"main\" ran 500 ms of host CPU time without a scheduling point (a busy-wait on a plain or volatile variable? use an atomic builtin)\n");
+	assert_has(&o, "futexsim: STUCK TASK: task 100 \"main\" ran 500 ms of host CPU time without a scheduling point (a busy-wait on a plain or volatile variable? use an atomic builtin, or build with --instrument)\n");
 	assert_has(&o, "task 100 \"main\" RUNNING on CPU 0\n    futexsim_user_main (");
 	assert_has(&o, line_of("/* SPIN */"));
 	assert_has(&o, "--stuck=500ms");

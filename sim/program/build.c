@@ -128,6 +128,7 @@ struct build {
 	char *lobj[BUILD_MAX_ARGS];		/* the objects, archives of it	*/
 	int nlobj;
 	const char *out;
+	int instrument;				/* --instrument			*/
 	char tmp[64];				/* the objects' directory	*/
 };
 
@@ -222,7 +223,9 @@ static void parse_build(struct build *b, int argc, char **argv)
 		const struct build_opt *o;
 		int sep;
 
-		if (a[0] == '-' && (o = find_opt(a, &sep))) {
+		if (!strcmp(a, "--instrument")) {
+			b->instrument = 1;
+		} else if (a[0] == '-' && (o = find_opt(a, &sep))) {
 			if (sep && i + 1 == argc) {
 				snprintf(expected, sizeof(expected),
 					 "%s %s (the option's argument)",
@@ -257,6 +260,18 @@ static int compile_one(struct build *b, int i)
 	cmd_words(&c, FUTEXSIM_CC);
 	cmd_words(&c, "-std=gnu11 -O2 -g -fno-PIE -D_GNU_SOURCE -Wall "
 		  "-Wno-unused-result -Dmain=futexsim_user_main");
+	/*
+	 * --instrument: a call before every access (workloads/libsim/
+	 * instrument.c is the runtime); volatile ones told apart; no calls
+	 * at function entry and exit.  Compiled only: the link takes the
+	 * runtime from libfutexsim.a, not the sanitizer's.
+	 */
+	if (b->instrument)
+		cmd_words(&c, FUTEXSIM_CC_IS_CLANG ?
+			  "-fsanitize=thread -mllvm -tsan-distinguish-volatile=1 "
+			  "-mllvm -tsan-instrument-func-entry-exit=0" :
+			  "-fsanitize=thread --param=tsan-distinguish-volatile=1 "
+			  "--param=tsan-instrument-func-entry-exit=0 -Wno-tsan");
 	cmd_add(&c, "-I" FUTEXSIM_SOURCE_DIR);
 	cmd_add(&c, "-include");
 	cmd_add(&c, FUTEXSIM_SOURCE_DIR "/workloads/libsim/futexsim.h");

@@ -275,7 +275,7 @@ static void sig_prof(int sig_nr, siginfo_t *si, void *ucv)
 	else
 		snprintf(sig.what, sizeof(sig.what), "task %d \"%.16s\" ran %llu s",
 			 t->tid, t->name, (unsigned long long)wd.armed_ms / 1000);
-	strncat(sig.what, " of host CPU time without a scheduling point (a busy-wait on a plain or volatile variable? use an atomic builtin)",
+	strncat(sig.what, " of host CPU time without a scheduling point (a busy-wait on a plain or volatile variable? use an atomic builtin, or build with --instrument)",
 		sizeof(sig.what) - strlen(sig.what) - 1);
 	errno = err;
 	sig_leave(uc, SIM_FAIL_STUCK, t);

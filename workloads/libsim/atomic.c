@@ -36,6 +36,8 @@ static struct {
 } pending[PENDING_MAX];
 static int nr_pending;
 
+const volatile void *wl_prog_atomic_announced;
+
 /* The @size-byte word at @p as a number (0 for sizes not 1, 2, 4, 8). */
 static uint64_t word_at(const volatile void *p, unsigned int size)
 {
@@ -69,6 +71,9 @@ void futexsim_atomic(const volatile void *p, unsigned int size, int kind)
 	e = wl_prog_errno_save();
 	sim_hook((enum sim_access)kind, p, size);
 	wl_prog_errno_restore(e);
+	/* in an instrumented program, the builtin's own call comes next */
+	if (kind != FUTEXSIM_RELAX)
+		wl_prog_atomic_announced = p ? p : WL_PROG_ATOMIC_FENCE;
 	if (!p)
 		return;		/* a fence or a PAUSE */
 	if (nr_pending == PENDING_MAX) {

@@ -59,7 +59,8 @@
  * byte for byte.  Limits: __thread variables are shared by all tasks
  * (one host thread runs them all); plain loads and stores, and operators
  * on _Atomic objects, are not scheduling points (a busy-wait on a plain
- * variable never lets another task run: use an atomic builtin).
+ * variable never lets another task run: use an atomic builtin), unless
+ * the program is built with --instrument (workloads/libsim/instrument.c).
  */
 #ifndef FUTEXSIM_H
 #define FUTEXSIM_H

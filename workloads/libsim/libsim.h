@@ -278,4 +278,13 @@ extern int wl_prog_mute;
 /* wl_prog_out_flush - write out @t's unterminated lines. */
 void wl_prog_out_flush(struct wl_prog_thread *t);
 
+/*
+ * wl_prog_atomic_announced - the word futexsim_atomic() (atomic.c) was
+ * the scheduling point of, until the builtin's own call of an
+ * instrumented program (instrument.c) takes it: that call is then no
+ * second scheduling point.  WL_PROG_ATOMIC_FENCE stands for a fence's.
+ */
+extern const volatile void *wl_prog_atomic_announced;
+#define WL_PROG_ATOMIC_FENCE	((const volatile void *)1)
+
 #endif /* WL_PROG_LIBSIM_H */

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tests/test_instrument.c - instrumented programs (`futexsim build
+ * --instrument`, workloads/libsim/instrument.c): every plain and volatile
+ * access a scheduling point.  A busy-wait on a volatile or a plain
+ * variable lets the writer run and ends; explore finds a lost update
+ * between two plain read-modify-writes, and its replay file fails again;
+ * and the controls: the same program built without --instrument spins
+ * for ever (the stuck-task watchdog ends it) and passes every explore
+ * run, since no plain access is a scheduling point there.
+ *
+ * Stage: tests.  Builds tests/programs/plain.c with $FUTEXSIM twice (into
+ * ./in-plain and ./un-plain) and runs the programs.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/run_child.h"
+#include "version.h"
+
+/* Build tests/programs/plain.c into ./@out, with --instrument if @instr;
+ * 0: no $FUTEXSIM (skipped). */
+static int build_plain(const char *out, int instr)
+{
+	const char *src = FUTEXSIM_SOURCE_DIR "/tests/programs/plain.c";
+	const char *with[] = { "futexsim", "build", "--instrument", src, "-o", out, NULL };
+	const char *without[] = { "futexsim", "build", src, "-o", out, NULL };
+	struct child_out *o = malloc(sizeof(*o));
+	int ok;
+
+	ck_assert_ptr_nonnull(o);
+	ok = run_futexsim(o, instr ? with : without);
+	if (ok)
+		ck_assert_msg(o->status == 0, "build of %s failed: %s", out, o->err);
+	free(o);
+	return ok;
+}
+
+/* ./@prog with @a1 .. @a5 (the first NULL ends them), into @o. */
+static void run_plain5(struct child_out *o, const char *prog, const char *a1,
+		       const char *a2, const char *a3, const char *a4,
+		       const char *a5)
+{
+	char path[64];
+	const char *argv[] = { path, a1, a2, a3, a4, a5, NULL };
+
+	snprintf(path, sizeof(path), "./%s", prog);
+	run_program(path, (char *const *)argv, o);
+}
+
+#define run_plain(o, prog, a1, a2, a3, a4) \
+	run_plain5(o, prog, a1, a2, a3, a4, NULL)
+
+START_TEST(test_instrumented_busy_wait_lets_the_writer_run)
+{
+	static const char *const modes[] = { "--args=spin", "--args=spin-plain" };
+	struct child_out *o = malloc(sizeof(*o));
+
+	ck_assert_ptr_nonnull(o);
+	if (!build_plain("in-plain", 1)) {
+		free(o);
+		return;
+	}
+	for (int i = 0; i < 2; i++) {
+		run_plain(o, "in-plain", "run", "--machine=tiny4", modes[i], NULL);
+		ck_assert_msg(o->status == 0, "%s: status %d: %.2000s", modes[i],
+			      o->status, o->err);
+		ck_assert_msg(strstr(o->out, "flag seen"), "%s: %.2000s", modes[i],
+			      o->out);
+	}
+	free(o);
+}
+END_TEST
+
+/* The control: not instrumented, the spinner never lets the main thread
+ * set the flag. */
+START_TEST(test_uninstrumented_busy_wait_is_stuck)
+{
+	struct child_out *o = malloc(sizeof(*o));
+
+	ck_assert_ptr_nonnull(o);
+	if (!build_plain("un-plain", 0)) {
+		free(o);
+		return;
+	}
+	run_plain(o, "un-plain", "run", "--machine=tiny4", "--args=spin",
+		  "--stuck=100ms");
+	ck_assert_msg(o->status == 3, "status %d: %.2000s", o->status, o->err);
+	ck_assert_ptr_nonnull(strstr(o->err, "STUCK TASK"));
+	ck_assert_ptr_null(strstr(o->out, "flag seen"));
+	free(o);
+}
+END_TEST
+
+/* The file named after "explore: replay file " in @out, into @file. */
+static void replay_file_of(const char *out, char *file, size_t len)
+{
+	const char *p = strstr(out, "explore: replay file ");
+
+	ck_assert_msg(p != NULL, "no replay file in: %s", out);
+	p += strlen("explore: replay file ");
+	snprintf(file, len, "%.*s", (int)strcspn(p, "\n"), p);
+}
+
+START_TEST(test_explore_finds_a_lost_update_between_plain_accesses)
+{
+	struct child_out *o = malloc(sizeof(*o));
+	char file[256];
+
+	ck_assert_ptr_nonnull(o);
+	if (!build_plain("in-plain", 1) || !build_plain("un-plain", 0)) {
+		free(o);
+		return;
+	}
+	run_plain5(o, "in-plain", "explore", "--machine=tiny4",
+		   "--args=count 2 5", "--strategy=random", "--runs=2000");
+	ck_assert_msg(o->status == 3, "status %d: %.2000s", o->status, o->out);
+	ck_assert_ptr_nonnull(strstr(o->out, "explore: crash fired in run "));
+	ck_assert_ptr_nonnull(strstr(o->err, "lost update"));
+	replay_file_of(o->out, file, sizeof(file));
+	run_plain(o, "in-plain", "replay", file, NULL, NULL);
+	ck_assert_msg(o->status == 3, "replay: status %d: %.2000s", o->status,
+		      o->err);
+	ck_assert_ptr_nonnull(strstr(o->err, "lost update"));
+	/* the control: the same schedules, no plain access a point */
+	run_plain5(o, "un-plain", "explore", "--machine=tiny4",
+		   "--args=count 2 5", "--strategy=random", "--runs=2000");
+	ck_assert_msg(o->status == 0, "status %d: %.2000s", o->status, o->out);
+	ck_assert_ptr_nonnull(strstr(o->out, "explore: no oracle fired in 2000 runs"));
+	free(o);
+}
+END_TEST
+
+/* An operator on an _Atomic object is a scheduling point of its own in
+ * an instrumented program, and stays atomic: the total is exact. */
+START_TEST(test_instrumented_atomic_operators_stay_atomic)
+{
+	struct child_out *o = malloc(sizeof(*o));
+
+	ck_assert_ptr_nonnull(o);
+	if (!build_plain("in-plain", 1)) {
+		free(o);
+		return;
+	}
+	run_plain5(o, "in-plain", "explore", "--machine=tiny4",
+		   "--args=atomic-count 3 4", "--strategy=random", "--runs=500");
+	ck_assert_msg(o->status == 0, "status %d: %.2000s", o->status, o->out);
+	ck_assert_ptr_nonnull(strstr(o->out, "explore: no oracle fired in 500 runs"));
+	run_plain(o, "in-plain", "run", "--machine=tiny4",
+		  "--args=atomic-count 3 4", NULL);
+	ck_assert_ptr_nonnull(strstr(o->out, "total 12"));
+	free(o);
+}
+END_TEST
+
+Suite *instrument_suite(void)
+{
+	return one_case_suite("instrument", 300, (const TTest *const[]){
+		test_instrumented_busy_wait_lets_the_writer_run,
+		test_uninstrumented_busy_wait_is_stuck,
+		test_explore_finds_a_lost_update_between_plain_accesses,
+		test_instrumented_atomic_operators_stay_atomic,
+		NULL });
+}
