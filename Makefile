@@ -253,6 +253,9 @@ check: $(B)/futexsim $(B)/check kernel-audit $(B)/libfutexsim.a
 	@sh mk/docs-check.sh --self-test >/dev/null || { sh mk/docs-check.sh --self-test; exit 1; }
 	@sh mk/docs-check.sh || exit 1
 	+@sh mk/determinism.sh $(B) || exit 1
+	@sh mk/litmus.sh --self-test $(B) || exit 1
+	@sh mk/litmus.sh $(B) >$(B)/litmus.txt || { cat $(B)/litmus.txt; exit 1; }
+	@echo "litmus: $$(grep -c 'seen' $(B)/litmus.txt) outcomes as sequential consistency allows ($(B)/litmus.txt)"
 	+@sh mk/test-ucontext.sh $(B) || exit 1
 	@sh mk/selftests.sh $(B) || exit 1
 	@sh mk/check-browser.sh $(B) || exit 1

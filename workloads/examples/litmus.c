@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * workloads/examples/litmus.c - the classic memory-model litmus tests as
+ * a program, for `futexsim build --instrument` and explore
+ * (docs/programs.md, "Litmus tests"): which outcomes a schedule can give.
+ *
+ *   futexsim build --instrument workloads/examples/litmus.c -o litmus
+ *   ./litmus explore --args="SB 0 0" --strategy=random --runs=2000
+ *
+ * Stage: user program (workload).  Each test's threads make plain
+ * accesses to shared ints (volatile: each one an access of the compiled
+ * code; in an instrumented build each one a scheduling point), all
+ * started before any of them runs its accesses; main joins them and
+ * compares what they read (or the final values) with OUTCOME.
+ *
+ *   SB     T0: x = 1; r0 = y          T1: y = 1; r1 = x        "r0 r1"
+ *   MP     T0: d = 1; f = 1           T1: r0 = f; r1 = d       "r0 r1"
+ *   LB     T0: r0 = x; y = 1          T1: r1 = y; x = 1        "r0 r1"
+ *   IRIW   T0: x = 1   T1: y = 1   T2: r0 = x; r1 = y
+ *          T3: r2 = y; r3 = x                          "r0 r1 r2 r3"
+ *   2+2W   T0: x = 1; y = 2           T1: y = 1; x = 2   final "x y"
+ *
+ * Usage: litmus TEST OUTCOME|any.  With OUTCOME (the numbers, in the
+ * order above, one word or several), a run that gives it aborts with "litmus: TEST gave
+ * OUTCOME": explore's crash oracle then finds a schedule that gives it,
+ * and passes every run of a search in which it never appears.  With
+ * "any" it prints the outcome.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static volatile int x, y, d, f, go;
+static volatile int r[4];
+static const char *test;
+
+/* Wait until every thread is created: the accesses then race. */
+static void start(void)
+{
+	while (!__atomic_load_n(&go, __ATOMIC_ACQUIRE))
+		__builtin_ia32_pause();
+}
+
+static void *t0(void *arg)
+{
+	(void)arg;
+	start();
+	if (!strcmp(test, "SB")) {
+		x = 1;
+		r[0] = y;
+	} else if (!strcmp(test, "MP")) {
+		d = 1;
+		f = 1;
+	} else if (!strcmp(test, "LB")) {
+		r[0] = x;
+		y = 1;
+	} else if (!strcmp(test, "IRIW")) {
+		x = 1;
+	} else {		/* 2+2W */
+		x = 1;
+		y = 2;
+	}
+	return NULL;
+}
+
+static void *t1(void *arg)
+{
+	(void)arg;
+	start();
+	if (!strcmp(test, "SB")) {
+		y = 1;
+		r[1] = x;
+	} else if (!strcmp(test, "MP")) {
+		r[0] = f;
+		r[1] = d;
+	} else if (!strcmp(test, "LB")) {
+		r[1] = y;
+		x = 1;
+	} else if (!strcmp(test, "IRIW")) {
+		y = 1;
+	} else {
+		y = 1;
+		x = 2;
+	}
+	return NULL;
+}
+
+static void *t2(void *arg)
+{
+	(void)arg;
+	start();
+	r[0] = x;
+	r[1] = y;
+	return NULL;
+}
+
+static void *t3(void *arg)
+{
+	(void)arg;
+	start();
+	r[2] = y;
+	r[3] = x;
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	void *(*const body[4])(void *) = { t0, t1, t2, t3 };
+	int iriw, n;
+	pthread_t th[4];
+	char got[64], want[64];
+
+	if (argc < 3 || (strcmp(argv[1], "SB") && strcmp(argv[1], "MP") &&
+			 strcmp(argv[1], "LB") && strcmp(argv[1], "IRIW") &&
+			 strcmp(argv[1], "2+2W"))) {
+		fprintf(stderr, "usage: litmus SB|MP|LB|IRIW|2+2W OUTCOME|any\n");
+		return 2;
+	}
+	test = argv[1];
+	iriw = !strcmp(test, "IRIW");
+	n = iriw ? 4 : 2;
+	for (int i = 0; i < n; i++)
+		pthread_create(&th[i], NULL, body[i], NULL);
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	if (iriw)
+		snprintf(got, sizeof(got), "%d %d %d %d", r[0], r[1], r[2], r[3]);
+	else if (!strcmp(test, "2+2W"))
+		snprintf(got, sizeof(got), "%d %d", x, y);
+	else
+		snprintf(got, sizeof(got), "%d %d", r[0], r[1]);
+	if (!strcmp(argv[2], "any")) {
+		printf("%s: %s\n", test, got);
+		return 0;
+	}
+	want[0] = '\0';
+	for (int i = 2; i < argc; i++)	/* "1 0" or 1 0 */
+		snprintf(want + strlen(want), sizeof(want) - strlen(want),
+			 "%s%s", i > 2 ? " " : "", argv[i]);
+	if (!strcmp(want, got)) {
+		fprintf(stderr, "litmus: %s gave %s\n", test, got);
+		abort();
+	}
+	return 0;
+}
