@@ -7,7 +7,9 @@
  * between two plain read-modify-writes, and its replay file fails again;
  * and the controls: the same program built without --instrument spins
  * for ever (the stuck-task watchdog ends it) and passes every explore
- * run, since no plain access is a scheduling point there.
+ * run, since no plain access is a scheduling point there.  memory=tso:
+ * Peterson's algorithm without a fence is found broken, with one it
+ * passes, and under memory=sc it passes.
  *
  * Stage: tests.  Builds tests/programs/plain.c with $FUTEXSIM twice (into
  * ./in-plain and ./un-plain) and runs the programs.
@@ -155,6 +157,49 @@ START_TEST(test_instrumented_atomic_operators_stay_atomic)
 }
 END_TEST
 
+/*
+ * Peterson's algorithm (workloads/examples/peterson.c) on plain
+ * variables: correct under memory=sc, broken by x86-TSO's store buffers
+ * without a fence, correct again with one.  The failure's replay fails
+ * again, and its report lists the stores still in the buffers by name.
+ */
+START_TEST(test_tso_breaks_peterson_without_a_fence)
+{
+	const char *src = FUTEXSIM_SOURCE_DIR "/workloads/examples/peterson.c";
+	const char *argv[] = { "futexsim", "build", "--instrument", src, "-o",
+			       "in-peterson", NULL };
+	struct child_out *o = malloc(sizeof(*o));
+	char file[256];
+
+	ck_assert_ptr_nonnull(o);
+	if (!run_futexsim(o, argv)) {
+		free(o);
+		return;
+	}
+	ck_assert_msg(o->status == 0, "build: %s", o->err);
+	run_plain5(o, "in-peterson", "explore", "--memory=sc",
+		   "--args=nofence 3", "--strategy=random", "--runs=2000");
+	ck_assert_msg(o->status == 0, "sc: status %d: %.2000s", o->status, o->out);
+	run_plain5(o, "in-peterson", "explore", "--memory=tso",
+		   "--args=fence 3", "--strategy=random", "--runs=2000");
+	ck_assert_msg(o->status == 0, "tso, fence: status %d: %.2000s %.2000s",
+		      o->status, o->out, o->err);
+	run_plain5(o, "in-peterson", "explore", "--memory=tso",
+		   "--args=nofence 3", "--strategy=random", "--runs=2000");
+	ck_assert_msg(o->status == 3, "tso: status %d: %.2000s", o->status, o->out);
+	ck_assert_ptr_nonnull(strstr(o->err, "mutual exclusion violated"));
+	replay_file_of(o->out, file, sizeof(file));
+	run_plain(o, "in-peterson", "replay", file, NULL, NULL);
+	ck_assert_msg(o->status == 3, "replay: status %d: %.2000s", o->status,
+		      o->err);
+	ck_assert_ptr_nonnull(strstr(o->err, "mutual exclusion violated"));
+	ck_assert_ptr_nonnull(strstr(o->err, "store buffers (memory=tso"));
+	ck_assert_msg(strstr(o->err, "        want[") || strstr(o->err, "        turn ") ||
+		      strstr(o->err, "        inside "), "%.3000s", o->err);
+	free(o);
+}
+END_TEST
+
 Suite *instrument_suite(void)
 {
 	return one_case_suite("instrument", 300, (const TTest *const[]){
@@ -162,5 +207,6 @@ Suite *instrument_suite(void)
 		test_uninstrumented_busy_wait_is_stuck,
 		test_explore_finds_a_lost_update_between_plain_accesses,
 		test_instrumented_atomic_operators_stay_atomic,
+		test_tso_breaks_peterson_without_a_fence,
 		NULL });
 }

@@ -77,6 +77,7 @@
 #include "sim/report/progress.h"
 #include "sim/trace/lockstat.h"
 #include "sim/machine/machine.h"
+#include "sim/machine/memmodel.h"
 #include "sim/scenario/preset.h"
 #include "sim/program/program.h"
 #include "sim/replay/replay.h"
@@ -154,6 +155,7 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	sim_failure_set_stuck_ms(one->stuck_ms);
 	sim_machine_init(preset, one->cpus, one->seed);
 	sim_cache_set_jitter(one->cost_jitter_pct);
+	sim_memory_set(one->memory_tso);
 	sim_set_livelock_ps(one->livelock_ps);
 	sim_explore_child_start(one);		/* strategy=, oracle= */
 	/* the event stream: --trace, --narrate, --lock-stat */

@@ -20,6 +20,7 @@
 #include "sim/cache/cache.h"
 #include "sim/explore/explore_run.h"
 #include "sim/machine/machine.h"
+#include "sim/machine/memmodel.h"
 #include "sim/program/program.h"
 #include "sim/replay/replay.h"
 #include "sim/trace/trace.h"
@@ -136,6 +137,7 @@ static void xrun_here(struct sim_xctx *x, uint64_t seed,
 	sim_failure_set_stuck_ms(one.stuck_ms);
 	sim_machine_init(&x->preset, one.cpus, seed);
 	sim_cache_set_jitter(one.cost_jitter_pct);
+	sim_memory_set(one.memory_tso);
 	sim_set_livelock_ps(one.livelock_ps);
 	sim_oracles = x->oracles;
 	sim_set_check_state(!!(x->oracles.mask & SIM_ORACLE_STATE));

@@ -42,6 +42,7 @@
 #include "sim/explore/explore.h"
 #include "sim/report/failure.h"
 #include "sim/machine/machine.h"
+#include "sim/machine/memmodel.h"
 #include "sim/explore/oracle.h"
 #include "sim/machine/prng.h"
 #include "sim/replay/replay.h"
@@ -201,6 +202,7 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 		c->tick.cpu = c->kick.cpu = i;
 	}
 	sim_cache_init(preset);
+	sim_tso_reset();
 	cache_on = preset->cache_model;
 	percpu_init();
 	sched_init();
@@ -482,6 +484,8 @@ static void run_over(void)
 			 "every task is blocked and no timer is pending");
 	sim_cur = NULL;
 	hooks_live_update();
+	if (sim__tso_on)
+		sim_tso_switch(NULL, NULL);
 	sim_current_kt = NULL;
 	running_coro = &main_coro;
 	sim.counters.switches++;
@@ -497,6 +501,8 @@ static void resume(struct sim_cpu *c)
 
 	sim_cur = c;
 	hooks_live_update();
+	if (__builtin_expect(sim__tso_on, 0))
+		sim_tso_switch(NULL, c);	/* its overlay on memory */
 	sim_this_cpu = &c->k;
 	sim_current_kt = t->kt;
 	if (&t->coro == from)
@@ -641,6 +647,12 @@ void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int siz
 	if (unlikely(!c || in_event))
 		return;		/* boot or event context: not a task */
 	sim.counters.hooks++;
+	if (unlikely(sim__tso_on)) {
+		sim_tso_hook(c);
+		/* a locked RMW or a fence drains the CPU's stores first */
+		if (kind == SIM_RMW || kind == SIM_FENCE)
+			sim_tso_drain(c);
+	}
 	issue_ps = c->now_ps;
 	post_ps = hook_charge(c, kind, addr, size);
 	if (unlikely(c->now_ps >= horizon_ps)) {
@@ -734,6 +746,8 @@ void sim_delay_ps(uint64_t ps)
 
 void sim_switch_to(struct sim_task *next)
 {
+	if (sim__tso_on)	/* a context switch drains the buffer */
+		sim_tso_drain(sim_cur);
 	sim_cur->curr = next;
 	sim__dispatch();
 }
@@ -761,6 +775,8 @@ void sim_run_abort(void)
 	in_event = 0;
 	sim_cur = NULL;
 	hooks_live_update();
+	if (sim__tso_on)
+		sim_tso_switch(NULL, NULL);
 	sim_current_kt = NULL;
 	if (from == &main_coro)
 		longjmp(abort_jb, 1);

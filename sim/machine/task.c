@@ -18,6 +18,7 @@
 #include "sim/host/coro.h"
 #include "sim/machine/hooks.h"
 #include "sim/machine/machine.h"
+#include "sim/machine/memmodel.h"
 #include "sim/report/exit.h"
 
 static void task_entry(void *arg)
@@ -45,6 +46,10 @@ struct sim_task *sim_task_create_stack(const char *name, void (*fn)(void *),
 			SIM_MAX_TASKS);
 		exit(SIM_EXIT_INPUT);
 	}
+	/* clone(2) is a system call: the creator's stores are visible to
+	 * the new task */
+	if (sim__tso_on && sim_cur)
+		sim_tso_drain(sim_cur);
 	t = calloc(1, sizeof(*t));
 	if (stack_size > SIM_CORO_STACK_MAX)
 		abort();	/* the callers check it */

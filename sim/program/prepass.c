@@ -32,6 +32,7 @@
 #include "sim/host/fdio.h"
 #include "sim/explore/explore_run.h"
 #include "sim/machine/machine.h"
+#include "sim/machine/memmodel.h"
 #include "sim/program/program.h"
 #include "sim/replay/replay.h"
 #include "sim/report/failure.h"
@@ -65,6 +66,7 @@ prepass_child(const struct sim_scenario *one, const struct sim_preset *preset,
 		sim_replay_start(src);
 	sim_machine_init(preset, one->cpus, one->seed);
 	sim_cache_set_jitter(one->cost_jitter_pct);
+	sim_memory_set(one->memory_tso);
 	sim_set_livelock_ps(one->livelock_ps);
 	sim_explore_child_start(one);
 	one->wl->run(one, one->ulock[0], &r);

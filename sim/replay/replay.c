@@ -45,11 +45,12 @@ struct dec {
 static const char dec_letter[SIM_DEC_NR] = {
 	[SIM_DEC_SWITCH] = 'S', [SIM_DEC_TIE] = 'T',
 	[SIM_DEC_JITTER] = 'J', [SIM_DEC_SLACK] = 'L', [SIM_DEC_END] = 'e',
-	[SIM_DEC_EXPLORE] = 'X',
+	[SIM_DEC_EXPLORE] = 'X', [SIM_DEC_DRAIN] = 'D',
 };
 static const int dec_fields[SIM_DEC_NR] = {
 	[SIM_DEC_SWITCH] = 3, [SIM_DEC_TIE] = 2, [SIM_DEC_JITTER] = 2,
 	[SIM_DEC_SLACK] = 2, [SIM_DEC_END] = 1, [SIM_DEC_EXPLORE] = 2,
+	[SIM_DEC_DRAIN] = 2,
 };
 
 static struct {
@@ -254,6 +255,9 @@ static const char *describe(const struct dec *d, int when, char *buf,
 		break;
 	case SIM_DEC_EXPLORE:
 		snprintf(buf, len, "explore pick %llu among %llu cpus", b, a);
+		break;
+	case SIM_DEC_DRAIN:
+		snprintf(buf, len, "store drain draw %llu below %llu", b, a);
 		break;
 	case SIM_DEC_END:
 		snprintf(buf, len, "the end of the run");

@@ -78,6 +78,10 @@ enum sim_decision {
 	SIM_DEC_JITTER,		/* J: a = bound, b = value		*/
 	SIM_DEC_SLACK,		/* L: a = bound, b = value		*/
 	SIM_DEC_EXPLORE,	/* X: a = candidates, b = the pick	*/
+	SIM_DEC_DRAIN,		/* D: a = bound, b = the pick: below the
+				 * number of CPUs with stores, whose
+				 * oldest drains, else none
+				 * (sim/machine/memmodel.c)		*/
 	SIM_DEC_END,		/* end: a = decisions before it		*/
 	SIM_DEC_NR
 };

@@ -71,8 +71,10 @@
 #include <unistd.h>
 
 #include "sim/report/failure.h"
+#include "sim/report/symbols.h"
 #include "sim/report/waitfor.h"
 #include "sim/machine/machine.h"
+#include "sim/machine/memmodel.h"
 #include "sim/explore/oracle.h"
 #include "sim/report/progress.h"
 #include "sim/replay/replay.h"
@@ -392,6 +394,34 @@ static void failure_headline(enum sim_failure kind, const char *what,
 			 what && *what ? what : failure_kinds[kind].dflt);
 }
 
+/* memory=tso: the stores not yet visible to the other CPUs, each CPU's
+ * oldest first: what the program's order of accesses was not. */
+static void failure_store_buffers(void)
+{
+	uint64_t addr, val;
+	unsigned int size;
+	char name[256];
+	int any = 0;
+
+	failure_printf("store buffers (memory=tso; stores the other CPUs do not see yet, oldest first):\n");
+	for (int c = 0; c < sim.nr_cpus && c < SIM_MAX_CPUS; c++) {
+		const struct sim_task *t = sim.cpus[c].curr;
+
+		for (int i = 0; sim_tso_entry(c, i, &addr, &size, &val); i++) {
+			if (!i)
+				failure_printf("    CPU %d%s%.16s%s:\n", c,
+					       t ? " (task \"" : "",
+					       t ? t->name : "", t ? "\")" : "");
+			failure_printf("        %s = %llu (%u bytes)\n",
+				       sim_sym_name(addr, name, sizeof(name)),
+				       (unsigned long long)val, size);
+			any = 1;
+		}
+	}
+	if (!any)
+		failure_printf("    (empty)\n");
+}
+
 static void failure_report(enum sim_failure kind, const char *what,
 			   unw_context_t *here, int here_flags,
 			   const struct sim_task *here_task)
@@ -429,6 +459,8 @@ static void failure_report(enum sim_failure kind, const char *what,
 		failure_printf("    (none)\n");
 	for (i = 0; i < failure_ev.nr; i++)
 		failure_printf("    %s\n", failure_ev.line[i]);
+	if (sim__tso_on)
+		failure_store_buffers();
 	failure_collect(here, here_flags, here_task);
 	for (i = 0; i < sim.nr_tasks && i < SIM_MAX_TASKS; i++)
 		if (sim.tasks[i])

@@ -31,6 +31,8 @@
  *   plot      FILE.svg: fairness and latency CDF of the run	default none
  *   livelock  virtual time without any completed operation that counts
  *             as a livelock				default 10s
+ *   memory       sc|tso: the memory model of an instrumented program's
+ *                plain stores (sim/machine/memmodel.h)
  *   cost-jitter  PCT: every cache-miss cost varies uniformly over PCT%
  *             of itself, centred, from the PRNG (sim/cache/cache.h)	default 0
  *   ops-per-thread  operations of each thread: ops = this x threads
@@ -158,6 +160,7 @@ struct sim_scenario {
 	char strategy[32];		/* explore strategy, "" timed	*/
 	char oracle[128];		/* oracle list, "" the default	*/
 	unsigned int cost_jitter_pct;	/* cache-miss cost jitter, % width	*/
+	int memory_tso;			/* memory=: 0 sc, 1 tso			*/
 	uint64_t ops_per_thread;	/* ops-per-thread given; 0: not	*/
 	enum sim_spin_data data;	/* workload=spin			*/
 	enum sim_placement placement;	/* workload=spin			*/

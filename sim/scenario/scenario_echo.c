@@ -174,6 +174,8 @@ void sim_scenario_each(const struct sim_scenario *s,
 		snprintf(v, sizeof(v), "%u", s->cost_jitter_pct);
 		fn(ctx, "cost-jitter", v);
 	}
+	if (s->memory_tso)
+		fn(ctx, "memory", "tso");
 	if (s->strategy[0])
 		fn(ctx, "strategy", s->strategy);
 	if (s->oracle[0])
@@ -309,6 +311,8 @@ void sim_scenario_json(const struct sim_scenario *s, FILE *out)
 	fprintf(out, ",\"livelock\":\"%s\"",
 		sim_format_duration_ps(s->livelock_ps, v, sizeof(v)));
 	fprintf(out, ",\"cost_jitter\":%u", s->cost_jitter_pct);
+	if (s->memory_tso)
+		fputs(",\"memory\":\"tso\"", out);
 	fputs(",\"json\":", out);
 	if (s->json[0])
 		json_str(out, s->json);

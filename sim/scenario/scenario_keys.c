@@ -128,6 +128,12 @@ void sim__scenario_set_tp_policy(struct sim_scenario *s, const struct key *k,
 		TP_POLICY_V6 : TP_POLICY_V2;
 }
 
+void sim__scenario_set_memory(struct sim_scenario *s, const struct key *k,
+			      const char *v, const struct sim_origin *at)
+{
+	s->memory_tso = sim__scenario_get_choice(k, v, "sc", "tso", at);
+}
+
 void sim__scenario_set_tp_handoff(struct sim_scenario *s, const struct key *k,
 				  const char *v, const struct sim_origin *at)
 {

@@ -68,6 +68,8 @@ void sim__scenario_set_tp_mutex(struct sim_scenario *s, const struct key *k,
 /* stuck= and progress= (told apart by @k->name) */
 void sim__scenario_set_stuck(struct sim_scenario *s, const struct key *k,
 			     const char *v, const struct sim_origin *at);
+void sim__scenario_set_memory(struct sim_scenario *s, const struct key *k,
+			      const char *v, const struct sim_origin *at);
 void sim__scenario_set_tp_handoff(struct sim_scenario *s, const struct key *k,
 				  const char *v, const struct sim_origin *at);
 

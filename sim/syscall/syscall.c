@@ -19,6 +19,7 @@
 
 #include "sched/sched.h"
 #include "sim/machine/machine.h"
+#include "sim/machine/memmodel.h"
 #include "sim/syscall/syscall.h"
 #include "sim/trace/trace.h"
 #include "sim/trace/uword.h"
@@ -46,6 +47,8 @@ static void syscall_enter(void)
 	sim_account(t, sim_now_ps());
 	t->in_kernel = true;
 	sim_syscalls.calls++;
+	if (sim__tso_on)	/* the kernel's locked instructions drain it */
+		sim_tso_drain(sim_cur);
 	sim_delay_ps(sim_jitter_ps(sim.preset->syscall_ps / 2));
 }
 

@@ -13,7 +13,9 @@
  * call returns, so a call is what sim_hook() is everywhere: a scheduling
  * point before the access, with its cache-line cost.
  *
- *   __tsan_readN/writeN, unaligned, volatile   sim_hook(LOAD/STORE)
+ *   __tsan_readN/writeN, unaligned, volatile   sim_hook(LOAD/STORE); a
+ *       store then goes into its CPU's buffer under memory=tso
+ *       (sim/machine/memmodel.h)
  *   __tsan_read_range/write_range              the first byte's line
  *   __tsan_atomicN_OP, N = 8..64 (the compiler turns every atomic
  *   builtin and every operator on an _Atomic object into one)
@@ -32,6 +34,7 @@
 #include <stdint.h>
 
 #include "sim/machine/machine.h"
+#include "sim/machine/memmodel.h"
 #define FUTEXSIM_NO_RENAME
 #include "workloads/libsim/futexsim.h"
 #include "workloads/libsim/libsim.h"
@@ -49,15 +52,24 @@ static inline void prog_access(enum sim_access kind, const volatile void *p,
 	wl_prog_errno_restore(e);
 }
 
+/* A plain or volatile store: a scheduling point, then, under memory=tso,
+ * into its CPU's store buffer (the compiled code stores when we return). */
+static inline void prog_store(const volatile void *p, unsigned int size)
+{
+	prog_access(SIM_STORE, p, size);
+	if (__builtin_expect(sim__tso_on, 0) && sim__hooks_live)
+		sim_tso_store(sim_cur, p, size);
+}
+
 #define PLAIN(n)							\
 void __tsan_read##n(void *p) { prog_access(SIM_LOAD, p, n); }		\
-void __tsan_write##n(void *p) { prog_access(SIM_STORE, p, n); }		\
+void __tsan_write##n(void *p) { prog_store(p, n); }			\
 void __tsan_unaligned_read##n(void *p) { prog_access(SIM_LOAD, p, n); }	\
-void __tsan_unaligned_write##n(void *p) { prog_access(SIM_STORE, p, n); }	\
+void __tsan_unaligned_write##n(void *p) { prog_store(p, n); }		\
 void __tsan_volatile_read##n(void *p) { prog_access(SIM_LOAD, p, n); }	\
-void __tsan_volatile_write##n(void *p) { prog_access(SIM_STORE, p, n); }	\
+void __tsan_volatile_write##n(void *p) { prog_store(p, n); }		\
 void __tsan_unaligned_volatile_read##n(void *p) { prog_access(SIM_LOAD, p, n); } \
-void __tsan_unaligned_volatile_write##n(void *p) { prog_access(SIM_STORE, p, n); }
+void __tsan_unaligned_volatile_write##n(void *p) { prog_store(p, n); }
 
 PLAIN(1)
 PLAIN(2)
@@ -104,8 +116,24 @@ static inline void atomic_access(enum sim_access kind, const volatile void *p,
 		prog_access(kind, p, size);
 }
 
-/* The memory orders (@mo, @fmo) are not looked at: the machine is
- * sequentially consistent. */
+/*
+ * Under memory=tso an atomic store is what x86 compilers make of it: a
+ * sequentially consistent one an xchg (drains the buffer: the store is
+ * then visible at once), any weaker one a plain mov (buffered).  Every
+ * other order (@mo, @fmo) is not looked at: loads and read-modify-writes
+ * are the same instructions whatever the order.
+ */
+static inline void atomic_store_order(const volatile void *a, unsigned int size,
+				      int mo)
+{
+	if (!__builtin_expect(sim__tso_on, 0) || !sim__hooks_live)
+		return;
+	if (mo == __ATOMIC_SEQ_CST)
+		sim_tso_drain(sim_cur);
+	else
+		sim_tso_store(sim_cur, a, size);
+}
+
 #define ATOMICS(n, T)							\
 T __tsan_atomic##n##_load(const volatile T *a, int mo)			\
 {									\
@@ -115,6 +143,7 @@ T __tsan_atomic##n##_load(const volatile T *a, int mo)			\
 void __tsan_atomic##n##_store(volatile T *a, T v, int mo)		\
 {									\
 	atomic_access(SIM_STORE, a, n / 8);				\
+	atomic_store_order(a, n / 8, mo);				\
 	__atomic_store_n(a, v, __ATOMIC_SEQ_CST);			\
 }									\
 T __tsan_atomic##n##_exchange(volatile T *a, T v, int mo)		\
