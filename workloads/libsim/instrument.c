@@ -134,6 +134,14 @@ static inline void atomic_store_order(const volatile void *a, unsigned int size,
 		sim_tso_store(sim_cur, a, size);
 }
 
+/* A fetch-and-OP of @n bits. */
+#define FETCH(n, T, op)							\
+T __tsan_atomic##n##_fetch_##op(volatile T *a, T v, int mo)		\
+{									\
+	atomic_access(SIM_RMW, a, n / 8);				\
+	return __atomic_fetch_##op(a, v, __ATOMIC_SEQ_CST);		\
+}
+
 #define ATOMICS(n, T)							\
 T __tsan_atomic##n##_load(const volatile T *a, int mo)			\
 {									\
@@ -151,36 +159,12 @@ T __tsan_atomic##n##_exchange(volatile T *a, T v, int mo)		\
 	atomic_access(SIM_RMW, a, n / 8);				\
 	return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);		\
 }									\
-T __tsan_atomic##n##_fetch_add(volatile T *a, T v, int mo)		\
-{									\
-	atomic_access(SIM_RMW, a, n / 8);				\
-	return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);		\
-}									\
-T __tsan_atomic##n##_fetch_sub(volatile T *a, T v, int mo)		\
-{									\
-	atomic_access(SIM_RMW, a, n / 8);				\
-	return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);		\
-}									\
-T __tsan_atomic##n##_fetch_and(volatile T *a, T v, int mo)		\
-{									\
-	atomic_access(SIM_RMW, a, n / 8);				\
-	return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST);		\
-}									\
-T __tsan_atomic##n##_fetch_or(volatile T *a, T v, int mo)		\
-{									\
-	atomic_access(SIM_RMW, a, n / 8);				\
-	return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST);		\
-}									\
-T __tsan_atomic##n##_fetch_xor(volatile T *a, T v, int mo)		\
-{									\
-	atomic_access(SIM_RMW, a, n / 8);				\
-	return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST);		\
-}									\
-T __tsan_atomic##n##_fetch_nand(volatile T *a, T v, int mo)		\
-{									\
-	atomic_access(SIM_RMW, a, n / 8);				\
-	return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST);		\
-}									\
+FETCH(n, T, add)							\
+FETCH(n, T, sub)							\
+FETCH(n, T, and)							\
+FETCH(n, T, or)								\
+FETCH(n, T, xor)							\
+FETCH(n, T, nand)							\
 int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c,	\
 					       T v, int mo, int fmo)	\
 {									\
@@ -191,9 +175,7 @@ int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c,	\
 int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c,	\
 					     T v, int mo, int fmo)	\
 {									\
-	atomic_access(SIM_RMW, a, n / 8);				\
-	return __atomic_compare_exchange_n(a, c, v, 0, __ATOMIC_SEQ_CST, \
-					   __ATOMIC_SEQ_CST);		\
+	return __tsan_atomic##n##_compare_exchange_strong(a, c, v, mo, fmo); \
 }									\
 T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v,	\
 					  int mo, int fmo)		\
