@@ -21,6 +21,9 @@
  *	ucontext_ratio		ucontext_switch_ns / switch_ns
  *	hook_ns			per sim_hook() that does not switch: one task
  *				on a one-CPU machine of the default preset
+ *	instrumented_hook_ns	the same through an instrumented program's
+ *				call for a plain load, __tsan_read4()
+ *				(workloads/libsim/instrument.c)
  *	mutex_ops_per_s		`futexsim run --machine=tiny4 --threads=8
  *				--lock=ww --ops=200000`: simulated operations
  *				per host second (results[0].ops/host.seconds)
@@ -68,6 +71,16 @@
  *				ops, pause:5); the reports are kept in
  *				to-futex-256*.txt beside OUT.json
  *	tp_table_total_s	the sum of the three (target <= 30)
+ *	instrumented_slowdown	host time of workloads/examples/lostwake.c
+ *				(pthread 8 25000, tiny4) built with
+ *				--instrument over built without, best of 3
+ *				each, alternately
+ *	tso_explore_runs_per_s	explore runs per CPU second of the children
+ *				of workloads/examples/litmus.c SB 0 0 built
+ *				with --instrument, memory=tso, random,
+ *				2000 runs (it aborts on a hit, so the
+ *				outcome asked for is one it never gives:
+ *				SB 2 2)
  *	glibc_tables_s		host seconds (wall clock) of
  *				`workloads/scenarios/glibc-tables.sh -d 100ms
  *				mutex-2017`: the 2017 RFC mutex table (ww,
@@ -111,6 +124,7 @@
 #define TARGET_TRACE_SLOWDOWN	3.0
 #define TARGET_PROGRAM_RATIO	1.5	/* layer <= 1.5x built-in	*/
 #define TARGET_SIM_NATIVE	0.4	/* simulated vs native ops/s	*/
+#define TARGET_INSTR_HOOK_NS	5.0	/* an instrumented access	*/
 
 /* ---- coroutine switches ----------------------------------------------------- */
 
@@ -174,7 +188,10 @@ static double bench_switch(int (*init)(struct sim_coro *, size_t,
 
 /* ---- hooks ------------------------------------------------------------------ */
 
-static double hook_best_ns = -1;
+static double hook_best_ns = -1, instr_best_ns = -1;
+
+/* the runtime of an instrumented program (workloads/libsim/instrument.c) */
+void __tsan_read4(void *p);
 
 static void hook_task(void *arg)
 {
@@ -188,6 +205,12 @@ static void hook_task(void *arg)
 		t = (host_now() - t) / BENCH_HOOKS * 1e9;
 		if (hook_best_ns < 0 || t < hook_best_ns)
 			hook_best_ns = t;
+		t = host_now();
+		for (long i = 0; i < BENCH_HOOKS; i++)
+			__tsan_read4((void *)&x);
+		t = (host_now() - t) / BENCH_HOOKS * 1e9;
+		if (instr_best_ns < 0 || t < instr_best_ns)
+			instr_best_ns = t;
 	}
 }
 
@@ -296,6 +319,7 @@ int main(int argc, char **argv)
 	double sw, uc, ratio, hook, mutex, trace, spin_table, explore, glibc;
 	double html;
 	double program, program_ratio, native, sim_native, program_explore;
+	double instr_slowdown = -1, tso_explore = -1;
 	double tp_table[3] = { -1, -1, -1 }, tp_total = 0;
 	char *exe;
 	FILE *f;
@@ -324,6 +348,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 3; i++)
 		tp_total = tp_table[i] < 0 || tp_total < 0 ? -1 : tp_total + tp_table[i];
 	program_explore = exe ? bench_program_explore(exe, argv[1]) : -1;
+	if (exe)
+		bench_instrumented(exe, argv[1], &instr_slowdown, &tso_explore);
 	free(exe);
 	hook = bench_hook();	/* it owns the process's machine ... */
 	explore = bench_explore();	/* ... and so does this, after it */
@@ -333,6 +359,7 @@ int main(int argc, char **argv)
 	show("ucontext_switch_ns", uc, NULL, 0);
 	show("ucontext_ratio", ratio, ">=", TARGET_RATIO);
 	show("hook_ns", hook, "<=", TARGET_HOOK_NS);
+	show("instrumented_hook_ns", instr_best_ns, "<=", TARGET_INSTR_HOOK_NS);
 	show("mutex_ops_per_s", mutex, NULL, 0);
 	show("native_ops_per_s", native, NULL, 0);
 	show("sim_native_ratio", sim_native, ">=", TARGET_SIM_NATIVE);
@@ -351,6 +378,8 @@ int main(int argc, char **argv)
 	show("tp_table_total_s", tp_total, "<=", TARGET_TP_TABLE_S);
 	show("explore_runs_per_s", explore, ">=", TARGET_EXPLORE_RUNS);
 	show("program_explore_runs_per_s", program_explore, NULL, 0);
+	show("instrumented_slowdown", instr_slowdown, NULL, 0);
+	show("tso_explore_runs_per_s", tso_explore, NULL, 0);
 
 	f = fopen(argv[1], "w");
 	if (!f) {
@@ -362,6 +391,7 @@ int main(int argc, char **argv)
 	json_num(f, "ucontext_switch_ns", uc, ",");
 	json_num(f, "ucontext_ratio", ratio, ",");
 	json_num(f, "hook_ns", hook, ",");
+	json_num(f, "instrumented_hook_ns", instr_best_ns, ",");
 	json_num(f, "mutex_ops_per_s", mutex, ",");
 	json_num(f, "native_ops_per_s", native, ",");
 	json_num(f, "sim_native_ratio", sim_native, ",");
@@ -382,7 +412,9 @@ int main(int argc, char **argv)
 	fputs("},\n", f);
 	json_num(f, "tp_table_total_s", tp_total, ",");
 	json_num(f, "explore_runs_per_s", explore, ",");
-	json_num(f, "program_explore_runs_per_s", program_explore, "");
+	json_num(f, "program_explore_runs_per_s", program_explore, ",");
+	json_num(f, "instrumented_slowdown", instr_slowdown, ",");
+	json_num(f, "tso_explore_runs_per_s", tso_explore, "");
 	fprintf(f, "}\n");
 	if (fclose(f)) {
 		fprintf(stderr, "bench: %s: %s\n", argv[1], strerror(errno));

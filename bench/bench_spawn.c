@@ -463,3 +463,75 @@ double bench_program_explore(const char *exe, const char *json)
 	free(prog);
 	return t > 0 ? BENCH_PROGRAM_EXPLORE_RUNS / t : -1;
 }
+
+/* ---- instrumented programs ------------------------------------------------------ */
+
+/* Build @src (under the source tree) into @out beside @json, with
+ * --instrument if @instr.  Return: the path (to free), or NULL. */
+static char *build_program(const char *exe, const char *json, const char *src,
+			   const char *out, int instr)
+{
+	char *prog = table_path(json, out), path[512];
+	char *with[] = { (char *)exe, "build", "--instrument", path, "-o", prog, NULL };
+	char *without[] = { (char *)exe, "build", path, "-o", prog, NULL };
+
+	snprintf(path, sizeof(path), FUTEXSIM_SOURCE_DIR "/%s", src);
+	if (!prog || sim_program_spawn(NULL, instr ? with : without,
+				       "/dev/null", "bench")) {
+		fprintf(stderr, "bench: cannot build %s\n", src);
+		free(prog);
+		return NULL;
+	}
+	return prog;
+}
+
+/* Host seconds of `@prog run --machine=tiny4 --args=pthread 8 25000`. */
+static double lostwake_secs(const char *prog)
+{
+	char *run[] = { (char *)prog, "run", "--machine=tiny4",
+		"--args=pthread 8 25000", NULL };
+	double t0 = host_now();
+
+	if (sim_program_spawn(NULL, run, "/dev/null", "bench"))
+		return -1;
+	return host_now() - t0;
+}
+
+void bench_instrumented(const char *exe, const char *json, double *slowdown,
+			double *tso_runs)
+{
+	char *plain = build_program(exe, json, "workloads/examples/lostwake.c",
+				    "lostwake-plain", 0);
+	char *instr = build_program(exe, json, "workloads/examples/lostwake.c",
+				    "lostwake-instrumented", 1);
+	char *litmus = build_program(exe, json, "workloads/examples/litmus.c",
+				     "litmus-instrumented", 1);
+	double best_p = -1, best_i = -1, t0, t;
+
+	*slowdown = *tso_runs = -1;
+	for (int i = 0; plain && instr && i < BENCH_PROGRAM_ROUNDS; i++) {
+		double p = lostwake_secs(plain), q = lostwake_secs(instr);
+
+		if (p > 0 && (best_p < 0 || p < best_p))
+			best_p = p;
+		if (q > 0 && (best_i < 0 || q < best_i))
+			best_i = q;
+	}
+	if (best_p > 0 && best_i > 0)
+		*slowdown = best_i / best_p;
+	if (litmus) {
+		char runs[32];
+		char *ex[] = { litmus, "explore", "--machine=tiny4", "--memory=tso",
+			"--args=SB 2 2", "--strategy=random", runs, NULL };
+
+		snprintf(runs, sizeof(runs), "--runs=%d", BENCH_PROGRAM_EXPLORE_RUNS);
+		t0 = children_cpu();
+		if (!sim_program_spawn(NULL, ex, "/dev/null", "bench")) {
+			t = children_cpu() - t0;
+			*tso_runs = t > 0 ? BENCH_PROGRAM_EXPLORE_RUNS / t : -1;
+		}
+	}
+	free(plain);
+	free(instr);
+	free(litmus);
+}
