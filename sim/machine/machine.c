@@ -485,7 +485,7 @@ static void run_over(void)
 	sim_cur = NULL;
 	hooks_live_update();
 	if (sim__tso_on)
-		sim_tso_switch(NULL, NULL);
+		sim_tso_switch(NULL);
 	sim_current_kt = NULL;
 	running_coro = &main_coro;
 	sim.counters.switches++;
@@ -502,7 +502,7 @@ static void resume(struct sim_cpu *c)
 	sim_cur = c;
 	hooks_live_update();
 	if (__builtin_expect(sim__tso_on, 0))
-		sim_tso_switch(NULL, c);	/* its overlay on memory */
+		sim_tso_switch(c);	/* its overlay on memory */
 	sim_this_cpu = &c->k;
 	sim_current_kt = t->kt;
 	if (&t->coro == from)
@@ -776,7 +776,7 @@ void sim_run_abort(void)
 	sim_cur = NULL;
 	hooks_live_update();
 	if (sim__tso_on)
-		sim_tso_switch(NULL, NULL);
+		sim_tso_switch(NULL);
 	sim_current_kt = NULL;
 	if (from == &main_coro)
 		longjmp(abort_jb, 1);

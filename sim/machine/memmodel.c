@@ -154,9 +154,8 @@ void sim_tso_hook(struct sim_cpu *c)
 	}
 }
 
-void sim_tso_switch(struct sim_cpu *from, struct sim_cpu *to)
+void sim_tso_switch(struct sim_cpu *to)
 {
-	(void)from;
 	if (to == on)
 		return;
 	if (on) {

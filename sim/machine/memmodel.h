@@ -57,9 +57,9 @@ void sim_tso_drain(struct sim_cpu *c);
  * that completed drain (timed), or one chosen by a draw (explore). */
 void sim_tso_hook(struct sim_cpu *c);
 
-/* sim_tso_switch - @from stops executing (NULL: none did), @to starts
- * (NULL: none): @from's overlay comes off memory, @to's goes on. */
-void sim_tso_switch(struct sim_cpu *from, struct sim_cpu *to);
+/* sim_tso_switch - @to starts executing (NULL: none): the overlay of the
+ * CPU that did comes off memory, @to's goes on. */
+void sim_tso_switch(struct sim_cpu *to);
 
 /* sim_tso_entry - the @i-th oldest store in CPU @cpu's buffer: its
  * address, size and value (the bytes as a little-endian number, 0 for a
