@@ -87,6 +87,16 @@ static inline void hooks_live_update(void)
 	sim__hooks_live = sim_cur && !in_event;
 }
 
+/* @c executes now (NULL: none): the gate, and under memory=tso the
+ * store-buffer overlay that memory shows (sim/machine/memmodel.h). */
+static inline void set_cur(struct sim_cpu *c)
+{
+	sim_cur = c;
+	hooks_live_update();
+	if (__builtin_expect(sim__tso_on, 0))
+		sim_tso_switch(c);
+}
+
 /* The layers' state checkers (SIM_STATE_CHECKER() of sim/machine/hooks.h),
  * in calling order: (order, name) ascending, whatever the link order. */
 #define SIM_MAX_CHECKERS 8
@@ -170,11 +180,10 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 	memset(sim.tasks, 0, (size_t)sim.nr_tasks * sizeof(sim.tasks[0]));
 	memset(&sim, 0, offsetof(struct sim_machine, cpus));
 	memset((char *)&sim + MACHINE_TAIL, 0, sizeof(sim) - MACHINE_TAIL);
-	sim_cur = NULL;
+	in_event = 0;
+	set_cur(NULL);
 	running_coro = NULL;
 	horizon_ps = 0;
-	in_event = 0;
-	hooks_live_update();
 	event_now_ps = 0;
 	last_progress_ps = 0;
 	while (nr_parked)		/* an aborted run's spinners */
@@ -482,10 +491,7 @@ static void run_over(void)
 	if (sim.nr_live)
 		sim_fail(SIM_FAIL_DEADLOCK,
 			 "every task is blocked and no timer is pending");
-	sim_cur = NULL;
-	hooks_live_update();
-	if (sim__tso_on)
-		sim_tso_switch(NULL);
+	set_cur(NULL);
 	sim_current_kt = NULL;
 	running_coro = &main_coro;
 	sim.counters.switches++;
@@ -499,10 +505,7 @@ static void resume(struct sim_cpu *c)
 	struct sim_task *t = c->curr;
 	struct sim_coro *from = running_coro;
 
-	sim_cur = c;
-	hooks_live_update();
-	if (__builtin_expect(sim__tso_on, 0))
-		sim_tso_switch(c);	/* its overlay on memory */
+	set_cur(c);
 	sim_this_cpu = &c->k;
 	sim_current_kt = t->kt;
 	if (&t->coro == from)
@@ -637,15 +640,14 @@ static inline uint64_t hook_charge(struct sim_cpu *c, enum sim_access kind,
 }
 
 /* Every hook of a task (sim_hook(), sim/machine/hooks.h, calls it only
- * then): charge the access; past the horizon, dispatch, then the
- * preemption point; last, the access may end other CPUs' spin-waits. */
+ * when sim__hooks_live: never at boot or in an event): charge the
+ * access; past the horizon, dispatch, then the preemption point; last,
+ * the access may end other CPUs' spin-waits. */
 void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int size)
 {
 	struct sim_cpu *c = sim_cur;
 	uint64_t issue_ps, post_ps;
 
-	if (unlikely(!c || in_event))
-		return;		/* boot or event context: not a task */
 	sim.counters.hooks++;
 	if (unlikely(sim__tso_on)) {
 		sim_tso_hook(c);
@@ -773,10 +775,7 @@ void sim_run_abort(void)
 	struct sim_coro *from = running_coro;
 
 	in_event = 0;
-	sim_cur = NULL;
-	hooks_live_update();
-	if (sim__tso_on)
-		sim_tso_switch(NULL);
+	set_cur(NULL);
 	sim_current_kt = NULL;
 	if (from == &main_coro)
 		longjmp(abort_jb, 1);

@@ -48,7 +48,7 @@ static inline void prog_access(enum sim_access kind, const volatile void *p,
 	if (!sim__hooks_live)
 		return;
 	e = wl_prog_errno_save();
-	sim_hook(kind, p, size);
+	sim__hook(kind, p, size);	/* sim_hook() past its gate */
 	wl_prog_errno_restore(e);
 }
 
