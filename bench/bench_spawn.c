@@ -415,6 +415,26 @@ double bench_program(const char *exe, const char *json, double *ratio)
 
 /* ---- explore on a user program -------------------------------------------------- */
 
+/* Build @src (under the source tree) into @out beside @json, with
+ * --instrument if @instr.  Return: the path (to free), or NULL. */
+static char *build_program(const char *exe, const char *json, const char *src,
+			   const char *out, int instr)
+{
+	char *prog = table_path(json, out), path[512];
+	char *with[] = { (char *)exe, "build", "--instrument", path, "-o", prog, NULL };
+	char *without[] = { (char *)exe, "build", path, "-o", prog, NULL };
+
+	snprintf(path, sizeof(path), FUTEXSIM_SOURCE_DIR "/%s", src);
+	if (!prog || sim_program_spawn(NULL, instr ? with : without,
+				       "/dev/null", "bench")) {
+		fprintf(stderr, "bench: cannot build %s\n", src);
+		free(prog);
+		return NULL;
+	}
+	return prog;
+}
+
+
 #define BENCH_PROGRAM_EXPLORE_RUNS	2000
 
 /* CPU seconds (user + system) of this process's waited-for children. */
@@ -437,20 +457,15 @@ static double children_cpu(void)
  */
 double bench_program_explore(const char *exe, const char *json)
 {
-	char *prog = table_path(json, "lostwake-explore");
+	char *prog = build_program(exe, json, "workloads/examples/lostwake.c",
+				   "lostwake-explore", 0);
 	char popt[4200], runs[32];
-	char *build[] = { (char *)exe, "build",
-		FUTEXSIM_SOURCE_DIR "/workloads/examples/lostwake.c", "-o", prog,
-		NULL };
 	char *run[] = { (char *)exe, "explore", "--machine=tiny4", popt,
 		"--args=pthread 2 3", "--strategy=random", runs, NULL };
 	double t0, t;
 
-	if (sim_program_spawn(NULL, build, "/dev/null", "bench")) {
-		fprintf(stderr, "bench: cannot build %s\n", prog);
-		free(prog);
+	if (!prog)
 		return -1;
-	}
 	snprintf(popt, sizeof(popt), "--program=%s", prog);
 	snprintf(runs, sizeof(runs), "--runs=%d", BENCH_PROGRAM_EXPLORE_RUNS);
 	t0 = children_cpu();
@@ -465,25 +480,6 @@ double bench_program_explore(const char *exe, const char *json)
 }
 
 /* ---- instrumented programs ------------------------------------------------------ */
-
-/* Build @src (under the source tree) into @out beside @json, with
- * --instrument if @instr.  Return: the path (to free), or NULL. */
-static char *build_program(const char *exe, const char *json, const char *src,
-			   const char *out, int instr)
-{
-	char *prog = table_path(json, out), path[512];
-	char *with[] = { (char *)exe, "build", "--instrument", path, "-o", prog, NULL };
-	char *without[] = { (char *)exe, "build", path, "-o", prog, NULL };
-
-	snprintf(path, sizeof(path), FUTEXSIM_SOURCE_DIR "/%s", src);
-	if (!prog || sim_program_spawn(NULL, instr ? with : without,
-				       "/dev/null", "bench")) {
-		fprintf(stderr, "bench: cannot build %s\n", src);
-		free(prog);
-		return NULL;
-	}
-	return prog;
-}
 
 /* Host seconds of `@prog run --machine=tiny4 --args=pthread 8 25000`. */
 static double lostwake_secs(const char *prog)

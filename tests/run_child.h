@@ -194,4 +194,16 @@ static __attribute__((unused)) Suite *one_case_suite(const char *name,
 	return s;
 }
 
+/* replay_file_of - the file named after "explore: replay file " in an
+ * explore command's stdout @out, into @file. */
+static __attribute__((unused)) void replay_file_of(const char *out, char *file,
+						   size_t len)
+{
+	const char *p = strstr(out, "explore: replay file ");
+
+	ck_assert_msg(p != NULL, "no replay file in: %s", out);
+	p += strlen("explore: replay file ");
+	snprintf(file, len, "%.*s", (int)strcspn(p, "\n"), p);
+}
+
 #endif /* TESTS_RUN_CHILD_H */

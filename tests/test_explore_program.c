@@ -48,16 +48,6 @@ static void run_prog(struct child_out *o, const char *name, const char **argv)
 	run_program(path, (char *const *)argv, o);
 }
 
-/* The file named after "explore: replay file " in @out, into @file. */
-static void replay_file_of(const char *out, char *file, size_t len)
-{
-	const char *p = strstr(out, "explore: replay file ");
-
-	ck_assert_msg(p != NULL, "no replay file in: %s", out);
-	p += strlen("explore: replay file ");
-	snprintf(file, len, "%.*s", (int)strcspn(p, "\n"), p);
-}
-
 /* The failure's headline: the first line of @err starting "futexsim: ". */
 static void headline(const char *err, char *line, size_t len)
 {

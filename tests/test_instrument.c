@@ -96,16 +96,6 @@ START_TEST(test_uninstrumented_busy_wait_is_stuck)
 }
 END_TEST
 
-/* The file named after "explore: replay file " in @out, into @file. */
-static void replay_file_of(const char *out, char *file, size_t len)
-{
-	const char *p = strstr(out, "explore: replay file ");
-
-	ck_assert_msg(p != NULL, "no replay file in: %s", out);
-	p += strlen("explore: replay file ");
-	snprintf(file, len, "%.*s", (int)strcspn(p, "\n"), p);
-}
-
 START_TEST(test_explore_finds_a_lost_update_between_plain_accesses)
 {
 	struct child_out *o = malloc(sizeof(*o));
