@@ -155,7 +155,7 @@ child_run(const struct sim_scenario *one, const struct sim_preset *preset,
 	sim_failure_set_stuck_ms(one->stuck_ms);
 	sim_machine_init(preset, one->cpus, one->seed);
 	sim_cache_set_jitter(one->cost_jitter_pct);
-	sim_memory_set(one->memory_tso);
+	sim_memory_set((enum sim_memory)one->memory);
 	sim_set_livelock_ps(one->livelock_ps);
 	sim_explore_child_start(one);		/* strategy=, oracle= */
 	/* the event stream: --trace, --narrate, --lock-stat */

@@ -137,7 +137,7 @@ static void xrun_here(struct sim_xctx *x, uint64_t seed,
 	sim_failure_set_stuck_ms(one.stuck_ms);
 	sim_machine_init(&x->preset, one.cpus, seed);
 	sim_cache_set_jitter(one.cost_jitter_pct);
-	sim_memory_set(one.memory_tso);
+	sim_memory_set((enum sim_memory)one.memory);
 	sim_set_livelock_ps(one.livelock_ps);
 	sim_oracles = x->oracles;
 	sim_set_check_state(!!(x->oracles.mask & SIM_ORACLE_STATE));

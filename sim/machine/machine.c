@@ -87,14 +87,14 @@ static inline void hooks_live_update(void)
 	sim__hooks_live = sim_cur && !in_event;
 }
 
-/* @c executes now (NULL: none): the gate, and under memory=tso the
+/* @c executes now (NULL: none): the gate, and under memory=tso|arm64 the
  * store-buffer overlay that memory shows (sim/machine/memmodel.h). */
 static inline void set_cur(struct sim_cpu *c)
 {
 	sim_cur = c;
 	hooks_live_update();
-	if (__builtin_expect(sim__tso_on, 0))
-		sim_tso_switch(c);
+	if (__builtin_expect(sim__sb_on, 0))
+		sim_sb_switch(c);
 }
 
 /* The layers' state checkers (SIM_STATE_CHECKER() of sim/machine/hooks.h),
@@ -211,7 +211,7 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 		c->tick.cpu = c->kick.cpu = i;
 	}
 	sim_cache_init(preset);
-	sim_tso_reset();
+	sim_sb_reset();
 	cache_on = preset->cache_model;
 	percpu_init();
 	sched_init();
@@ -649,14 +649,20 @@ void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int siz
 	uint64_t issue_ps, post_ps;
 
 	sim.counters.hooks++;
-	if (unlikely(sim__tso_on)) {
-		sim_tso_hook(c);
-		/* a locked RMW or a fence drains the CPU's stores first */
-		if (kind == SIM_RMW || kind == SIM_FENCE)
-			sim_tso_drain(c);
+	if (unlikely(sim__sb_on)) {
+		sim_sb_hook(c);
+		/* a locked RMW or a fence drains the CPU's stores first,
+		 * unless the caller orders them (sim/machine/memmodel.h) */
+		if ((kind == SIM_RMW || kind == SIM_FENCE) && !sim__sb_keep)
+			sim_sb_drain(c);
+		else if (kind == SIM_LOAD && sim_sb_busy(c->k.cpu))
+			sim_sb_load(c, addr, size);
+		sim__sb_keep = 0;
 	}
 	issue_ps = c->now_ps;
 	post_ps = hook_charge(c, kind, addr, size);
+	if (unlikely(sim__sb_on))
+		sim__sb_cost_ps = c->now_ps - issue_ps + post_ps;
 	if (unlikely(c->now_ps >= horizon_ps)) {
 		struct sim_cpu *was = c;
 		uint64_t done_ps = c->now_ps + post_ps;
@@ -748,8 +754,8 @@ void sim_delay_ps(uint64_t ps)
 
 void sim_switch_to(struct sim_task *next)
 {
-	if (sim__tso_on)	/* a context switch drains the buffer */
-		sim_tso_drain(sim_cur);
+	if (sim__sb_on)	/* a context switch drains the buffer */
+		sim_sb_drain(sim_cur);
 	sim_cur->curr = next;
 	sim__dispatch();
 }

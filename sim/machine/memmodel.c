@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sim/machine/memmodel.c - x86-TSO store buffers for an instrumented
- * program's stores (see sim/machine/memmodel.h).
+ * sim/machine/memmodel.c - the store buffers of memory=tso and
+ * memory=arm64 for an instrumented program's stores (see
+ * sim/machine/memmodel.h).
  *
  * Stage: machine.  Memory holds what every CPU sees, with the executing
- * CPU's buffered stores laid over it; the machine calls sim_tso_switch()
+ * CPU's buffered stores laid over it; the machine calls sim_sb_switch()
  * whenever another CPU starts executing.  Each entry keeps the bytes it
  * stored (val, read from memory once the store is done: the compiled
  * code performs it after its hook) and the bytes it covered when it was
@@ -12,7 +13,10 @@
  * newest first; laying it on saves and writes, oldest first.  A store
  * that drains while its CPU executes is already in memory; one that
  * drains while another CPU executes goes under that CPU's overlay: into
- * the saved bytes of its oldest entry over the same byte, or memory.
+ * the saved bytes of its oldest entry over the same byte, or memory.  A
+ * byte that no longer holds its newest entry's value when the overlay
+ * comes off was written meanwhile by code that does not buffer: that
+ * write is visible to all, and the entries over the byte take its value.
  */
 #include <string.h>
 
@@ -26,6 +30,7 @@ struct sb_entry {
 	uint64_t visible_ps;		/* timed mode: drains by then	*/
 	uint8_t size;
 	uint8_t captured;		/* val holds the stored bytes	*/
+	uint8_t release;		/* arm64 STLR			*/
 	uint8_t val[16];
 	uint8_t saved[16];
 };
@@ -36,25 +41,67 @@ static struct sb {
 } sb[SIM_MAX_CPUS];
 
 /* Explore: at each hook a buffered store drains with odds of one to this
- * per CPU with stores. */
+ * per store that may drain. */
 #define SB_STAY_ODDS	8
 
-int sim__tso_on;
+int sim__sb_on;
+int sim__sb_arm64;
+int sim__sb_keep;
+uint64_t sim__sb_cost_ps;
 static int nr_busy;			/* CPUs with a store buffered	*/
-static struct sim_cpu *on;		/* whose overlay memory shows	*/
+static struct sim_sb_reorder reorders[SIM_SB_REORDERS];	/* a ring	*/
+static unsigned int nr_reorders;
 
-void sim_memory_set(int tso)
+/* The first SHARED_MAX addresses the program stored through a buffer,
+ * with the CPUs that did (bit cpu % 64): a load is a reordering worth
+ * reporting only at an address another CPU stores to. */
+#define SHARED_MAX	64
+static struct { uintptr_t addr; uint64_t cpus; } shared[SHARED_MAX];
+static int nr_shared;
+
+static void shared_note(uintptr_t a, int cpu)
 {
-	sim__tso_on = tso;
+	for (int i = 0; i < nr_shared; i++)
+		if (shared[i].addr == a) {
+			shared[i].cpus |= 1ULL << (cpu % 64);
+			return;
+		}
+	if (nr_shared < SHARED_MAX) {
+		shared[nr_shared].addr = a;
+		shared[nr_shared++].cpus = 1ULL << (cpu % 64);
+	}
 }
 
-void sim_tso_reset(void)
+static int shared_by_other(uintptr_t a, int cpu)
+{
+	for (int i = 0; i < nr_shared; i++)
+		if (shared[i].addr == a)
+			return (shared[i].cpus & ~(1ULL << (cpu % 64))) != 0;
+	return 0;
+}
+static struct sim_cpu *on;		/* whose overlay memory shows	*/
+
+void sim_memory_set(enum sim_memory m)
+{
+	sim__sb_on = m != SIM_MEMORY_SC;
+	sim__sb_arm64 = m == SIM_MEMORY_ARM64;
+}
+
+const char *sim_memory_name(void)
+{
+	return !sim__sb_on ? "sc" : sim__sb_arm64 ? "arm64" : "tso";
+}
+
+void sim_sb_reset(void)
 {
 	for (int i = 0; i < SIM_MAX_CPUS; i++)
 		sb[i].n = 0;
 	nr_busy = 0;
 	on = NULL;
-	sim__tso_on = 0;
+	sim_memory_set(SIM_MEMORY_SC);
+	sim__sb_keep = 0;
+	nr_reorders = 0;
+	nr_shared = 0;
 }
 
 /* The stores of @b done since their entries were made: their bytes. */
@@ -66,9 +113,87 @@ static void capture(struct sb *b)
 	}
 }
 
-static void pop_oldest(struct sb *b)
+static inline int covers(const struct sb_entry *e, uintptr_t a)
 {
-	memmove(&b->e[0], &b->e[1], (size_t)(b->n - 1) * sizeof(b->e[0]));
+	return a >= e->addr && a < e->addr + e->size;
+}
+
+static inline int overlap(const struct sb_entry *e, uintptr_t a,
+			  unsigned int size)
+{
+	return a < e->addr + e->size && e->addr < a + size;
+}
+
+int sim_sb_busy(int cpu)
+{
+	return cpu >= 0 && cpu < SIM_MAX_CPUS && sb[cpu].n;
+}
+
+static void note_reorder(const struct sim_cpu *c, uintptr_t first,
+			 unsigned int first_size, int is_load,
+			 const struct sb_entry *passed)
+{
+	struct sim_sb_reorder *r;
+
+	if (nr_reorders) {
+		r = &reorders[(nr_reorders - 1) % SIM_SB_REORDERS];
+		if (r->cpu == c->k.cpu && r->first == first &&
+		    r->passed == passed->addr && r->first_is_load == is_load) {
+			r->times++;
+			r->time_ps = c->now_ps;
+			return;
+		}
+	}
+	r = &reorders[nr_reorders++ % SIM_SB_REORDERS];
+	r->time_ps = c->now_ps;
+	r->first = first;
+	r->first_size = (uint8_t)first_size;
+	r->first_is_load = (uint8_t)is_load;
+	r->passed = passed->addr;
+	r->passed_size = passed->size;
+	r->times = 1;
+	r->cpu = (int16_t)c->k.cpu;
+	memset(r->task, 0, sizeof(r->task));
+	if (c->curr)
+		memcpy(r->task, c->curr->name, sizeof(r->task) - 1);
+}
+
+const struct sim_sb_reorder *sim_sb_reorder(int i)
+{
+	if (i < 0 || (unsigned int)i >= nr_reorders || i >= SIM_SB_REORDERS)
+		return NULL;
+	return &reorders[(nr_reorders - 1 - (unsigned int)i) % SIM_SB_REORDERS];
+}
+
+void sim_sb_load(struct sim_cpu *c, const volatile void *p, unsigned int size)
+{
+	const struct sb *b = &sb[c->k.cpu];
+
+	if (!shared_by_other((uintptr_t)p, c->k.cpu))
+		return;
+	for (int i = 0; i < b->n; i++)
+		if (!overlap(&b->e[i], (uintptr_t)p, size ? size : 1)) {
+			note_reorder(c, (uintptr_t)p, size, 1, &b->e[i]);
+			return;
+		}
+}
+
+/* May entry @i of @b drain now? */
+static int may_drain(const struct sb *b, int i)
+{
+	if (!i)
+		return 1;
+	if (!sim__sb_arm64 || b->e[i].release)
+		return 0;
+	for (int j = 0; j < i; j++)
+		if (overlap(&b->e[j], b->e[i].addr, b->e[i].size))
+			return 0;
+	return 1;
+}
+
+static void pop_at(struct sb *b, int i)
+{
+	memmove(&b->e[i], &b->e[i + 1], (size_t)(b->n - 1 - i) * sizeof(b->e[0]));
 	if (!--b->n)
 		nr_busy--;
 }
@@ -83,7 +208,7 @@ static void global_write(const struct sb_entry *e)
 		int i = 0;
 
 		for (; o && i < o->n; i++)
-			if (a >= o->e[i].addr && a < o->e[i].addr + o->e[i].size)
+			if (covers(&o->e[i], a))
 				break;
 		if (o && i < o->n)
 			o->e[i].saved[a - o->e[i].addr] = e->val[j];
@@ -92,69 +217,168 @@ static void global_write(const struct sb_entry *e)
 	}
 }
 
-static void drain_oldest(struct sim_cpu *c)
+/* Entry @i of CPU @c's buffer, which may drain, becomes visible. */
+static void drain_at(struct sim_cpu *c, int i)
 {
 	struct sb *b = &sb[c->k.cpu];
 
+	if (i)
+		note_reorder(c, b->e[i].addr, b->e[i].size, 0, &b->e[0]);
 	if (c == on)
 		capture(b);	/* memory shows it already */
 	else
-		global_write(&b->e[0]);
-	pop_oldest(b);
+		global_write(&b->e[i]);
+	pop_at(b, i);
 }
 
-void sim_tso_store(struct sim_cpu *c, const volatile void *p, unsigned int size)
+/* Drain @c's entries oldest first up to and including entry @last. */
+static void drain_through(struct sim_cpu *c, int last)
+{
+	while (last-- >= 0)
+		drain_at(c, 0);
+}
+
+void sim_sb_store(struct sim_cpu *c, const volatile void *p, unsigned int size,
+		  int release)
 {
 	struct sb *b = &sb[c->k.cpu];
 	struct sb_entry *e;
-	uint64_t lat = sim.preset->access_ps[SIM_STORE];
+	uint64_t lat = sim__sb_arm64 ? sim__sb_cost_ps :
+		sim.preset->access_ps[SIM_STORE];
 
 	capture(b);
 	if (b->n == SIM_SB_ENTRIES)
-		drain_oldest(c);
+		drain_at(c, 0);
 	if (size > sizeof(e->val))
 		size = sizeof(e->val);
 	e = &b->e[b->n];
 	if (!b->n++)
 		nr_busy++;
 	e->addr = (uintptr_t)p;
+	shared_note(e->addr, c->k.cpu);
 	e->size = (uint8_t)size;
 	e->captured = 0;
+	e->release = sim__sb_arm64 && release;
 	memcpy(e->saved, (const void *)p, size);
 	e->visible_ps = c->now_ps + (lat > 1000 ? lat : 1000);
 }
 
-void sim_tso_drain(struct sim_cpu *c)
+void sim_sb_drain(struct sim_cpu *c)
 {
 	struct sb *b = &sb[c->k.cpu];
 
 	while (b->n)
-		drain_oldest(c);
+		drain_at(c, 0);
 }
 
-void sim_tso_hook(struct sim_cpu *c)
+void sim_sb_drain_release(struct sim_cpu *c)
+{
+	struct sb *b = &sb[c->k.cpu];
+	int last = -1;
+
+	for (int i = 0; i < b->n; i++)
+		if (b->e[i].release)
+			last = i;
+	drain_through(c, last);
+}
+
+void sim_sb_drain_over(struct sim_cpu *c, const volatile void *p,
+		       unsigned int size)
+{
+	struct sb *b = &sb[c->k.cpu];
+	int last = -1;
+
+	for (int i = 0; i < b->n; i++)
+		if (overlap(&b->e[i], (uintptr_t)p, size))
+			last = i;
+	drain_through(c, last);
+}
+
+/* Explore: the @k-th store that may drain, of all CPUs', drains. */
+static void drain_kth(uint64_t k)
+{
+	for (int cpu = 0; cpu < sim.nr_cpus; cpu++) {
+		struct sb *b = &sb[cpu];
+
+		for (int i = 0; i < b->n; i++)
+			if (may_drain(b, i) && !k--) {
+				drain_at(&sim.cpus[cpu], i);
+				return;
+			}
+	}
+}
+
+static uint64_t nr_may_drain(void)
+{
+	uint64_t n = 0;
+
+	for (int cpu = 0; cpu < sim.nr_cpus; cpu++) {
+		const struct sb *b = &sb[cpu];
+
+		if (!sim__sb_arm64) {
+			n += b->n > 0;
+			continue;
+		}
+		for (int i = 0; i < b->n; i++)
+			n += may_drain(b, i);
+	}
+	return n;
+}
+
+void sim_sb_hook(struct sim_cpu *c)
 {
 	if (!nr_busy)
 		return;
 	if (sim_explore_on) {
-		/* the oldest store of the k-th CPU with one, or none (k past
-		 * them: SB_STAY_ODDS to one, so stores stay for some hooks) */
-		uint64_t k = sim_draw(SIM_DEC_DRAIN, (uint64_t)nr_busy + SB_STAY_ODDS);
+		/* one store that may drain, or none (k past them:
+		 * SB_STAY_ODDS to one, so stores stay for some hooks) */
+		uint64_t n = nr_may_drain();
+		uint64_t k = sim_draw(SIM_DEC_DRAIN, n + SB_STAY_ODDS);
 
-		for (int i = 0; k < (uint64_t)nr_busy && i < sim.nr_cpus; i++)
-			if (sb[i].n && !k--)
-				drain_oldest(&sim.cpus[i]);
+		if (k < n)
+			drain_kth(k);
 		return;
 	}
-	for (int i = 0; i < sim.nr_cpus && nr_busy; i++) {
-		struct sb *b = &sb[i];
+	for (int cpu = 0; cpu < sim.nr_cpus && nr_busy; cpu++) {
+		struct sb *b = &sb[cpu];
 
-		while (b->n && b->e[0].visible_ps <= c->now_ps)
-			drain_oldest(&sim.cpus[i]);
+		for (int i = 0; i < b->n;) {
+			if (b->e[i].visible_ps <= c->now_ps && may_drain(b, i))
+				drain_at(&sim.cpus[cpu], i);
+			else if (!sim__sb_arm64)
+				break;
+			else
+				i++;
+		}
 	}
 }
 
-void sim_tso_switch(struct sim_cpu *to)
+/* The bytes of @b's entries that code which does not buffer wrote while
+ * the overlay was on: every entry over such a byte takes the value. */
+static void superseded(struct sb *b)
+{
+	for (int i = b->n - 1; i >= 0; i--) {
+		const struct sb_entry *e = &b->e[i];
+
+		for (unsigned int j = 0; j < e->size; j++) {
+			uintptr_t a = e->addr + j;
+			uint8_t now = *(const uint8_t *)a;
+			int k = i + 1;
+
+			while (k < b->n && !covers(&b->e[k], a))
+				k++;
+			if (k < b->n || now == e->val[j])
+				continue;	/* not the newest, or unchanged */
+			for (k = 0; k <= i; k++)
+				if (covers(&b->e[k], a)) {
+					b->e[k].val[a - b->e[k].addr] = now;
+					b->e[k].saved[a - b->e[k].addr] = now;
+				}
+		}
+	}
+}
+
+void sim_sb_switch(struct sim_cpu *to)
 {
 	if (to == on)
 		return;
@@ -162,6 +386,7 @@ void sim_tso_switch(struct sim_cpu *to)
 		struct sb *b = &sb[on->k.cpu];
 
 		capture(b);
+		superseded(b);
 		for (int i = b->n - 1; i >= 0; i--)
 			memcpy((void *)b->e[i].addr, b->e[i].saved, b->e[i].size);
 	}
@@ -176,8 +401,8 @@ void sim_tso_switch(struct sim_cpu *to)
 	}
 }
 
-int sim_tso_entry(int cpu, int i, uint64_t *addr, unsigned int *size,
-		  uint64_t *val)
+int sim_sb_entry(int cpu, int i, uint64_t *addr, unsigned int *size,
+		 uint64_t *val, int *release)
 {
 	struct sb *b;
 
@@ -190,6 +415,7 @@ int sim_tso_entry(int cpu, int i, uint64_t *addr, unsigned int *size,
 		capture(b);
 	*addr = b->e[i].addr;
 	*size = b->e[i].size;
+	*release = b->e[i].release;
 	*val = 0;
 	if (b->e[i].size <= 8)
 		memcpy(val, b->e[i].val, b->e[i].size);

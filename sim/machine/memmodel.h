@@ -1,34 +1,61 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sim/machine/memmodel.h - the memory model of an instrumented program's
- * stores (scenario key memory=): sc, every store visible to all at once,
- * or tso, x86-TSO's per-CPU FIFO store buffers (Owens, Sarkar and Sewell,
- * "A better x86 memory model: x86-TSO", TPHOLs 2009).
+ * stores (scenario key memory=, docs/programs.md "Memory models"):
+ *
+ *   sc     every store visible to all CPUs at once (the default);
+ *   tso    x86-TSO: per-CPU FIFO store buffers (Owens, Sarkar and
+ *          Sewell, "A better x86 memory model: x86-TSO", TPHOLs 2009);
+ *   arm64  per-CPU store buffers that drain in any order the ARMv8
+ *          model allows for stores (Pulte, Flur, Deacon, French, Sarkar
+ *          and Sewell, "Simplifying ARM concurrency: multicopy-atomic
+ *          axiomatic and operational models for ARMv8", POPL 2018), of
+ *          code compiled with the usual C11 mappings (plain and relaxed
+ *          STR, release and seq_cst STLR, acquire and seq_cst loads
+ *          LDAR, acquire fences DMB ISHLD, the others DMB ISH).
  *
  * Stage: machine.  Called by sim/machine/machine.c (every hook, every
  * change of the executing CPU), the program's instrumentation
  * (workloads/libsim/instrument.c: each plain or volatile store, each
- * atomic store that is not sequentially consistent) and the syscall
- * layer (sim/syscall/syscall.c: a system call drains).
+ * atomic) and the syscall layer (sim/syscall/syscall.c).
  *
- * Under tso a store of the program goes into its CPU's buffer instead of
- * memory: the CPU's own loads see it (they read memory, and memory shows
- * the executing CPU's buffered stores over the values all CPUs see: an
+ * A buffered store goes into its CPU's buffer instead of memory: the
+ * CPU's own loads see it (they read memory, and memory shows the
+ * executing CPU's buffered stores over the values all CPUs see: an
  * "overlay" put on and taken off as CPUs take turns), the others do not
- * until it drains, oldest first.  It drains when its CPU makes a locked
- * read-modify-write or a fence (any RMW or FENCE hook: the program's
- * atomics, the user locks', the kernel's), enters the kernel (a system
- * call) or switches tasks; in timed mode also when the clock of the CPU
- * that runs passes the store's completion (its issue plus the store's
- * cost, the machine's `store` time, at least one nanosecond); under
- * explore, at each hook a draw of the run's PRNG (a decision of replay
- * files, "D") drains the oldest store of one CPU or none.  A full buffer
- * (SIM_SB_ENTRIES) drains its oldest.
+ * until it drains.
  *
- * Left out: the stores of code that is not instrumented (the library's,
- * the kernel's plain ones) are not buffered, and are not ordered after
- * the buffered ones; loads are never reordered with loads nor stores
- * with stores (TSO allows neither).  arm64 is not modelled.
+ * Which store may drain.  tso: the oldest.  arm64: any store with no
+ * older store of its CPU to a byte it covers (coherence), except a
+ * release store, which waits until every older one has drained
+ * (entry i may drain iff i = 0, or it is not a release and no older
+ * entry overlaps it).  Loads are never reordered, with loads or with
+ * stores: the load-load and load-store reorderings ARMv8 allows (the
+ * LB and IRIW shapes) are left out, so this arm64 is a subset of ARMv8's
+ * behaviours (what it shows can happen; not all that can happen shows).
+ *
+ * When.  Everything drains when its CPU makes a fence or a
+ * read-modify-write (tso: every one, they are locked; arm64: a fence
+ * other than an acquire fence, a read-modify-write of the kernel or the
+ * libraries, or a program's RMW with release order; a program's RMW
+ * drains the stores to its bytes first, an acquire one the release
+ * stores too), switches tasks, creates one, and (tso; arm64: except the
+ * futex calls, whose real code runs with the program's stores still
+ * buffered, a system call being no barrier on ARMv8) enters the kernel.
+ * arm64 acquire loads (LDAR) wait for the CPU's release stores (RCsc).
+ * In timed mode a store drains once the clock of the CPU that runs
+ * passes its completion (tso: its issue plus the machine's `store` time;
+ * arm64: its issue plus the cost the cache model charged it, so a store
+ * that hits can overtake one that misses), at least one nanosecond on;
+ * under explore, at each hook a draw of the run's PRNG (decision "D" of
+ * replay files) drains one store that may drain, or none.  A full buffer
+ * (SIM_SB_ENTRIES) drains as much as it must.
+ *
+ * Writes that are not buffered (the kernel's and the libraries', which
+ * are not instrumented; the simulated system calls') take effect at
+ * once and win over a buffered store of their CPU to the same bytes.
+ * They are not ordered after the buffered stores: the fences and RMWs
+ * around them are.
  */
 #ifndef SIM_MACHINE_MEMMODEL_H
 #define SIM_MACHINE_MEMMODEL_H
@@ -39,36 +66,95 @@ struct sim_cpu;
 
 #define SIM_SB_ENTRIES	32	/* a store buffer's size (Skylake: 56)	*/
 
-extern int sim__tso_on;		/* memory=tso in this run		*/
+enum sim_memory {
+	SIM_MEMORY_SC,
+	SIM_MEMORY_TSO,
+	SIM_MEMORY_ARM64,
+};
 
-/* sim_memory_set - the run's model: 0 sc, 1 tso.  After
- * sim_machine_init(), which resets it to sc. */
-void sim_memory_set(int tso);
+extern int sim__sb_on;		/* memory=tso or arm64 in this run	*/
+extern int sim__sb_arm64;	/* memory=arm64				*/
+/* Set by the caller of an RMW or FENCE hook that orders the buffer
+ * itself (arm64: a program's atomic, workloads/libsim/instrument.c):
+ * the hook then does not drain.  The hook clears it. */
+extern int sim__sb_keep;
+/* What the last hook charged its access (sim__hook() sets it when
+ * sim__sb_on): an arm64 store's time to drain in timed mode. */
+extern uint64_t sim__sb_cost_ps;
 
-/* sim_tso_store - CPU @c, executing, is about to store @size bytes (at
- * most 16) at @p; the store goes into its buffer.  Call right before
- * the store, after its scheduling point. */
-void sim_tso_store(struct sim_cpu *c, const volatile void *p, unsigned int size);
+/* sim_memory_set - the run's model.  After sim_machine_init(), which
+ * resets it to sc. */
+void sim_memory_set(enum sim_memory m);
 
-/* sim_tso_drain - every store of executing CPU @c becomes visible. */
-void sim_tso_drain(struct sim_cpu *c);
+/* sim_memory_name - "sc", "tso" or "arm64": the run's model. */
+const char *sim_memory_name(void);
 
-/* sim_tso_hook - a hook of executing CPU @c, before its access: stores
+/* sim_sb_store - CPU @c, executing, is about to store @size bytes (at
+ * most 16) at @p; the store goes into its buffer, a release store
+ * (STLR) if @release (arm64; tso ignores it).  Call right after the
+ * store's hook (its scheduling point), before the store. */
+void sim_sb_store(struct sim_cpu *c, const volatile void *p, unsigned int size,
+		  int release);
+
+/* sim_sb_drain - every store of executing CPU @c becomes visible. */
+void sim_sb_drain(struct sim_cpu *c);
+
+/* sim_sb_drain_release - arm64: the release stores of executing CPU @c
+ * become visible (with the older stores they wait for): an acquire
+ * load's or acquire RMW's wait (RCsc). */
+void sim_sb_drain_release(struct sim_cpu *c);
+
+/* sim_sb_drain_over - the stores of executing CPU @c to the @size bytes
+ * at @p become visible (with the older stores they wait for): an RMW's
+ * coherence with the CPU's own stores. */
+void sim_sb_drain_over(struct sim_cpu *c, const volatile void *p,
+		       unsigned int size);
+
+/* sim_sb_hook - a hook of executing CPU @c, before its access: stores
  * that completed drain (timed), or one chosen by a draw (explore). */
-void sim_tso_hook(struct sim_cpu *c);
+void sim_sb_hook(struct sim_cpu *c);
 
-/* sim_tso_switch - @to starts executing (NULL: none): the overlay of the
+/* sim_sb_busy - has CPU @cpu stores buffered? */
+int sim_sb_busy(int cpu);
+
+/* sim_sb_switch - @to starts executing (NULL: none): the overlay of the
  * CPU that did comes off memory, @to's goes on. */
-void sim_tso_switch(struct sim_cpu *to);
+void sim_sb_switch(struct sim_cpu *to);
 
-/* sim_tso_entry - the @i-th oldest store in CPU @cpu's buffer: its
- * address, size and value (the bytes as a little-endian number, 0 for a
- * 16-byte store).  Return: 1, or 0 if there is no such store.  For the
- * failure report (sim/report/failure.c). */
-int sim_tso_entry(int cpu, int i, uint64_t *addr, unsigned int *size,
-		  uint64_t *val);
+/* sim_sb_entry - the @i-th oldest store in CPU @cpu's buffer: its
+ * address, size, value (the bytes as a little-endian number, 0 for a
+ * 16-byte store) and whether it is a release store.  Return: 1, or 0 if
+ * there is no such store.  For the failure report
+ * (sim/report/failure.c). */
+int sim_sb_entry(int cpu, int i, uint64_t *addr, unsigned int *size,
+		 uint64_t *val, int *release);
 
-/* sim_tso_reset - empty every buffer (machine init). */
-void sim_tso_reset(void);
+/*
+ * The latest reorderings, for the failure report: a load of a CPU that
+ * passed its buffered stores to other bytes (tso, arm64: the oldest of
+ * them named), or a store that became visible before an older one of
+ * its CPU (arm64).  sim_sb_load() is the machine's call at each load
+ * while its CPU has stores buffered.
+ */
+#define SIM_SB_REORDERS	16
+
+struct sim_sb_reorder {
+	uint64_t time_ps;
+	uint64_t first, passed;	/* the access, the older store it passed */
+	uint32_t times;		/* the same pair again, at once		*/
+	uint8_t first_is_load;
+	uint8_t first_size, passed_size;
+	int16_t cpu;
+	char task[16];
+};
+
+void sim_sb_load(struct sim_cpu *c, const volatile void *p, unsigned int size);
+
+/* sim_sb_reorder - the @i-th latest reordering (0: the latest).
+ * Return: it, or NULL. */
+const struct sim_sb_reorder *sim_sb_reorder(int i);
+
+/* sim_sb_reset - empty every buffer, the model sc (machine init). */
+void sim_sb_reset(void);
 
 #endif /* SIM_MACHINE_MEMMODEL_H */

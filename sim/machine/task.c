@@ -48,8 +48,8 @@ struct sim_task *sim_task_create_stack(const char *name, void (*fn)(void *),
 	}
 	/* clone(2) is a system call: the creator's stores are visible to
 	 * the new task */
-	if (sim__tso_on && sim_cur)
-		sim_tso_drain(sim_cur);
+	if (sim__sb_on && sim_cur)
+		sim_sb_drain(sim_cur);
 	t = calloc(1, sizeof(*t));
 	if (stack_size > SIM_CORO_STACK_MAX)
 		abort();	/* the callers check it */

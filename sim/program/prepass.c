@@ -66,7 +66,7 @@ prepass_child(const struct sim_scenario *one, const struct sim_preset *preset,
 		sim_replay_start(src);
 	sim_machine_init(preset, one->cpus, one->seed);
 	sim_cache_set_jitter(one->cost_jitter_pct);
-	sim_memory_set(one->memory_tso);
+	sim_memory_set((enum sim_memory)one->memory);
 	sim_set_livelock_ps(one->livelock_ps);
 	sim_explore_child_start(one);
 	one->wl->run(one, one->ulock[0], &r);

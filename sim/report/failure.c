@@ -394,32 +394,67 @@ static void failure_headline(enum sim_failure kind, const char *what,
 			 what && *what ? what : failure_kinds[kind].dflt);
 }
 
-/* memory=tso: the stores not yet visible to the other CPUs, each CPU's
- * oldest first: what the program's order of accesses was not. */
+/* memory=tso|arm64: the latest accesses that passed an older store of
+ * their CPU, oldest first. */
+static void failure_reorders(void)
+{
+	const struct sim_sb_reorder *r;
+	char a[256], b[256];
+	int n = 0;
+
+	while (sim_sb_reorder(n))
+		n++;
+	failure_printf("reorderings (the latest %d, oldest first: an access performed before an older store of its CPU was visible):\n",
+		       n);
+	if (!n)
+		failure_printf("    (none)\n");
+	while (n-- > 0) {
+		r = sim_sb_reorder(n);
+		sim_sym_name(r->first, a, sizeof(a));
+		sim_sym_name(r->passed, b, sizeof(b));
+		if (r->first_is_load)
+			failure_printf("    %llu ns CPU %d \"%.16s\": load of %s before its store to %s was visible",
+				       (unsigned long long)(r->time_ps / 1000),
+				       r->cpu, r->task, a, b);
+		else
+			failure_printf("    %llu ns CPU %d \"%.16s\": store to %s visible before its older store to %s",
+				       (unsigned long long)(r->time_ps / 1000),
+				       r->cpu, r->task, a, b);
+		if (r->times > 1)
+			failure_printf(" (%u times)", r->times);
+		failure_printf("\n");
+	}
+}
+
+/* memory=tso|arm64: the stores not yet visible to the other CPUs, each
+ * CPU's oldest first: what the program's order of accesses was not. */
 static void failure_store_buffers(void)
 {
 	uint64_t addr, val;
 	unsigned int size;
 	char name[256];
-	int any = 0;
+	int any = 0, rel;
 
-	failure_printf("store buffers (memory=tso; stores the other CPUs do not see yet, oldest first):\n");
+	failure_printf("store buffers (memory=%s; stores the other CPUs do not see yet, oldest first):\n",
+		       sim_memory_name());
 	for (int c = 0; c < sim.nr_cpus && c < SIM_MAX_CPUS; c++) {
 		const struct sim_task *t = sim.cpus[c].curr;
 
-		for (int i = 0; sim_tso_entry(c, i, &addr, &size, &val); i++) {
+		for (int i = 0; sim_sb_entry(c, i, &addr, &size, &val, &rel); i++) {
 			if (!i)
 				failure_printf("    CPU %d%s%.16s%s:\n", c,
 					       t ? " (task \"" : "",
 					       t ? t->name : "", t ? "\")" : "");
-			failure_printf("        %s = %llu (%u bytes)\n",
+			failure_printf("        %s = %llu (%u bytes%s)\n",
 				       sim_sym_name(addr, name, sizeof(name)),
-				       (unsigned long long)val, size);
+				       (unsigned long long)val, size,
+				       rel ? ", release" : "");
 			any = 1;
 		}
 	}
 	if (!any)
 		failure_printf("    (empty)\n");
+	failure_reorders();
 }
 
 static void failure_report(enum sim_failure kind, const char *what,
@@ -459,7 +494,7 @@ static void failure_report(enum sim_failure kind, const char *what,
 		failure_printf("    (none)\n");
 	for (i = 0; i < failure_ev.nr; i++)
 		failure_printf("    %s\n", failure_ev.line[i]);
-	if (sim__tso_on)
+	if (sim__sb_on)
 		failure_store_buffers();
 	failure_collect(here, here_flags, here_task);
 	for (i = 0; i < sim.nr_tasks && i < SIM_MAX_TASKS; i++)

@@ -488,7 +488,7 @@ static const struct key keys[] = {
 	{ "stuck", "DURATION|none", "host CPU time a task may run without a scheduling point before it is reported stuck (exit 3); default 5s", sim__scenario_set_stuck },
 	{ "progress", "auto|yes|no", "a progress line with an ETA on stderr for a run longer than a few seconds: on a terminal (auto), always, or never; default auto", sim__scenario_set_stuck },
 	{ "cost-jitter", "PCT", "every cache-miss cost varies over PCT% of itself (0-50), centred, from the seeded PRNG: breaks lockstep, lets seeds explore timings; default 0", set_cost_jitter },
-	{ "memory", "sc|tso", "the memory model of an instrumented program's plain stores (futexsim build --instrument): sequentially consistent, or x86-TSO store buffers; default sc", sim__scenario_set_memory },
+	{ "memory", "sc|tso|arm64", "the memory model of an instrumented program's stores (futexsim build --instrument): sequentially consistent, x86-TSO's FIFO store buffers, or ARMv8's store reorderings; default sc", sim__scenario_set_memory },
 	{ "strategy", "timed|random|pct:D|dfs:P", "who runs next at each scheduling point: timed mode, or an explore strategy (docs/explore.md); default timed", set_strategy },
 	{ "oracle", "LIST", "what fails a run: mutex, deadlock, state, bug, crash, starve=DURATION, overtake=N, share=F; default " SIM_ORACLE_DEFAULT, set_oracle },
 	{ "ops-per-thread", "N|none", "operations of each thread (ops = N x threads); excludes ops and duration", set_ops_per_thread },

@@ -160,7 +160,7 @@ struct sim_scenario {
 	char strategy[32];		/* explore strategy, "" timed	*/
 	char oracle[128];		/* oracle list, "" the default	*/
 	unsigned int cost_jitter_pct;	/* cache-miss cost jitter, % width	*/
-	int memory_tso;			/* memory=: 0 sc, 1 tso			*/
+	int memory;			/* memory=: enum sim_memory		*/
 	uint64_t ops_per_thread;	/* ops-per-thread given; 0: not	*/
 	enum sim_spin_data data;	/* workload=spin			*/
 	enum sim_placement placement;	/* workload=spin			*/

@@ -19,6 +19,7 @@
 #include "futex/tp_abi.h"
 #include "sim/report/report.h"
 #include "sim/scenario/config.h"
+#include "sim/machine/memmodel.h"
 #include "sim/scenario/scenario.h"
 #include "sim/trace/trace.h"
 #include "workloads/ulock/adaptive.h"
@@ -174,8 +175,8 @@ void sim_scenario_each(const struct sim_scenario *s,
 		snprintf(v, sizeof(v), "%u", s->cost_jitter_pct);
 		fn(ctx, "cost-jitter", v);
 	}
-	if (s->memory_tso)
-		fn(ctx, "memory", "tso");
+	if (s->memory)
+		fn(ctx, "memory", s->memory == SIM_MEMORY_ARM64 ? "arm64" : "tso");
 	if (s->strategy[0])
 		fn(ctx, "strategy", s->strategy);
 	if (s->oracle[0])
@@ -311,8 +312,9 @@ void sim_scenario_json(const struct sim_scenario *s, FILE *out)
 	fprintf(out, ",\"livelock\":\"%s\"",
 		sim_format_duration_ps(s->livelock_ps, v, sizeof(v)));
 	fprintf(out, ",\"cost_jitter\":%u", s->cost_jitter_pct);
-	if (s->memory_tso)
-		fputs(",\"memory\":\"tso\"", out);
+	if (s->memory)
+		fprintf(out, ",\"memory\":\"%s\"",
+			s->memory == SIM_MEMORY_ARM64 ? "arm64" : "tso");
 	fputs(",\"json\":", out);
 	if (s->json[0])
 		json_str(out, s->json);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "sim/scenario/config.h"
+#include "sim/machine/memmodel.h"
 
 #include "futex/tp_abi.h"
 #include "sim/machine/machine.h"
@@ -131,7 +132,14 @@ void sim__scenario_set_tp_policy(struct sim_scenario *s, const struct key *k,
 void sim__scenario_set_memory(struct sim_scenario *s, const struct key *k,
 			      const char *v, const struct sim_origin *at)
 {
-	s->memory_tso = sim__scenario_get_choice(k, v, "sc", "tso", at);
+	if (!strcmp(v, "sc"))
+		s->memory = SIM_MEMORY_SC;
+	else if (!strcmp(v, "tso"))
+		s->memory = SIM_MEMORY_TSO;
+	else if (!strcmp(v, "arm64"))
+		s->memory = SIM_MEMORY_ARM64;
+	else
+		sim_config_fail(at, k->name, "sc, tso or arm64", v);
 }
 
 void sim__scenario_set_tp_handoff(struct sim_scenario *s, const struct key *k,

@@ -40,16 +40,26 @@ _Static_assert(sizeof(struct timespec) == 16 && sizeof(long) == 8,
 
 struct sim_syscall_counters sim_syscalls;
 
-static void syscall_enter(void)
+/* Entering the kernel drains the store buffer (sim/machine/memmodel.h)
+ * under tso, where the kernel's locked instructions would; under arm64
+ * a system call is no barrier: the futex calls (@futex), whose real
+ * code has its own barriers, run with the program's stores buffered;
+ * the others, simulated, drain. */
+static void syscall_enter_as(bool futex)
 {
 	struct sim_task *t = sim_current();
 
 	sim_account(t, sim_now_ps());
 	t->in_kernel = true;
 	sim_syscalls.calls++;
-	if (sim__tso_on)	/* the kernel's locked instructions drain it */
-		sim_tso_drain(sim_cur);
+	if (sim__sb_on && !(futex && sim__sb_arm64))
+		sim_sb_drain(sim_cur);
 	sim_delay_ps(sim_jitter_ps(sim.preset->syscall_ps / 2));
+}
+
+static void syscall_enter(void)
+{
+	syscall_enter_as(false);
 }
 
 static void syscall_exit(void)
@@ -181,7 +191,7 @@ long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 	sim_uword_add(uaddr);		/* the futex words (sim/trace/uword.h) */
 	if (futex_has_uaddr2(op))
 		sim_uword_add(uaddr2);
-	syscall_enter();
+	syscall_enter_as(true);
 	t->futex_uaddr = uaddr;		/* for a deadlock's report */
 	t->futex_op = (unsigned int)op;
 	/* the TP futex's ops first (futex/tp.c), then the real sys_futex() */
@@ -238,7 +248,7 @@ long sim_sys_futex_waitv(void *waiters, unsigned int nr, unsigned int flags,
 {
 	long ret;
 
-	syscall_enter();
+	syscall_enter_as(true);
 	ret = sys_futex_waitv(waiters, nr, flags, timeout, clockid);
 	syscall_exit();
 	return ret;
@@ -250,7 +260,7 @@ long sim_sys_futex_wake(void *uaddr, unsigned long mask, int nr,
 	long ret;
 
 	sim_uword_add(uaddr);
-	syscall_enter();
+	syscall_enter_as(true);
 	ret = ksim_futex2_wake(uaddr, mask, nr, flags);
 	syscall_exit();
 	return ret;
@@ -264,7 +274,7 @@ long sim_sys_futex_wait(void *uaddr, unsigned long val, unsigned long mask,
 	long ret;
 
 	sim_uword_add(uaddr);
-	syscall_enter();
+	syscall_enter_as(true);
 	t->futex_uaddr = uaddr;		/* for a deadlock's report */
 	t->futex_op = FUTEX_WAIT_BITSET;
 	ret = ksim_futex2_wait(uaddr, val, mask, flags, (void *)timeout,
@@ -280,7 +290,7 @@ long sim_sys_futex_requeue(void *waiters, unsigned int flags, int nr_wake,
 {
 	long ret;
 
-	syscall_enter();
+	syscall_enter_as(true);
 	ret = ksim_futex2_requeue(waiters, flags, nr_wake, nr_requeue);
 	syscall_exit();
 	return ret;

@@ -20,6 +20,13 @@
  *          T3: r2 = y; r3 = x                          "r0 r1 r2 r3"
  *   2+2W   T0: x = 1; y = 2           T1: y = 1; x = 2   final "x y"
  *
+ * and with barriers (__atomic builtins: an instrumented build sees their
+ * orders):
+ *
+ *   SB+mb  SB with a seq_cst fence between each thread's two accesses
+ *   SB+ra  SB with release stores and acquire loads
+ *   MP+ra  MP with f stored with release and loaded with acquire
+ *
  * Usage: litmus TEST OUTCOME|any.  With OUTCOME (the numbers, in the
  * order above, one word or several), a run that gives it aborts with "litmus: TEST gave
  * OUTCOME": explore's crash oracle then finds a schedule that gives it,
@@ -49,6 +56,16 @@ static void *t0(void *arg)
 	if (!strcmp(test, "SB")) {
 		x = 1;
 		r[0] = y;
+	} else if (!strcmp(test, "SB+mb")) {
+		x = 1;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		r[0] = y;
+	} else if (!strcmp(test, "SB+ra")) {
+		__atomic_store_n(&x, 1, __ATOMIC_RELEASE);
+		r[0] = __atomic_load_n(&y, __ATOMIC_ACQUIRE);
+	} else if (!strcmp(test, "MP+ra")) {
+		d = 1;
+		__atomic_store_n(&f, 1, __ATOMIC_RELEASE);
 	} else if (!strcmp(test, "MP")) {
 		d = 1;
 		f = 1;
@@ -71,6 +88,16 @@ static void *t1(void *arg)
 	if (!strcmp(test, "SB")) {
 		y = 1;
 		r[1] = x;
+	} else if (!strcmp(test, "SB+mb")) {
+		y = 1;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		r[1] = x;
+	} else if (!strcmp(test, "SB+ra")) {
+		__atomic_store_n(&y, 1, __ATOMIC_RELEASE);
+		r[1] = __atomic_load_n(&x, __ATOMIC_ACQUIRE);
+	} else if (!strcmp(test, "MP+ra")) {
+		r[0] = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
+		r[1] = d;
 	} else if (!strcmp(test, "MP")) {
 		r[0] = f;
 		r[1] = d;
@@ -111,10 +138,15 @@ int main(int argc, char **argv)
 	pthread_t th[4];
 	char got[64], want[64];
 
-	if (argc < 3 || (strcmp(argv[1], "SB") && strcmp(argv[1], "MP") &&
-			 strcmp(argv[1], "LB") && strcmp(argv[1], "IRIW") &&
-			 strcmp(argv[1], "2+2W"))) {
-		fprintf(stderr, "usage: litmus SB|MP|LB|IRIW|2+2W OUTCOME|any\n");
+	static const char *const tests[] = {
+		"SB", "MP", "LB", "IRIW", "2+2W", "SB+mb", "SB+ra", "MP+ra",
+	};
+	int known = 0;
+
+	for (size_t i = 0; argc >= 3 && i < sizeof(tests) / sizeof(tests[0]); i++)
+		known |= !strcmp(argv[1], tests[i]);
+	if (!known) {
+		fprintf(stderr, "usage: litmus SB|MP|LB|IRIW|2+2W|SB+mb|SB+ra|MP+ra OUTCOME|any\n");
 		return 2;
 	}
 	test = argv[1];

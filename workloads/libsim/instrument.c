@@ -14,7 +14,7 @@
  * point before the access, with its cache-line cost.
  *
  *   __tsan_readN/writeN, unaligned, volatile   sim_hook(LOAD/STORE); a
- *       store then goes into its CPU's buffer under memory=tso
+ *       store then goes into its CPU's buffer under memory=tso|arm64
  *       (sim/machine/memmodel.h)
  *   __tsan_read_range/write_range              the first byte's line
  *   __tsan_atomicN_OP, N = 8..64 (the compiler turns every atomic
@@ -22,8 +22,10 @@
  *                                              performs the OP, as
  *       sequentially consistent; a scheduling point, unless
  *       futexsim_atomic() of the futexsim_atomic.h macros has just been
- *       one for it (wl_prog_atomic_announced)
- *   __tsan_atomic_thread_fence                 sim_hook(FENCE)
+ *       one for it (wl_prog_atomic_announced); under memory=tso|arm64
+ *       the store buffer as the OP's memory order has it (below)
+ *   __tsan_atomic_thread_fence                 sim_hook(FENCE); the
+ *       buffer drains for the fences that are instructions (below)
  *   __tsan_init, __tsan_func_entry/exit        nothing
  *
  * Outside a simulated task (static constructors, before the machine
@@ -52,13 +54,14 @@ static inline void prog_access(enum sim_access kind, const volatile void *p,
 	wl_prog_errno_restore(e);
 }
 
-/* A plain or volatile store: a scheduling point, then, under memory=tso,
- * into its CPU's store buffer (the compiled code stores when we return). */
+/* A plain or volatile store: a scheduling point, then, under
+ * memory=tso|arm64, into its CPU's store buffer (the compiled code stores
+ * when we return). */
 static inline void prog_store(const volatile void *p, unsigned int size)
 {
 	prog_access(SIM_STORE, p, size);
-	if (__builtin_expect(sim__tso_on, 0) && sim__hooks_live)
-		sim_tso_store(sim_cur, p, size);
+	if (__builtin_expect(sim__sb_on, 0) && sim__hooks_live)
+		sim_sb_store(sim_cur, p, size, 0);
 }
 
 #define PLAIN(n)							\
@@ -102,61 +105,115 @@ void __tsan_func_exit(void)
 /*
  * An atomic of the program.  Through the futexsim_atomic.h macros the
  * builtin comes here right after futexsim_atomic(), with no scheduling
- * point in between: that was its scheduling point (and its trace).  An
- * atomic the macros do not see (an operator on an _Atomic object) is
- * one here.
+ * point in between: that was its scheduling point (and its trace, and
+ * under tso|arm64 its drain of the store buffer, as for any RMW or
+ * fence: the macros do not pass the order on).  An atomic the macros do
+ * not see (an operator on an _Atomic object) is one here.  @keep: the
+ * caller orders the store buffer itself (sim__sb_keep).
+ * Return: whether this call was the scheduling point.
  */
-static inline void atomic_access(enum sim_access kind, const volatile void *p,
-				 unsigned int size)
+static inline int atomic_access(enum sim_access kind, const volatile void *p,
+				unsigned int size, int keep)
 {
 	const volatile void *was = wl_prog_atomic_announced;
 
 	wl_prog_atomic_announced = NULL;
-	if (was != (p ? p : WL_PROG_ATOMIC_FENCE))
-		prog_access(kind, p, size);
+	if (was == (p ? p : WL_PROG_ATOMIC_FENCE))
+		return 0;
+	sim__sb_keep = keep;
+	prog_access(kind, p, size);
+	sim__sb_keep = 0;
+	return 1;
+}
+
+static inline int has_acquire(int mo)
+{
+	return mo == __ATOMIC_ACQUIRE || mo == __ATOMIC_CONSUME ||
+		mo == __ATOMIC_ACQ_REL || mo == __ATOMIC_SEQ_CST;
+}
+
+static inline int has_release(int mo)
+{
+	return mo == __ATOMIC_RELEASE || mo == __ATOMIC_ACQ_REL ||
+		mo == __ATOMIC_SEQ_CST;
+}
+
+static inline int sb_live(void)
+{
+	return __builtin_expect(sim__sb_on, 0) && sim__hooks_live;
 }
 
 /*
- * Under memory=tso an atomic store is what x86 compilers make of it: a
- * sequentially consistent one an xchg (drains the buffer: the store is
- * then visible at once), any weaker one a plain mov (buffered).  Every
- * other order (@mo, @fmo) is not looked at: loads and read-modify-writes
- * are the same instructions whatever the order.
+ * The store buffer around an atomic of order @mo, as compilers make it:
+ *
+ *          store                    load          RMW
+ *   tso    seq_cst: xchg (drains),  mov           lock-prefixed (the
+ *          else mov (buffered)                    hook drained)
+ *   arm64  relaxed: STR, else STLR  acquire or    first the CPU's stores
+ *          (both buffered)          seq_cst:      to its bytes; acquire:
+ *                                   LDAR (waits   the release stores;
+ *                                   for STLRs)    release: all
  */
 static inline void atomic_store_order(const volatile void *a, unsigned int size,
 				      int mo)
 {
-	if (!__builtin_expect(sim__tso_on, 0) || !sim__hooks_live)
+	if (!sb_live())
 		return;
-	if (mo == __ATOMIC_SEQ_CST)
-		sim_tso_drain(sim_cur);
+	if (!sim__sb_arm64 && mo == __ATOMIC_SEQ_CST)
+		sim_sb_drain(sim_cur);
 	else
-		sim_tso_store(sim_cur, a, size);
+		sim_sb_store(sim_cur, a, size, mo != __ATOMIC_RELAXED);
 }
+
+static inline void atomic_load_order(int mo)
+{
+	if (sb_live() && sim__sb_arm64 && has_acquire(mo))
+		sim_sb_drain_release(sim_cur);
+}
+
+/* After an RMW's own scheduling point (@hooked), under arm64. */
+static inline void atomic_rmw_order(int hooked, const volatile void *a,
+				    unsigned int size, int mo)
+{
+	if (!hooked || !sb_live() || !sim__sb_arm64)
+		return;
+	if (has_release(mo)) {
+		sim_sb_drain(sim_cur);
+		return;
+	}
+	if (has_acquire(mo))
+		sim_sb_drain_release(sim_cur);
+	sim_sb_drain_over(sim_cur, a, size);
+}
+
+#define RMW(n, mo, a) atomic_rmw_order(atomic_access(SIM_RMW, a, n / 8,	\
+						     sim__sb_arm64),	\
+				       a, n / 8, mo)
 
 /* A fetch-and-OP of @n bits. */
 #define FETCH(n, T, op)							\
 T __tsan_atomic##n##_fetch_##op(volatile T *a, T v, int mo)		\
 {									\
-	atomic_access(SIM_RMW, a, n / 8);				\
+	RMW(n, mo, a);							\
 	return __atomic_fetch_##op(a, v, __ATOMIC_SEQ_CST);		\
 }
 
 #define ATOMICS(n, T)							\
 T __tsan_atomic##n##_load(const volatile T *a, int mo)			\
 {									\
-	atomic_access(SIM_LOAD, a, n / 8);				\
+	atomic_access(SIM_LOAD, a, n / 8, 0);				\
+	atomic_load_order(mo);						\
 	return __atomic_load_n(a, __ATOMIC_SEQ_CST);			\
 }									\
 void __tsan_atomic##n##_store(volatile T *a, T v, int mo)		\
 {									\
-	atomic_access(SIM_STORE, a, n / 8);				\
+	atomic_access(SIM_STORE, a, n / 8, 0);				\
 	atomic_store_order(a, n / 8, mo);				\
 	__atomic_store_n(a, v, __ATOMIC_SEQ_CST);			\
 }									\
 T __tsan_atomic##n##_exchange(volatile T *a, T v, int mo)		\
 {									\
-	atomic_access(SIM_RMW, a, n / 8);				\
+	RMW(n, mo, a);							\
 	return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);		\
 }									\
 FETCH(n, T, add)							\
@@ -168,7 +225,7 @@ FETCH(n, T, nand)							\
 int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c,	\
 					       T v, int mo, int fmo)	\
 {									\
-	atomic_access(SIM_RMW, a, n / 8);				\
+	RMW(n, mo, a);							\
 	return __atomic_compare_exchange_n(a, c, v, 0, __ATOMIC_SEQ_CST, \
 					   __ATOMIC_SEQ_CST);		\
 }									\
@@ -180,7 +237,7 @@ int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c,	\
 T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v,	\
 					  int mo, int fmo)		\
 {									\
-	atomic_access(SIM_RMW, a, n / 8);				\
+	RMW(n, mo, a);							\
 	__atomic_compare_exchange_n(a, &c, v, 0, __ATOMIC_SEQ_CST,	\
 				    __ATOMIC_SEQ_CST);			\
 	return c;							\
@@ -191,9 +248,18 @@ ATOMICS(16, uint16_t)
 ATOMICS(32, uint32_t)
 ATOMICS(64, uint64_t)
 
+/* A fence: tso, only a seq_cst one is an instruction (MFENCE); arm64,
+ * an acquire one is DMB ISHLD (loads are in order here: nothing to do),
+ * the others DMB ISH (drain). */
 void __tsan_atomic_thread_fence(int mo)
 {
-	atomic_access(SIM_FENCE, NULL, 0);
+	int hooked = atomic_access(SIM_FENCE, NULL, 0, 1);
+
+	if (!hooked || !sb_live())
+		return;
+	if (sim__sb_arm64 ? mo != __ATOMIC_ACQUIRE && mo != __ATOMIC_CONSUME &&
+			    mo != __ATOMIC_RELAXED : mo == __ATOMIC_SEQ_CST)
+		sim_sb_drain(sim_cur);
 }
 
 void __tsan_atomic_signal_fence(int mo)
