@@ -656,7 +656,8 @@ void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int siz
 		if ((kind == SIM_RMW || kind == SIM_FENCE) && !sim__sb_keep)
 			sim_sb_drain(c);
 		else if (kind == SIM_LOAD && sim_sb_busy(c->k.cpu))
-			sim_sb_load(c, addr, size);
+			sim_sb_load(c, addr, size,
+				    (uintptr_t)__builtin_return_address(0));
 		sim__sb_keep = 0;
 	}
 	issue_ps = c->now_ps;

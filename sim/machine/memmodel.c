@@ -131,7 +131,7 @@ int sim_sb_busy(int cpu)
 
 static void note_reorder(const struct sim_cpu *c, uintptr_t first,
 			 unsigned int first_size, int is_load,
-			 const struct sb_entry *passed)
+			 const struct sb_entry *passed, uintptr_t pc)
 {
 	struct sim_sb_reorder *r;
 
@@ -147,6 +147,7 @@ static void note_reorder(const struct sim_cpu *c, uintptr_t first,
 	r = &reorders[nr_reorders++ % SIM_SB_REORDERS];
 	r->time_ps = c->now_ps;
 	r->first = first;
+	r->pc = pc;
 	r->first_size = (uint8_t)first_size;
 	r->first_is_load = (uint8_t)is_load;
 	r->passed = passed->addr;
@@ -165,15 +166,19 @@ const struct sim_sb_reorder *sim_sb_reorder(int i)
 	return &reorders[(nr_reorders - 1 - (unsigned int)i) % SIM_SB_REORDERS];
 }
 
-void sim_sb_load(struct sim_cpu *c, const volatile void *p, unsigned int size)
+void sim_sb_load(struct sim_cpu *c, const volatile void *p, unsigned int size,
+		 uintptr_t pc)
 {
 	const struct sb *b = &sb[c->k.cpu];
 
-	if (!shared_by_other((uintptr_t)p, c->k.cpu))
+	/* a program's load of its own data is no news; the kernel's loads
+	 * (only its marked ones are hooks) are */
+	if (!(c->curr && c->curr->in_kernel) &&
+	    !shared_by_other((uintptr_t)p, c->k.cpu))
 		return;
 	for (int i = 0; i < b->n; i++)
 		if (!overlap(&b->e[i], (uintptr_t)p, size ? size : 1)) {
-			note_reorder(c, (uintptr_t)p, size, 1, &b->e[i]);
+			note_reorder(c, (uintptr_t)p, size, 1, &b->e[i], pc);
 			return;
 		}
 }
@@ -223,7 +228,7 @@ static void drain_at(struct sim_cpu *c, int i)
 	struct sb *b = &sb[c->k.cpu];
 
 	if (i)
-		note_reorder(c, b->e[i].addr, b->e[i].size, 0, &b->e[0]);
+		note_reorder(c, b->e[i].addr, b->e[i].size, 0, &b->e[0], 0);
 	if (c == on)
 		capture(b);	/* memory shows it already */
 	else

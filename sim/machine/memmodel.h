@@ -132,8 +132,9 @@ int sim_sb_entry(int cpu, int i, uint64_t *addr, unsigned int *size,
 /*
  * The latest reorderings, for the failure report: a load of a CPU that
  * passed its buffered stores to other bytes (tso, arm64: the oldest of
- * them named), or a store that became visible before an older one of
- * its CPU (arm64).  sim_sb_load() is the machine's call at each load
+ * them named; a load of the kernel, or of an address another CPU's
+ * buffer has held), or a store that became visible before an older one
+ * of its CPU (arm64).  sim_sb_load() is the machine's call at each load
  * while its CPU has stores buffered.
  */
 #define SIM_SB_REORDERS	16
@@ -141,6 +142,7 @@ int sim_sb_entry(int cpu, int i, uint64_t *addr, unsigned int *size,
 struct sim_sb_reorder {
 	uint64_t time_ps;
 	uint64_t first, passed;	/* the access, the older store it passed */
+	uintptr_t pc;		/* a load's code (its hook's caller), or 0 */
 	uint32_t times;		/* the same pair again, at once		*/
 	uint8_t first_is_load;
 	uint8_t first_size, passed_size;
@@ -148,7 +150,8 @@ struct sim_sb_reorder {
 	char task[16];
 };
 
-void sim_sb_load(struct sim_cpu *c, const volatile void *p, unsigned int size);
+void sim_sb_load(struct sim_cpu *c, const volatile void *p, unsigned int size,
+		 uintptr_t pc);
 
 /* sim_sb_reorder - the @i-th latest reordering (0: the latest).
  * Return: it, or NULL. */

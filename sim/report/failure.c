@@ -356,6 +356,9 @@ static void failure_collect(unw_context_t *here, int here_flags,
 		for (j = 0; j < failure_st.nr; j++)
 			sim__failure_lines_add(failure_st.f[j].pc);
 	}
+	for (int k = 0; sim_sb_reorder(k); k++)	/* the reorderings' loads */
+		if (sim_sb_reorder(k)->pc)
+			sim__failure_lines_add(sim_sb_reorder(k)->pc);
 	sim__failure_lines_resolve();
 }
 
@@ -394,12 +397,35 @@ static void failure_headline(enum sim_failure kind, const char *what,
 			 what && *what ? what : failure_kinds[kind].dflt);
 }
 
+/* " in FN (FILE:LINE) < CALLER (FILE:LINE)", the innermost frame of @pc
+ * outside the simulator's own code (sim/, workloads/libsim/) and the
+ * generic headers (include/), with its caller; "" if none. */
+static const char *failure_code_of(uintptr_t pc, char *buf, size_t len)
+{
+	const char *p = pc ? sim__failure_lines_of(pc) : NULL, *tab, *nl;
+	size_t at = 0;
+	int n = 0;
+
+	buf[0] = '\0';
+	for (; p && n < 2 && at < len &&
+	       (tab = strchr(p, '\t')) && (nl = strchr(tab, '\n')); p = nl + 1) {
+		if (!n && (nl == tab + 1 || !strncmp(tab + 1, "sim/", 4) ||
+			   !strncmp(tab + 1, "include/", 8) ||
+			   !strncmp(tab + 1, "workloads/libsim/", 17)))
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%.*s (%.*s)",
+				       n++ ? " < " : " in ", (int)(tab - p), p,
+				       (int)(nl - tab - 1), tab + 1);
+	}
+	return buf;
+}
+
 /* memory=tso|arm64: the latest accesses that passed an older store of
  * their CPU, oldest first. */
 static void failure_reorders(void)
 {
 	const struct sim_sb_reorder *r;
-	char a[256], b[256];
+	char a[256], b[256], where[300];
 	int n = 0;
 
 	while (sim_sb_reorder(n))
@@ -413,9 +439,11 @@ static void failure_reorders(void)
 		sim_sym_name(r->first, a, sizeof(a));
 		sim_sym_name(r->passed, b, sizeof(b));
 		if (r->first_is_load)
-			failure_printf("    %llu ns CPU %d \"%.16s\": load of %s before its store to %s was visible",
+			failure_printf("    %llu ns CPU %d \"%.16s\": load of %s%s before its store to %s was visible",
 				       (unsigned long long)(r->time_ps / 1000),
-				       r->cpu, r->task, a, b);
+				       r->cpu, r->task, a,
+				       failure_code_of(r->pc, where, sizeof(where)),
+				       b);
 		else
 			failure_printf("    %llu ns CPU %d \"%.16s\": store to %s visible before its older store to %s",
 				       (unsigned long long)(r->time_ps / 1000),
@@ -494,9 +522,9 @@ static void failure_report(enum sim_failure kind, const char *what,
 		failure_printf("    (none)\n");
 	for (i = 0; i < failure_ev.nr; i++)
 		failure_printf("    %s\n", failure_ev.line[i]);
+	failure_collect(here, here_flags, here_task);
 	if (sim__sb_on)
 		failure_store_buffers();
-	failure_collect(here, here_flags, here_task);
 	for (i = 0; i < sim.nr_tasks && i < SIM_MAX_TASKS; i++)
 		if (sim.tasks[i])
 			failure_task(sim.tasks[i], here, here_flags, here_task);
