@@ -10,6 +10,12 @@
 #     the word read before the hash bucket lock) applied (KPATCH=);
 #     explore must find the lost wakeup within RUNS runs on it and the
 #     default build must pass the same search;
+#     then the same tree with a patch that removes barrier (B) of the
+#     futex ordering (tests/kpatch/waiters-pending-no-mb.sh): explore of
+#     workloads/examples/flag_wake.c, instrumented, must find the lost
+#     wakeup under memory=arm64 within RUNS runs and name the kernel's
+#     load in its reorderings; memory=sc on it, and memory=arm64 on the
+#     default build, must pass the same search;
 #  3. bad input: a patch that does not apply, a tree of an unsupported
 #     series: one line naming it, make stops.
 #
@@ -94,6 +100,48 @@ else
 	no "the KSRC= KPATCH= build failed (see $B/kpatch.log)"
 fi
 
+# ---- 2b. the same tree without barrier (B), under memory=arm64 ----------------
+mkdir -p "$KP/run"
+sh tests/kpatch/waiters-pending-no-mb.sh "$B/linux" > "$KP.nomb.patch" ||
+	no "the barrier patch could not be made"
+echo "  BUILD   KSRC=$KP.tree KPATCH=$KP.nomb.patch into $KP"
+fw=$SRC/workloads/examples/flag_wake.c
+ex="explore --strategy=random --runs=$RUNS"
+if make -s --no-print-directory B="$KP" KSRC="$KP.tree" KPATCH="$KP.nomb.patch" \
+	"$KP/futexsim" "$KP/libfutexsim.a" > "$B/kpatch-nomb.log" 2>&1 &&
+   (cd "$KP/run" && ../futexsim build --instrument "$fw" -o fw &&
+    "$ABSB/futexsim" build --instrument "$fw" -o fw-stock) \
+	>> "$B/kpatch-nomb.log" 2>&1; then
+	st=0
+	(cd "$KP/run" && ./fw $ex --memory=arm64 --out=nomb.replay) \
+		> "$KP/nomb.out" 2>&1 || st=$?
+	if [ "$st" = 3 ] && grep -q '^explore: deadlock fired in run' "$KP/nomb.out"; then
+		echo "  CHECK   no barrier (B), memory=arm64: $(grep '^explore: deadlock' "$KP/nomb.out")"
+		st=0
+		(cd "$KP/run" && ./fw replay nomb.replay) > "$KP/nomb.replay.out" 2>&1 || st=$?
+		[ "$st" = 3 ] || no "the barrier patch's replay file does not fail again (exit $st)"
+		grep -q 'load of .* in futex_hb_waiters_pending (kernel/futex/futex.h:[0-9]*) < futex_wake .* before its store to flag\[0\] (flag_wake.c:[0-9]*) was visible' \
+			"$KP/nomb.replay.out" ||
+			no "the barrier patch's report does not name the reordered load ($KP/nomb.replay.out)"
+	else
+		head -5 "$KP/nomb.out"
+		no "explore did not find the lost wakeup without barrier (B) under memory=arm64 in $RUNS runs (exit $st)"
+	fi
+	for run in "fw --memory=sc" "fw-stock --memory=arm64"; do
+		st=0
+		(cd "$KP/run" && ./${run%% *} $ex ${run#* }) > "$KP/nomb-pass.out" 2>&1 || st=$?
+		if [ "$st" = 0 ]; then
+			echo "  CHECK   ${run%% *} ${run#* }: $(head -1 "$KP/nomb-pass.out")"
+		else
+			head -5 "$KP/nomb-pass.out"
+			no "flag_wake ($run) failed the search (exit $st)"
+		fi
+	done
+else
+	tail -20 "$B/kpatch-nomb.log"
+	no "the barrier patch's build failed (see $B/kpatch-nomb.log)"
+fi
+
 # ---- 3. bad input ------------------------------------------------------------
 printf -- '--- a/kernel/futex/waitwake.c\n+++ b/kernel/futex/waitwake.c\n@@ -1,1 +1,1 @@\n-no such line\n+nor this one\n' > "$KP.bad.patch"
 out=$(make -s --no-print-directory B="$KP.bad" KPATCH="$KP.bad.patch" \
@@ -114,7 +162,7 @@ if [ "$st" = 0 ] || ! echo "$out" | grep -q "KERNEL=6.4: not a series futexsim s
 	echo "$out"
 	no "a tree of an unsupported series: exit $st, not the one line"
 fi
-rm -rf "$KP.tree" "$KP.bad" "$KP.bad.patch"
+rm -rf "$KP.tree" "$KP.bad" "$KP.bad.patch" "$KP.nomb.patch"
 
 [ "$fail" = 0 ] && echo "  CHECK   kernels: 6.12, a patched tree, bad input: all passed"
 [ "$fail" = 0 ]

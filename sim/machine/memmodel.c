@@ -133,18 +133,35 @@ static void note_reorder(const struct sim_cpu *c, uintptr_t first,
 			 unsigned int first_size, int is_load,
 			 const struct sb_entry *passed, uintptr_t pc)
 {
-	struct sim_sb_reorder *r;
+	unsigned int n = nr_reorders < SIM_SB_REORDERS ? nr_reorders :
+		SIM_SB_REORDERS;
+	struct sim_sb_reorder *r, again = { .times = 0 };
 
-	if (nr_reorders) {
-		r = &reorders[(nr_reorders - 1) % SIM_SB_REORDERS];
-		if (r->cpu == c->k.cpu && r->first == first &&
-		    r->passed == passed->addr && r->first_is_load == is_load) {
-			r->times++;
-			r->time_ps = c->now_ps;
-			return;
+	/* the same pair seen before: it moves to the latest place */
+	for (unsigned int k = 0; k < n; k++) {
+		unsigned int at = (nr_reorders - 1 - k) % SIM_SB_REORDERS;
+
+		r = &reorders[at];
+		if (r->cpu != c->k.cpu || r->first != first ||
+		    r->passed != passed->addr || r->first_is_load != is_load)
+			continue;
+		again = *r;
+		for (; k > 0; k--) {	/* close the gap, newer ones down */
+			unsigned int next = (at + 1) % SIM_SB_REORDERS;
+
+			reorders[at] = reorders[next];
+			at = next;
 		}
+		nr_reorders--;
+		break;
 	}
 	r = &reorders[nr_reorders++ % SIM_SB_REORDERS];
+	if (again.times) {
+		*r = again;
+		r->times++;
+		r->time_ps = c->now_ps;
+		return;
+	}
 	r->time_ps = c->now_ps;
 	r->first = first;
 	r->pc = pc;

@@ -430,7 +430,7 @@ static void failure_reorders(void)
 
 	while (sim_sb_reorder(n))
 		n++;
-	failure_printf("reorderings (the latest %d, oldest first: an access performed before an older store of its CPU was visible):\n",
+	failure_printf("reorderings (the latest %d pairs, the latest last, each at its CPU's clock: an access performed before an older store of its CPU was visible):\n",
 		       n);
 	if (!n)
 		failure_printf("    (none)\n");
