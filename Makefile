@@ -258,6 +258,10 @@ check: $(B)/futexsim $(B)/check kernel-audit $(B)/libfutexsim.a
 	@echo "litmus: $$(grep -c 'seen' $(B)/litmus.txt) outcomes under memory=sc, tso and arm64 as SC, x86-TSO and ARMv8 allow (or, LB and IRIW, as memory=arm64 models) ($(B)/litmus.txt)"
 	+@sh mk/test-ucontext.sh $(B) || exit 1
 	@sh mk/selftests.sh $(B) || exit 1
+	@# instrumented, under the weak models: the same outcomes
+	@for m in tso arm64; do sh mk/selftests.sh $(B) $$m >$(B)/selftests-$$m.txt || \
+	  { cat $(B)/selftests-$$m.txt; exit 1; }; done
+	@echo "selftests: the same outcomes instrumented under memory=tso and arm64 ($(B)/selftests-{tso,arm64}.txt)"
 	@sh mk/check-browser.sh $(B) || exit 1
 	+@sh mk/check-kernels.sh $(B) || exit 1
 	@# a fixed subset of glibc's nptl tests; .ci/run runs them all

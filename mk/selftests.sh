@@ -15,13 +15,26 @@
 # and each test must have the outcome the table below expects
 # (docs/programs.md, "The kernel's futex selftests", explains the
 # skips).  Last, one run is repeated and must give the same bytes.
+#
+# mk/selftests.sh B MEMORY (sc, tso or arm64): the same, each built with
+# --instrument (every access of the test's own code a scheduling point,
+# its stores through the memory model's store buffers) and run under
+# memory=MEMORY: the real futex code is correct under each model, so the
+# outcomes must be the same.
 set -eu
 
 b=$1
+memory=${2:-}
 fs=$b/futexsim
 sd=$b/linux/tools/testing/selftests
-out=$b/selftests
+out=$b/selftests${memory:+-$memory}
 seeds="1 2 3"
+instr=
+mem=
+if [ -n "$memory" ]; then
+	instr=--instrument
+	mem=--memory=$memory
+fi
 mkdir -p "$out"
 # the runs start here: a run that stops (SKIP) saves its failure replay
 # file in the current directory, which must not be the source tree
@@ -61,7 +74,7 @@ outcome() {	# outcome STDOUT STDERR STATUS
 }
 
 echo "$expect" | while read -r t want; do
-	if ! "$fs" build "$sd/futex/functional/$t.c" -o "$out/$t" \
+	if ! "$fs" build $instr "$sd/futex/functional/$t.c" -o "$out/$t" \
 		-I"$sd/futex/include" -I"$sd" 2> "$out/$t.build"; then
 		echo "selftest $t: FAIL (does not build)"; cat "$out/$t.build"
 		exit 1
@@ -73,7 +86,7 @@ echo "$expect" | while read -r t want; do
 		unset IFS
 		for s in $seeds; do
 			st=0
-			"$fs" run --program="$out/$t" --args="$a" --seed="$s" \
+			"$fs" run --program="$out/$t" --args="$a" --seed="$s" $mem \
 				> "$out/$t.out" 2> "$out/$t.err" || st=$?
 			got=$(outcome "$out/$t.out" "$out/$t.err" "$st")
 			if [ "$got" != "$want" ]; then
@@ -89,13 +102,13 @@ echo "$expect" | while read -r t want; do
 	case $want in SKIP*)
 		why=" then SKIPPED: $(sed -n 's/.*unsupported call in the program: //p' "$out/$t.err" | head -1)"
 	esac
-	echo "selftest $t: $want over seeds $seeds$why"
+	echo "selftest $t: $want over seeds $seeds${memory:+ (--instrument, memory=$memory)}$why"
 done || exit 1
 
 # the same program and seed give the same bytes, output and report
 for i in 1 2; do
 	"$fs" run --program="$out/futex_requeue_pi" --args="-b -l -t 500000" \
-		--seed=7 --json="$out/det.json" > "$out/det$i.out"
+		--seed=7 $mem --json="$out/det.json" > "$out/det$i.out"
 	sed 's/"host":{[^}]*}//' "$out/det.json" > "$out/det$i.cmp"
 done
 cmp -s "$out/det1.out" "$out/det2.out" && cmp -s "$out/det1.cmp" "$out/det2.cmp" || {
