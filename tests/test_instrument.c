@@ -240,6 +240,61 @@ START_TEST(test_arm64_breaks_a_spinlock_without_release)
 }
 END_TEST
 
+#define RACE_ORACLE "--oracle=mutex,deadlock,state,bug,crash,race"
+
+/*
+ * The race oracle (sim/explore/race.h) on tests/programs/plain.c: the
+ * unlocked count is a data race, named by both accesses, and its replay
+ * fails again; the count under a mutex and the _Atomic one are none; a
+ * plain read whose bytes memset() (not instrumented) changes is one.
+ * The control: without race in oracle= the same search reports no race.
+ */
+START_TEST(test_race_oracle_finds_plain_accesses_that_meet)
+{
+	static const char *const clean[] = {
+		"--args=locked-count 2 5", "--args=atomic-count 2 5",
+	};
+	struct child_out *o = malloc(sizeof(*o));
+	char file[256];
+
+	ck_assert_ptr_nonnull(o);
+	if (!build_plain("in-plain", 1)) {
+		free(o);
+		return;
+	}
+	run_plain5(o, "in-plain", "explore", "--args=count 2 5", RACE_ORACLE,
+		   "--strategy=random", "--runs=1000");
+	ck_assert_msg(o->status == 3, "status %d: %.2000s", o->status, o->out);
+	ck_assert_msg(strstr(o->out, "explore: race fired in run "), "%.2000s", o->out);
+	replay_file_of(o->out, file, sizeof(file));
+	run_plain(o, "in-plain", "replay", file, NULL, NULL);
+	ck_assert_msg(o->status == 3, "replay: status %d: %.2000s", o->status,
+		      o->err);
+	ck_assert_msg(strstr(o->err, "futexsim: DATA RACE: task ") &&
+		      strstr(o->err, "of counter (plain.c:") &&
+		      strstr(o->err, "plain write") && strstr(o->err, "plain read") &&
+		      strstr(o->err, "    adder (tests/programs/plain.c:"),
+		      "%.3000s", o->err);
+	for (size_t i = 0; i < sizeof(clean) / sizeof(clean[0]); i++) {
+		run_plain5(o, "in-plain", "explore", clean[i], RACE_ORACLE,
+			   "--strategy=random", "--runs=1000");
+		ck_assert_msg(o->status == 0, "%s: status %d: %.2000s", clean[i],
+			      o->status, o->out);
+	}
+	run_plain5(o, "in-plain", "explore", "--args=memset-race 2 20",
+		   RACE_ORACLE, "--strategy=random", "--runs=1000");
+	ck_assert_msg(o->status == 3, "memset: status %d: %.2000s", o->status, o->out);
+	ck_assert_msg(strstr(o->err, "plain read of shared_word (plain.c:") &&
+		      strstr(o->err, "written by code that is not instrumented"),
+		      "%.3000s", o->err);
+	run_plain5(o, "in-plain", "explore", "--args=count 2 5",
+		   "--strategy=random", "--runs=1000", NULL);
+	ck_assert_ptr_null(strstr(o->out, "race fired"));
+	ck_assert_ptr_null(strstr(o->err, "DATA RACE"));
+	free(o);
+}
+END_TEST
+
 Suite *instrument_suite(void)
 {
 	return one_case_suite("instrument", 300, (const TTest *const[]){
@@ -249,5 +304,6 @@ Suite *instrument_suite(void)
 		test_instrumented_atomic_operators_stay_atomic,
 		test_tso_breaks_peterson_without_a_fence,
 		test_arm64_breaks_a_spinlock_without_release,
+		test_race_oracle_finds_plain_accesses_that_meet,
 		NULL });
 }

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/explore/race.h"
 #include "sim/report/detail.h"
 #include "sim/report/symbols.h"
 #include "sim/report/waitfor.h"
@@ -208,6 +209,7 @@ void wl_program_run(const struct sim_scenario *s, const struct ulock_ops *lock,
 	memset(r, 0, sizeof(*r));
 	sim_uword_reset();
 	sim_sym_reset();
+	sim_race_reset();
 	sim_sym_set_resolver(layer_name);
 	sim_waitfor_set_owner(layer_owner);
 	wl_prog_start(s, lock, main);

@@ -83,7 +83,7 @@ static const struct {
 } names[] = {
 	{ "mutex", SIM_ORACLE_MUTEX }, { "deadlock", SIM_ORACLE_DEADLOCK },
 	{ "state", SIM_ORACLE_STATE }, { "bug", SIM_ORACLE_BUG },
-	{ "crash", SIM_ORACLE_CRASH },
+	{ "crash", SIM_ORACLE_CRASH }, { "race", SIM_ORACLE_RACE },
 };
 
 static int parse_one(const char *item, struct sim_oracles *o)
@@ -133,7 +133,7 @@ int sim_oracle_parse(const char *text, struct sim_oracles *o, char *err,
 			goto bad;
 	return 0;
 bad:
-	snprintf(err, len, "a comma-separated list of mutex, deadlock, state, bug, crash, starve=DURATION, overtake=N, share=F (0<F<1)");
+	snprintf(err, len, "a comma-separated list of mutex, deadlock, state, bug, crash, race, starve=DURATION, overtake=N, share=F (0<F<1)");
 	return -1;
 }
 
@@ -158,6 +158,9 @@ const char *sim_oracle_classify(enum sim_failure kind, const char *what,
 		       SIM_ORACLE_STARVE;
 		return *bit == SIM_ORACLE_OVERTAKE ? "overtake" :
 		       *bit == SIM_ORACLE_SHARE ? "share" : "starve";
+	case SIM_FAIL_RACE:
+		*bit = SIM_ORACLE_RACE;
+		return "race";
 	case SIM_FAIL_INVARIANT:
 		if (what && strstr(what, "mutual exclusion")) {
 			*bit = SIM_ORACLE_MUTEX;

@@ -26,6 +26,8 @@
  *                the stuck bound without a scheduling point ("stuck")
  *   starve=WAIT  one acquisition waited longer than WAIT (a duration)
  *   overtake=N   a waiter was overtaken by N or more acquisitions
+ *   race         two accesses of an instrumented program met, one a
+ *                write, one plain (sim/explore/race.h); not in the default
  *   share=F      over a window of 10 x threads acquisitions, a thread
  *                that was working the whole window got fewer than F
  *                (0 < F < 1) of its fair share of them
@@ -51,6 +53,7 @@ enum sim_oracle_bit {
 	SIM_ORACLE_OVERTAKE	= 1 << 5,
 	SIM_ORACLE_SHARE	= 1 << 6,
 	SIM_ORACLE_CRASH	= 1 << 7,
+	SIM_ORACLE_RACE		= 1 << 8,
 };
 
 #define SIM_ORACLE_DEFAULT	"mutex,deadlock,state,bug,crash"

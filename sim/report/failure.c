@@ -99,6 +99,7 @@ static const struct {
 	[SIM_FAIL_CRASH]     = { "CRASH", "a task got a fatal signal" },
 	[SIM_FAIL_STUCK]     = { "STUCK TASK",
 		"a task ran too long without a scheduling point" },
+	[SIM_FAIL_RACE]      = { "DATA RACE", "two accesses met" },
 };
 
 static const char *const failure_states[] = {
@@ -157,10 +158,16 @@ static void failure_printf(const char *fmt, ...)
 
 /* ---- stacks -------------------------------------------------------------- */
 
-/* A frame above the interesting part: this file's or the switch's. */
+/* A frame above the interesting part: this file's, the switch's, or the
+ * instrumentation's with the race oracle's wait (the program's access
+ * is the frame below them). */
 static bool failure_skipped_frame(const char *name)
 {
 	return !strncmp(name, "failure_", 8) ||
+	       !strncmp(name, "sim_race_", 9) ||
+	       !strncmp(name, "sim__race_", 10) ||
+	       !strncmp(name, "__tsan_", 7) ||
+	       !strcmp(name, "sim_delay_ps") ||
 	       !strncmp(name, "sim_failure_", 12) ||
 	       !strncmp(name, "sim_coro_switch", 15) ||
 	       !strcmp(name, "sim_fail") ||

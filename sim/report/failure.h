@@ -36,6 +36,7 @@ enum sim_failure {
 	SIM_FAIL_STARVATION,	/* a starvation oracle (sim/explore/oracle.h)	*/
 	SIM_FAIL_CRASH,		/* a task got SIGSEGV, SIGBUS, SIGFPE ...	*/
 	SIM_FAIL_STUCK,		/* a task ran too long with no scheduling point */
+	SIM_FAIL_RACE,		/* the race oracle (sim/explore/race.h)	*/
 };
 
 /* sim_failure_set_replay - the command line that reproduces this run

@@ -490,7 +490,7 @@ static const struct key keys[] = {
 	{ "cost-jitter", "PCT", "every cache-miss cost varies over PCT% of itself (0-50), centred, from the seeded PRNG: breaks lockstep, lets seeds explore timings; default 0", set_cost_jitter },
 	{ "memory", "sc|tso|arm64", "the memory model of an instrumented program's stores (futexsim build --instrument): sequentially consistent, x86-TSO's FIFO store buffers, or ARMv8's store reorderings; default sc", sim__scenario_set_memory },
 	{ "strategy", "timed|random|pct:D|dfs:P", "who runs next at each scheduling point: timed mode, or an explore strategy (docs/explore.md); default timed", set_strategy },
-	{ "oracle", "LIST", "what fails a run: mutex, deadlock, state, bug, crash, starve=DURATION, overtake=N, share=F; default " SIM_ORACLE_DEFAULT, set_oracle },
+	{ "oracle", "LIST", "what fails a run: mutex, deadlock, state, bug, crash, race, starve=DURATION, overtake=N, share=F; default " SIM_ORACLE_DEFAULT, set_oracle },
 	{ "ops-per-thread", "N|none", "operations of each thread (ops = N x threads); excludes ops and duration", set_ops_per_thread },
 	{ "data", "standalone|embedded", "spin: the data in its own cache line or in the lock's; default standalone", sim__scenario_set_data },
 	{ "placement", "pack|nodes", "spin: fill one socket, or one task per socket in turn; default pack", sim__scenario_set_placement },

@@ -17,6 +17,11 @@
  *             and store) aborts with "lost update"
  *   atomic-count  the same with an operator on an _Atomic global
  *             (correct); prints the total
+ *   locked-count  count with each add under a pthread mutex (correct,
+ *             and no data race)
+ *   memset-race  THREADS threads read a plain global ITERATIONS times
+ *             while main clears it with memset() (the library, not
+ *             instrumented): a data race no instrumented write shows
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -29,6 +34,10 @@ static int plain_flag;
 static long counter;
 static _Atomic long acounter;
 static int iterations = 5;
+static pthread_mutex_t counter_lock = PTHREAD_MUTEX_INITIALIZER;
+static long shared_word = 1;
+/* memset() itself, called, not turned into an instrumented store */
+static void *(*volatile lib_memset)(void *, int, size_t) = memset;
 
 static void *spinner(void *arg)
 {
@@ -56,6 +65,29 @@ static void *adder(void *arg)
 	for (int i = 0; i < iterations; i++)
 		counter = counter + 1;
 	return NULL;
+}
+
+static void *locked_adder(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < iterations; i++) {
+		pthread_mutex_lock(&counter_lock);
+		counter = counter + 1;
+		pthread_mutex_unlock(&counter_lock);
+	}
+	return NULL;
+}
+
+static void *reader(void *arg)
+{
+	long sum = 0;
+
+	(void)arg;
+	for (int i = 0; i < iterations; i++) {
+		sum += shared_word;
+		__asm__ volatile("" ::: "memory");	/* load it each time */
+	}
+	return (void *)sum;
 }
 
 static void *atomic_adder(void *arg)
@@ -91,9 +123,21 @@ int main(int argc, char **argv)
 		pthread_join(th[0], NULL);
 		return work == 499500 ? 0 : 1;
 	}
+	if (!strcmp(mode, "memset-race")) {
+		for (int i = 0; i < n; i++)
+			pthread_create(&th[i], NULL, reader, NULL);
+		for (int i = 0; i < iterations; i++) {
+			lib_memset(&shared_word, i & 1, sizeof(shared_word));
+			usleep(1);
+		}
+		for (int i = 0; i < n; i++)
+			pthread_join(th[i], NULL);
+		return 0;
+	}
 	for (int i = 0; i < n; i++)
 		pthread_create(&th[i], NULL,
-			       strcmp(mode, "atomic-count") ? adder : atomic_adder,
+			       !strcmp(mode, "atomic-count") ? atomic_adder :
+			       !strcmp(mode, "locked-count") ? locked_adder : adder,
 			       NULL);
 	for (int i = 0; i < n; i++)
 		pthread_join(th[i], NULL);

@@ -15,7 +15,9 @@
  *
  *   __tsan_readN/writeN, unaligned, volatile   sim_hook(LOAD/STORE); a
  *       store then goes into its CPU's buffer under memory=tso|arm64
- *       (sim/machine/memmodel.h)
+ *       (sim/machine/memmodel.h); with oracle race, a plain access sets
+ *       a watchpoint and waits (sim/explore/race.h), a volatile one
+ *       (marked) only looks at the others'
  *   __tsan_read_range/write_range              the first byte's line
  *   __tsan_atomicN_OP, N = 8..64 (the compiler turns every atomic
  *   builtin and every operator on an _Atomic object into one)
@@ -35,15 +37,17 @@
  */
 #include <stdint.h>
 
+#include "sim/explore/race.h"
 #include "sim/machine/machine.h"
 #include "sim/machine/memmodel.h"
 #define FUTEXSIM_NO_RENAME
 #include "workloads/libsim/futexsim.h"
 #include "workloads/libsim/libsim.h"
 
-/* A plain or volatile access by the program: a scheduling point. */
+/* A plain or volatile (@marked) access by the program: a scheduling
+ * point, then the race oracle's look (sim/explore/race.h). */
 static inline void prog_access(enum sim_access kind, const volatile void *p,
-			  unsigned int size)
+			       unsigned int size, int marked)
 {
 	int e;
 
@@ -51,28 +55,31 @@ static inline void prog_access(enum sim_access kind, const volatile void *p,
 		return;
 	e = wl_prog_errno_save();
 	sim__hook(kind, p, size);	/* sim_hook() past its gate */
+	if (__builtin_expect(sim_race_on(), 0))
+		sim_race_access(p, size, kind != SIM_LOAD, marked);
 	wl_prog_errno_restore(e);
 }
 
 /* A plain or volatile store: a scheduling point, then, under
  * memory=tso|arm64, into its CPU's store buffer (the compiled code stores
  * when we return). */
-static inline void prog_store(const volatile void *p, unsigned int size)
+static inline void prog_store(const volatile void *p, unsigned int size,
+			      int marked)
 {
-	prog_access(SIM_STORE, p, size);
+	prog_access(SIM_STORE, p, size, marked);
 	if (__builtin_expect(sim__sb_on, 0) && sim__hooks_live)
 		sim_sb_store(sim_cur, p, size, 0);
 }
 
 #define PLAIN(n)							\
-void __tsan_read##n(void *p) { prog_access(SIM_LOAD, p, n); }		\
-void __tsan_write##n(void *p) { prog_store(p, n); }			\
-void __tsan_unaligned_read##n(void *p) { prog_access(SIM_LOAD, p, n); }	\
-void __tsan_unaligned_write##n(void *p) { prog_store(p, n); }		\
-void __tsan_volatile_read##n(void *p) { prog_access(SIM_LOAD, p, n); }	\
-void __tsan_volatile_write##n(void *p) { prog_store(p, n); }		\
-void __tsan_unaligned_volatile_read##n(void *p) { prog_access(SIM_LOAD, p, n); } \
-void __tsan_unaligned_volatile_write##n(void *p) { prog_store(p, n); }
+void __tsan_read##n(void *p) { prog_access(SIM_LOAD, p, n, 0); }	\
+void __tsan_write##n(void *p) { prog_store(p, n, 0); }			\
+void __tsan_unaligned_read##n(void *p) { prog_access(SIM_LOAD, p, n, 0); } \
+void __tsan_unaligned_write##n(void *p) { prog_store(p, n, 0); }	\
+void __tsan_volatile_read##n(void *p) { prog_access(SIM_LOAD, p, n, 1); } \
+void __tsan_volatile_write##n(void *p) { prog_store(p, n, 1); }		\
+void __tsan_unaligned_volatile_read##n(void *p) { prog_access(SIM_LOAD, p, n, 1); } \
+void __tsan_unaligned_volatile_write##n(void *p) { prog_store(p, n, 1); }
 
 PLAIN(1)
 PLAIN(2)
@@ -82,12 +89,12 @@ PLAIN(16)
 
 void __tsan_read_range(void *p, unsigned long size)
 {
-	prog_access(SIM_LOAD, p, (unsigned int)size);
+	prog_access(SIM_LOAD, p, (unsigned int)size, 0);
 }
 
 void __tsan_write_range(void *p, unsigned long size)
 {
-	prog_access(SIM_STORE, p, (unsigned int)size);
+	prog_access(SIM_STORE, p, (unsigned int)size, 0);
 }
 
 void __tsan_init(void)
@@ -121,7 +128,7 @@ static inline int atomic_access(enum sim_access kind, const volatile void *p,
 	if (was == (p ? p : WL_PROG_ATOMIC_FENCE))
 		return 0;
 	sim__sb_keep = keep;
-	prog_access(kind, p, size);
+	prog_access(kind, p, size, 1);
 	sim__sb_keep = 0;
 	return 1;
 }
