@@ -48,7 +48,7 @@ KERNEL	?= 6.1
 ifeq ($(filter $(KERNEL),$(KSERIES_SUPPORTED)),)
 $(error KERNEL=$(KERNEL): not a series futexsim supports (expected one of: $(KSERIES_SUPPORTED))$(if $(KSRC), (KSRC=$(KSRC) is $(or $(KSRC_SERIES),not a kernel tree)),))
 endif
-B	?= build$(if $(filter-out 6.1,$(KERNEL)),-$(KERNEL))$(if $(KSRC),-src-$(notdir $(abspath $(KSRC))))$(if $(KPATCH),-patch-$(basename $(notdir $(KPATCH))))
+B	?= build$(if $(filter-out 6.1,$(KERNEL)),-$(KERNEL))$(if $(KSRC),-src-$(notdir $(abspath $(KSRC))))$(if $(KPATCH),-patch-$(basename $(notdir $(KPATCH))))$(if $(filter 1,$(INSTR)),-instr)
 HOSTARCH := $(shell uname -m)
 CORO	?= $(if $(filter x86_64,$(HOSTARCH)),asm,ucontext)
 
@@ -71,6 +71,20 @@ KCFLAGS	 = -std=gnu11 -O$(O) -g -MMD -MP $(KWARN) \
 	   -include linux/kconfig.h -include linux/compiler_types.h \
 	   -include sim/prelude.h $(KEXTRA) $(SAN)
 KFUTEX	 = -I$(KDIR)/kernel/futex -I$(KDIR)/kernel/locking
+
+# INSTR=1 (docs/programs.md, "Instrumented kernels"): the kernel files and
+# the project's lock algorithms of futex/ compiled with the thread-sanitizer instrumentation,
+# its calls renamed to sim/arch/instrument.c's __ksim_tsan_* (KINSTR_FIX).
+KINSTR	:= $(if $(filter 1,$(INSTR)),-fsanitize=thread \
+	     --param=tsan-distinguish-volatile=1 \
+	     --param=tsan-instrument-func-entry-exit=0 -Wno-tsan)
+KINSTR_FIX = $(if $(KINSTR),@sh mk/kinstr-rename.sh $@)
+# the project's kernel code that INSTR=1 instruments: the lock algorithms
+# (not the state checkers and views, which run inside the machine's
+# dispatch, nor the glue)
+KINSTR_SRCS := futex/tp.c futex/tp_shared.c futex/tp_unlock.c futex/mutex48.c \
+	       futex/qspin_2014.c futex/qspin_noundo.c futex/ticket.c
+KINSTR_OBJS  = $(patsubst %.c,$(B)/kp/%.o,$(KINSTR_SRCS))
 
 HCFLAGS	 = -std=gnu11 -O$(O) -g -MMD -MP -Wall -Wextra -Wno-unused-parameter \
 	   -Wno-missing-field-initializers -Werror=implicit-function-declaration \
@@ -130,7 +144,7 @@ TEST_OBJS  := $(patsubst %.c,$(B)/h/%.o,$(TEST_SRCS) tests/check_main.c) \
 
 # ---- top-level targets -----------------------------------------------------
 
-.PHONY: all demo check bench tidy sanitize asan clean deps kernel-audit
+.PHONY: all demo check check-instr bench tidy sanitize asan clean deps kernel-audit
 all: $(B)/futexsim $(B)/libfutexsim.a
 
 deps: $(B)/.deps
@@ -155,7 +169,7 @@ $(B)/version.h: VERSION Makefile $(KDIR)/.stamp
 	@printf '#define FUTEXSIM_VERSION "%s"\n#define FUTEXSIM_KERNEL "%s (%s)"\n#define FUTEXSIM_KERNEL_SERIES "%s"\n#define FUTEXSIM_MACHINES_DIR "%s"\n#define FUTEXSIM_SOURCE_DIR "%s"\n' \
 	  "$(VERSION)" \
 	  "$$(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' $(KDIR)/Makefile | paste -sd.)" \
-	  "$(KORIGIN)" "$(KERNEL)" \
+	  "$(KORIGIN)$(if $(KINSTR),; instrumented: INSTR=1)" "$(KERNEL)" \
 	  "$(CURDIR)/machines" "$(CURDIR)" > $@.tmp && mv $@.tmp $@
 
 $(B)/futexsim: $(B)/h/sim/cli/cli.o $(SIM_OBJS)
@@ -204,18 +218,26 @@ demo: $(B)/futexsim $(B)/libfutexsim.a
 $(B)/k/%.o: $(KDIR)/.stamp
 	@mkdir -p $(@D)
 	@echo "  KCC     $*.c"
-	@$(CC) $(KCFLAGS) $(KFUTEX) -c $(KDIR)/$*.c -o $@
+	@$(CC) $(KCFLAGS) $(KINSTR) $(KFUTEX) -c $(KDIR)/$*.c -o $@
+	$(KINSTR_FIX)
 
 $(B)/kp/%.o: %.c $(KDIR)/.stamp
 	@mkdir -p $(@D)
 	@echo "  KCC     $<"
 	@$(CC) $(KCFLAGS) $(KFUTEX) -c $< -o $@
 
+$(KINSTR_OBJS): $(B)/kp/%.o: %.c $(KDIR)/.stamp
+	@mkdir -p $(@D)
+	@echo "  KCC     $<"
+	@$(CC) $(KCFLAGS) $(KINSTR) $(KFUTEX) -c $< -o $@
+	$(KINSTR_FIX)
+
 # The x86 build (KX86FLAGS first: its -I wins over KCFLAGS' shim path).
 $(B)/k-x86/%.o: $(KDIR)/.stamp
 	@mkdir -p $(@D)
 	@echo "  KCC     $*.c (x86)"
-	@$(CC) $(KX86FLAGS) $(KCFLAGS) $(KFUTEX) -c $(KDIR)/$*.c -o $@
+	@$(CC) $(KX86FLAGS) $(KCFLAGS) $(KINSTR) $(KFUTEX) -c $(KDIR)/$*.c -o $@
+	$(KINSTR_FIX)
 
 $(B)/kp-x86/%.o: %.c $(KDIR)/.stamp
 	@mkdir -p $(@D)
@@ -276,6 +298,10 @@ check: $(B)/futexsim $(B)/check kernel-audit $(B)/libfutexsim.a
 
 # Unexpected global data in a kernel object means a macro went missing
 # (an undefined attribute macro turns `__attr name;` into a variable).
+# the instrumented kernel build (INSTR=1) in $(B)/instr: mk/check-instr.sh
+check-instr: $(B)/futexsim
+	@sh mk/check-instr.sh $(B)
+
 kernel-audit: $(KERNEL_OBJS) $(KPROJ_OBJS) $(KX86_OBJS)
 	@sh mk/nm-audit.sh $(KERNEL_OBJS) $(KPROJ_OBJS) $(KX86_OBJS)
 
