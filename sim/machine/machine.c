@@ -29,6 +29,7 @@
  * sim_decision()/sim_draw() (sim/replay/replay.h), so replay files see it.
  * Creating tasks and charging their time is sim/machine/task.c.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -504,6 +505,7 @@ static void resume(struct sim_cpu *c)
 {
 	struct sim_task *t = c->curr;
 	struct sim_coro *from = running_coro;
+	int e;
 
 	set_cur(c);
 	sim_this_cpu = &c->k;
@@ -513,7 +515,9 @@ static void resume(struct sim_cpu *c)
 	sim_decision(SIM_DEC_SWITCH, c->now_ps, c->k.cpu, t->tid);
 	running_coro = &t->coro;
 	sim.counters.switches++;
+	e = errno;		/* each task keeps its own errno */
 	sim_coro_switch(from, &t->coro);
+	errno = e;
 	/* resumed: whoever switched back to us set the globals */
 }
 

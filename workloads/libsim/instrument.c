@@ -45,19 +45,17 @@
 #include "workloads/libsim/libsim.h"
 
 /* A plain or volatile (@marked) access by the program: a scheduling
- * point, then the race oracle's look (sim/explore/race.h). */
+ * point, then the race oracle's look (sim/explore/race.h).  errno needs
+ * no saving here: the machine keeps each task's across a switch
+ * (resume(), sim/machine/machine.c), and the hook's own path sets none. */
 static inline void prog_access(enum sim_access kind, const volatile void *p,
 			       unsigned int size, int marked)
 {
-	int e;
-
 	if (!sim__hooks_live)
 		return;
-	e = wl_prog_errno_save();
 	sim__hook(kind, p, size);	/* sim_hook() past its gate */
 	if (__builtin_expect(sim_race_on(), 0))
 		sim_race_access(p, size, kind != SIM_LOAD, marked);
-	wl_prog_errno_restore(e);
 }
 
 /* A plain or volatile store: a scheduling point, then, under
