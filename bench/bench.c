@@ -81,6 +81,7 @@
  *				2000 runs (it aborts on a hit, so the
  *				outcome asked for is one it never gives:
  *				SB 2 2)
+ *	arm64_explore_runs_per_s  the same under memory=arm64
  *	glibc_tables_s		host seconds (wall clock) of
  *				`workloads/scenarios/glibc-tables.sh -d 100ms
  *				mutex-2017`: the 2017 RFC mutex table (ww,
@@ -319,7 +320,7 @@ int main(int argc, char **argv)
 	double sw, uc, ratio, hook, mutex, trace, spin_table, explore, glibc;
 	double html;
 	double program, program_ratio, native, sim_native, program_explore;
-	double instr_slowdown = -1, tso_explore = -1;
+	double instr_slowdown = -1, tso_explore = -1, arm64_explore = -1;
 	double tp_table[3] = { -1, -1, -1 }, tp_total = 0;
 	char *exe;
 	FILE *f;
@@ -349,7 +350,8 @@ int main(int argc, char **argv)
 		tp_total = tp_table[i] < 0 || tp_total < 0 ? -1 : tp_total + tp_table[i];
 	program_explore = exe ? bench_program_explore(exe, argv[1]) : -1;
 	if (exe)
-		bench_instrumented(exe, argv[1], &instr_slowdown, &tso_explore);
+		bench_instrumented(exe, argv[1], &instr_slowdown, &tso_explore,
+				   &arm64_explore);
 	free(exe);
 	hook = bench_hook();	/* it owns the process's machine ... */
 	explore = bench_explore();	/* ... and so does this, after it */
@@ -380,6 +382,7 @@ int main(int argc, char **argv)
 	show("program_explore_runs_per_s", program_explore, NULL, 0);
 	show("instrumented_slowdown", instr_slowdown, NULL, 0);
 	show("tso_explore_runs_per_s", tso_explore, NULL, 0);
+	show("arm64_explore_runs_per_s", arm64_explore, NULL, 0);
 
 	f = fopen(argv[1], "w");
 	if (!f) {
@@ -414,7 +417,8 @@ int main(int argc, char **argv)
 	json_num(f, "explore_runs_per_s", explore, ",");
 	json_num(f, "program_explore_runs_per_s", program_explore, ",");
 	json_num(f, "instrumented_slowdown", instr_slowdown, ",");
-	json_num(f, "tso_explore_runs_per_s", tso_explore, "");
+	json_num(f, "tso_explore_runs_per_s", tso_explore, ",");
+	json_num(f, "arm64_explore_runs_per_s", arm64_explore, "");
 	fprintf(f, "}\n");
 	if (fclose(f)) {
 		fprintf(stderr, "bench: %s: %s\n", argv[1], strerror(errno));

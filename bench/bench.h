@@ -53,9 +53,10 @@ void bench_tp_table(const char *exe, const char *json, double secs[3]);
 /* bench_program_explore - program_explore_runs_per_s: explore runs per
  * CPU second on workloads/examples/lostwake.c built by @exe. */
 double bench_program_explore(const char *exe, const char *json);
-/* bench_instrumented - instrumented_slowdown into *@slowdown and
- * tso_explore_runs_per_s into *@tso_runs (-1 if unavailable). */
+/* bench_instrumented - instrumented_slowdown into *@slowdown,
+ * tso_explore_runs_per_s into *@tso_runs and arm64_explore_runs_per_s
+ * into *@arm64_runs (-1 if unavailable). */
 void bench_instrumented(const char *exe, const char *json, double *slowdown,
-			double *tso_runs);
+			double *tso_runs, double *arm64_runs);
 
 #endif /* BENCH_BENCH_H */

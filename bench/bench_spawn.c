@@ -493,8 +493,24 @@ static double lostwake_secs(const char *prog)
 	return host_now() - t0;
 }
 
+/* Explore runs per CPU second of the children: @litmus under @memory. */
+static double litmus_runs_per_s(char *litmus, char *memory)
+{
+	char runs[32];
+	char *ex[] = { litmus, "explore", "--machine=tiny4", memory,
+		"--args=SB 2 2", "--strategy=random", runs, NULL };
+	double t0, t;
+
+	snprintf(runs, sizeof(runs), "--runs=%d", BENCH_PROGRAM_EXPLORE_RUNS);
+	t0 = children_cpu();
+	if (sim_program_spawn(NULL, ex, "/dev/null", "bench"))
+		return -1;
+	t = children_cpu() - t0;
+	return t > 0 ? BENCH_PROGRAM_EXPLORE_RUNS / t : -1;
+}
+
 void bench_instrumented(const char *exe, const char *json, double *slowdown,
-			double *tso_runs)
+			double *tso_runs, double *arm64_runs)
 {
 	char *plain = build_program(exe, json, "workloads/examples/lostwake.c",
 				    "lostwake-plain", 0);
@@ -502,9 +518,9 @@ void bench_instrumented(const char *exe, const char *json, double *slowdown,
 				    "lostwake-instrumented", 1);
 	char *litmus = build_program(exe, json, "workloads/examples/litmus.c",
 				     "litmus-instrumented", 1);
-	double best_p = -1, best_i = -1, t0, t;
+	double best_p = -1, best_i = -1;
 
-	*slowdown = *tso_runs = -1;
+	*slowdown = *tso_runs = *arm64_runs = -1;
 	for (int i = 0; plain && instr && i < BENCH_PROGRAM_ROUNDS; i++) {
 		double p = lostwake_secs(plain), q = lostwake_secs(instr);
 
@@ -516,16 +532,8 @@ void bench_instrumented(const char *exe, const char *json, double *slowdown,
 	if (best_p > 0 && best_i > 0)
 		*slowdown = best_i / best_p;
 	if (litmus) {
-		char runs[32];
-		char *ex[] = { litmus, "explore", "--machine=tiny4", "--memory=tso",
-			"--args=SB 2 2", "--strategy=random", runs, NULL };
-
-		snprintf(runs, sizeof(runs), "--runs=%d", BENCH_PROGRAM_EXPLORE_RUNS);
-		t0 = children_cpu();
-		if (!sim_program_spawn(NULL, ex, "/dev/null", "bench")) {
-			t = children_cpu() - t0;
-			*tso_runs = t > 0 ? BENCH_PROGRAM_EXPLORE_RUNS / t : -1;
-		}
+		*tso_runs = litmus_runs_per_s(litmus, "--memory=tso");
+		*arm64_runs = litmus_runs_per_s(litmus, "--memory=arm64");
 	}
 	free(plain);
 	free(instr);
