@@ -295,6 +295,32 @@ START_TEST(test_race_oracle_finds_plain_accesses_that_meet)
 }
 END_TEST
 
+/* memory=tso|arm64 and the race oracle do nothing without the
+ * instrumentation: on a program built without it, and on the built-in
+ * workloads, they are bad input, one line, exit 2. */
+START_TEST(test_weak_memory_without_instrumentation_is_bad_input)
+{
+	const char *builtin[] = { "futexsim", "run", "--memory=arm64", NULL };
+	struct child_out *o = malloc(sizeof(*o));
+
+	ck_assert_ptr_nonnull(o);
+	if (!build_plain("un-plain", 0)) {
+		free(o);
+		return;
+	}
+	run_plain(o, "un-plain", "run", "--memory=tso", "--args=count 2 5", NULL);
+	ck_assert_msg(o->status == 2, "status %d: %.2000s", o->status, o->err);
+	ck_assert_str_eq(o->err, "futexsim: command line: --memory: expected sc: this program is not instrumented (build it with 'futexsim build --instrument'), got 'tso'\n");
+	run_plain(o, "un-plain", "explore", "--oracle=crash,race", "--args=count 2 5", NULL);
+	ck_assert_msg(o->status == 2, "status %d: %.2000s", o->status, o->err);
+	ck_assert_ptr_nonnull(strstr(o->err, "--oracle: expected no race: this program is not instrumented"));
+	ck_assert_msg(run_futexsim(o, builtin), "no $FUTEXSIM");
+	ck_assert_msg(o->status == 2, "status %d: %.2000s", o->status, o->err);
+	ck_assert_ptr_nonnull(strstr(o->err, "--memory: expected sc: a weak memory model applies to a program built with 'futexsim build --instrument', got 'arm64'"));
+	free(o);
+}
+END_TEST
+
 Suite *instrument_suite(void)
 {
 	return one_case_suite("instrument", 300, (const TTest *const[]){
@@ -305,5 +331,6 @@ Suite *instrument_suite(void)
 		test_tso_breaks_peterson_without_a_fence,
 		test_arm64_breaks_a_spinlock_without_release,
 		test_race_oracle_finds_plain_accesses_that_meet,
+		test_weak_memory_without_instrumentation_is_bad_input,
 		NULL });
 }

@@ -476,6 +476,9 @@ static int link_program(const struct build *b)
 	cmd_add(&c, "-Wl,--no-whole-archive");
 	/* pthread_cleanup_push()'s context save, to the layer's */
 	cmd_add(&c, "-Wl,--defsym=__sigsetjmp=futexsim___sigsetjmp_cancel");
+	/* the mark of an instrumented program (sim/program/program.c) */
+	if (b->instrument)
+		cmd_add(&c, "-Wl,--defsym=futexsim_instrumented=1");
 	cmd_words(&c, FUTEXSIM_LDLIBS);
 	cmd_add(&c, "-o");
 	cmd_add(&c, b->out);

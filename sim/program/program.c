@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sim/machine/memmodel.h"
 #include "sim/host/outfile.h"
 #include "sim/scenario/config.h"
 #include "sim/program/program.h"
@@ -92,6 +93,32 @@ void sim_program_refuse_builtin_keys(const struct sim_scenario *s)
 			sim_config_fail(k[i].at, k[i].key, why, NULL);
 }
 
+/* Defined (as 1, by the linker) in a program built with `futexsim build
+ * --instrument` (sim/program/build.c): its accesses are hooks. */
+extern const char futexsim_instrumented __attribute__((weak));
+
+/*
+ * memory=tso|arm64 and the race oracle work on an instrumented program's
+ * accesses: anywhere else they would do nothing, so they are bad input.
+ */
+static void refuse_uninstrumented(const struct sim_scenario *s, int program)
+{
+	static const char *const names[] = { "sc", "tso", "arm64" };
+	const char *why = program ?
+		"sc: this program is not instrumented (build it with 'futexsim build --instrument')" :
+		"sc: a weak memory model applies to a program built with 'futexsim build --instrument'";
+
+	if (program && &futexsim_instrumented)
+		return;
+	if (s->memory != SIM_MEMORY_SC)
+		sim_config_fail(&s->memory_at, "memory", why, names[s->memory]);
+	if (s->oracles.mask & SIM_ORACLE_RACE)
+		sim_config_fail(&s->oracle_at, "oracle", program ?
+				"no race: this program is not instrumented (build it with 'futexsim build --instrument')" :
+				"no race: the race oracle watches a program built with 'futexsim build --instrument'",
+				s->oracle);
+}
+
 void sim_program_select(struct sim_scenario *s)
 {
 	static const struct sim_origin key = { .file = "command line or scenario" };
@@ -99,6 +126,7 @@ void sim_program_select(struct sim_scenario *s)
 
 	if (futexsim_user_main && !other_program(s->program)) {
 		sim_program_refuse_builtin_keys(s);
+		refuse_uninstrumented(s, 1);
 		unsetenv("FUTEXSIM_PROGRAM_EXEC");
 		strcpy(s->workload, "program");
 		s->wl = &wl_program;
@@ -107,8 +135,10 @@ void sim_program_select(struct sim_scenario *s)
 				 prog_argv[0]);
 		return;
 	}
-	if (!s->program[0])
+	if (!s->program[0]) {
+		refuse_uninstrumented(s, 0);
 		return;
+	}
 	/* the weak symbol's name is in every futexsim binary: one exec */
 	if (access(s->program, X_OK) || !is_program(s->program) ||
 	    getenv("FUTEXSIM_PROGRAM_EXEC"))

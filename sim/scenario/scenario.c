@@ -374,6 +374,7 @@ static void set_oracle(struct sim_scenario *s, const struct key *k,
 		sim_config_fail(at, k->name, expected, v);
 	sim__scenario_set_str(s->oracle, sizeof(s->oracle), k, v, at);
 	s->oracles = o;
+	s->oracle_at = *at;
 }
 
 static void set_ops_per_thread(struct sim_scenario *s, const struct key *k,

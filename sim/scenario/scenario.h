@@ -161,6 +161,7 @@ struct sim_scenario {
 	char oracle[128];		/* oracle list, "" the default	*/
 	unsigned int cost_jitter_pct;	/* cache-miss cost jitter, % width	*/
 	int memory;			/* memory=: enum sim_memory		*/
+	struct sim_origin memory_at, oracle_at;	/* where they were given	*/
 	uint64_t ops_per_thread;	/* ops-per-thread given; 0: not	*/
 	enum sim_spin_data data;	/* workload=spin			*/
 	enum sim_placement placement;	/* workload=spin			*/

@@ -140,6 +140,7 @@ void sim__scenario_set_memory(struct sim_scenario *s, const struct key *k,
 		s->memory = SIM_MEMORY_ARM64;
 	else
 		sim_config_fail(at, k->name, "sc, tso or arm64", v);
+	s->memory_at = *at;
 }
 
 void sim__scenario_set_tp_handoff(struct sim_scenario *s, const struct key *k,
