@@ -643,6 +643,23 @@ static inline uint64_t hook_charge(struct sim_cpu *c, enum sim_access kind,
 	return post_ps;
 }
 
+/* memory=tso|arm64 at a hook of @c, before its access (out of line: the
+ * hook's own path stays short): stores drain as the model has it; a
+ * locked RMW or a fence drains the CPU's stores first, unless the caller
+ * orders them (sim/machine/memmodel.h); a load of the code at @pc may
+ * pass the CPU's buffered stores. */
+static void __attribute__((noinline, cold))
+sb_hook(struct sim_cpu *c, enum sim_access kind, const volatile void *addr,
+	unsigned int size, uintptr_t pc)
+{
+	sim_sb_hook(c);
+	if ((kind == SIM_RMW || kind == SIM_FENCE) && !sim__sb_keep)
+		sim_sb_drain(c);
+	else if (kind == SIM_LOAD && sim_sb_busy(c->k.cpu))
+		sim_sb_load(c, addr, size, pc);
+	sim__sb_keep = 0;
+}
+
 /* Every hook of a task (sim_hook(), sim/machine/hooks.h, calls it only
  * when sim__hooks_live: never at boot or in an event): charge the
  * access; past the horizon, dispatch, then the preemption point; last,
@@ -651,22 +668,15 @@ void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int siz
 {
 	struct sim_cpu *c = sim_cur;
 	uint64_t issue_ps, post_ps;
+	const int sb = unlikely(sim__sb_on);
 
 	sim.counters.hooks++;
-	if (unlikely(sim__sb_on)) {
-		sim_sb_hook(c);
-		/* a locked RMW or a fence drains the CPU's stores first,
-		 * unless the caller orders them (sim/machine/memmodel.h) */
-		if ((kind == SIM_RMW || kind == SIM_FENCE) && !sim__sb_keep)
-			sim_sb_drain(c);
-		else if (kind == SIM_LOAD && sim_sb_busy(c->k.cpu))
-			sim_sb_load(c, addr, size,
-				    (uintptr_t)__builtin_return_address(0));
-		sim__sb_keep = 0;
-	}
+	if (sb)
+		sb_hook(c, kind, addr, size,
+			(uintptr_t)__builtin_return_address(0));
 	issue_ps = c->now_ps;
 	post_ps = hook_charge(c, kind, addr, size);
-	if (unlikely(sim__sb_on))
+	if (sb)
 		sim__sb_cost_ps = c->now_ps - issue_ps + post_ps;
 	if (unlikely(c->now_ps >= horizon_ps)) {
 		struct sim_cpu *was = c;
