@@ -55,6 +55,44 @@ static void run_plain5(struct child_out *o, const char *prog, const char *a1,
 #define run_plain(o, prog, a1, a2, a3, a4) \
 	run_plain5(o, prog, a1, a2, a3, a4, NULL)
 
+/* Build workloads/examples/@example with --instrument into ./@out.
+ * Return: 0 if there is no $FUTEXSIM (skipped). */
+static int build_example(struct child_out *o, const char *example,
+			 const char *out)
+{
+	char src[512];
+	const char *argv[] = { "futexsim", "build", "--instrument", src, "-o",
+			       out, NULL };
+
+	snprintf(src, sizeof(src), "%s/workloads/examples/%s",
+		 FUTEXSIM_SOURCE_DIR, example);
+	if (!run_futexsim(o, argv))
+		return 0;
+	ck_assert_msg(o->status == 0, "build of %s: %s", example, o->err);
+	return 1;
+}
+
+/* explore of ./@prog under @memory with @args must fail (exit 3) within
+ * 2000 random runs, saying @what, and its replay file fail again alike:
+ * the replay's output is left in @o. */
+static void explore_fails_and_replays(struct child_out *o, const char *prog,
+				      const char *memory, const char *args,
+				      const char *what)
+{
+	char file[256];
+
+	run_plain5(o, prog, "explore", memory, args, "--strategy=random",
+		   "--runs=2000");
+	ck_assert_msg(o->status == 3, "%s %s: status %d: %.2000s", memory, args,
+		      o->status, o->out);
+	ck_assert_ptr_nonnull(strstr(o->err, what));
+	replay_file_of(o->out, file, sizeof(file));
+	run_plain(o, prog, "replay", file, NULL, NULL);
+	ck_assert_msg(o->status == 3, "replay: status %d: %.2000s", o->status,
+		      o->err);
+	ck_assert_ptr_nonnull(strstr(o->err, what));
+}
+
 START_TEST(test_instrumented_busy_wait_lets_the_writer_run)
 {
 	static const char *const modes[] = { "--args=spin", "--args=spin-plain" };
@@ -155,18 +193,13 @@ END_TEST
  */
 START_TEST(test_tso_breaks_peterson_without_a_fence)
 {
-	const char *src = FUTEXSIM_SOURCE_DIR "/workloads/examples/peterson.c";
-	const char *argv[] = { "futexsim", "build", "--instrument", src, "-o",
-			       "in-peterson", NULL };
 	struct child_out *o = malloc(sizeof(*o));
-	char file[256];
 
 	ck_assert_ptr_nonnull(o);
-	if (!run_futexsim(o, argv)) {
+	if (!build_example(o, "peterson.c", "in-peterson")) {
 		free(o);
 		return;
 	}
-	ck_assert_msg(o->status == 0, "build: %s", o->err);
 	run_plain5(o, "in-peterson", "explore", "--memory=sc",
 		   "--args=nofence 3", "--strategy=random", "--runs=2000");
 	ck_assert_msg(o->status == 0, "sc: status %d: %.2000s", o->status, o->out);
@@ -174,15 +207,8 @@ START_TEST(test_tso_breaks_peterson_without_a_fence)
 		   "--args=fence 3", "--strategy=random", "--runs=2000");
 	ck_assert_msg(o->status == 0, "tso, fence: status %d: %.2000s %.2000s",
 		      o->status, o->out, o->err);
-	run_plain5(o, "in-peterson", "explore", "--memory=tso",
-		   "--args=nofence 3", "--strategy=random", "--runs=2000");
-	ck_assert_msg(o->status == 3, "tso: status %d: %.2000s", o->status, o->out);
-	ck_assert_ptr_nonnull(strstr(o->err, "mutual exclusion violated"));
-	replay_file_of(o->out, file, sizeof(file));
-	run_plain(o, "in-peterson", "replay", file, NULL, NULL);
-	ck_assert_msg(o->status == 3, "replay: status %d: %.2000s", o->status,
-		      o->err);
-	ck_assert_ptr_nonnull(strstr(o->err, "mutual exclusion violated"));
+	explore_fails_and_replays(o, "in-peterson", "--memory=tso",
+				  "--args=nofence 3", "mutual exclusion violated");
 	ck_assert_ptr_nonnull(strstr(o->err, "store buffers (memory=tso"));
 	ck_assert_msg(strstr(o->err, "        want[") || strstr(o->err, "        turn ") ||
 		      strstr(o->err, "        inside "), "%.3000s", o->err);
@@ -200,38 +226,26 @@ END_TEST
  */
 START_TEST(test_arm64_breaks_a_spinlock_without_release)
 {
-	const char *src = FUTEXSIM_SOURCE_DIR "/workloads/examples/spinlock_release.c";
-	const char *argv[] = { "futexsim", "build", "--instrument", src, "-o",
-			       "in-spinrel", NULL };
 	static const char *const pass[][2] = {
 		{ "--memory=sc", "--args=relaxed" },
 		{ "--memory=tso", "--args=relaxed" },
 		{ "--memory=arm64", "--args=release" },
 	};
 	struct child_out *o = malloc(sizeof(*o));
-	char file[256];
 
 	ck_assert_ptr_nonnull(o);
-	if (!run_futexsim(o, argv)) {
+	if (!build_example(o, "spinlock_release.c", "in-spinrel")) {
 		free(o);
 		return;
 	}
-	ck_assert_msg(o->status == 0, "build: %s", o->err);
 	for (size_t i = 0; i < sizeof(pass) / sizeof(pass[0]); i++) {
 		run_plain5(o, "in-spinrel", "explore", pass[i][0], pass[i][1],
 			   "--strategy=random", "--runs=2000");
 		ck_assert_msg(o->status == 0, "%s %s: status %d: %.2000s",
 			      pass[i][0], pass[i][1], o->status, o->out);
 	}
-	run_plain5(o, "in-spinrel", "explore", "--memory=arm64",
-		   "--args=relaxed", "--strategy=random", "--runs=2000");
-	ck_assert_msg(o->status == 3, "arm64: status %d: %.2000s", o->status, o->out);
-	ck_assert_ptr_nonnull(strstr(o->err, "lost update"));
-	replay_file_of(o->out, file, sizeof(file));
-	run_plain(o, "in-spinrel", "replay", file, NULL, NULL);
-	ck_assert_msg(o->status == 3, "replay: status %d: %.2000s", o->status,
-		      o->err);
-	ck_assert_ptr_nonnull(strstr(o->err, "lost update"));
+	explore_fails_and_replays(o, "in-spinrel", "--memory=arm64",
+				  "--args=relaxed", "lost update");
 	ck_assert_ptr_nonnull(strstr(o->err, "store buffers (memory=arm64"));
 	ck_assert_msg(strstr(o->err, "store to lock_word (spinlock_release.c:") &&
 		      strstr(o->err, "visible before its older store to count (spinlock_release.c:"),

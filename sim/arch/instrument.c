@@ -31,6 +31,7 @@
  */
 #include <linux/types.h>
 #include <sim/machine/hooks.h>
+#include <sim/machine/tsan_abi.h>
 
 #define KPLAIN(n)							\
 void __ksim_tsan_read##n(void *p);					\
@@ -83,65 +84,10 @@ void __ksim_tsan_func_exit(void)
 {
 }
 
-#define KFETCH(n, T, op)						\
-T __ksim_tsan_atomic##n##_fetch_##op(volatile T *a, T v, int mo);	\
-T __ksim_tsan_atomic##n##_fetch_##op(volatile T *a, T v, int mo)	\
-{									\
-	return __atomic_fetch_##op(a, v, __ATOMIC_SEQ_CST);		\
-}
+/* the shim's atomics hooked before they reach the builtin */
+#define KATOMIC_NONE(a, n, mo) ((void)0)
 
-#define KATOMICS(n, T)							\
-T __ksim_tsan_atomic##n##_load(const volatile T *a, int mo);		\
-T __ksim_tsan_atomic##n##_load(const volatile T *a, int mo)		\
-{									\
-	return __atomic_load_n(a, __ATOMIC_SEQ_CST);			\
-}									\
-void __ksim_tsan_atomic##n##_store(volatile T *a, T v, int mo);		\
-void __ksim_tsan_atomic##n##_store(volatile T *a, T v, int mo)		\
-{									\
-	__atomic_store_n(a, v, __ATOMIC_SEQ_CST);			\
-}									\
-T __ksim_tsan_atomic##n##_exchange(volatile T *a, T v, int mo);		\
-T __ksim_tsan_atomic##n##_exchange(volatile T *a, T v, int mo)		\
-{									\
-	return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);		\
-}									\
-KFETCH(n, T, add)							\
-KFETCH(n, T, sub)							\
-KFETCH(n, T, and)							\
-KFETCH(n, T, or)							\
-KFETCH(n, T, xor)							\
-KFETCH(n, T, nand)							\
-int __ksim_tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c,	\
-						    T v, int mo, int fmo); \
-int __ksim_tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c,	\
-						    T v, int mo, int fmo) \
-{									\
-	return __atomic_compare_exchange_n(a, c, v, 0, __ATOMIC_SEQ_CST, \
-					   __ATOMIC_SEQ_CST);		\
-}									\
-int __ksim_tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c,	\
-						  T v, int mo, int fmo);	\
-int __ksim_tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c,	\
-						  T v, int mo, int fmo)	\
-{									\
-	return __atomic_compare_exchange_n(a, c, v, 0, __ATOMIC_SEQ_CST, \
-					   __ATOMIC_SEQ_CST);		\
-}									\
-T __ksim_tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v,	\
-					       int mo, int fmo);	\
-T __ksim_tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v,	\
-					       int mo, int fmo)		\
-{									\
-	__atomic_compare_exchange_n(a, &c, v, 0, __ATOMIC_SEQ_CST,	\
-				    __ATOMIC_SEQ_CST);			\
-	return c;							\
-}
-
-KATOMICS(8, u8)
-KATOMICS(16, u16)
-KATOMICS(32, u32)
-KATOMICS(64, u64)
+TSAN_ATOMICS_ALL(__ksim, KATOMIC_NONE, KATOMIC_NONE, KATOMIC_NONE)
 
 void __ksim_tsan_atomic_thread_fence(int mo);
 void __ksim_tsan_atomic_thread_fence(int mo)

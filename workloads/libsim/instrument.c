@@ -40,6 +40,7 @@
 #include "sim/explore/race.h"
 #include "sim/machine/machine.h"
 #include "sim/machine/memmodel.h"
+#include "sim/machine/tsan_abi.h"
 #define FUTEXSIM_NO_RENAME
 #include "workloads/libsim/futexsim.h"
 #include "workloads/libsim/libsim.h"
@@ -191,67 +192,17 @@ static inline void atomic_rmw_order(int hooked, const volatile void *a,
 	sim_sb_drain_over(sim_cur, a, size);
 }
 
-#define RMW(n, mo, a) atomic_rmw_order(atomic_access(SIM_RMW, a, n / 8,	\
-						     sim__sb_arm64),	\
-				       a, n / 8, mo)
+/* The hooks of the tsan ABI's atomics (sim/machine/tsan_abi.h): @n bits
+ * at @a, order @mo. */
+#define ATOMIC_LOAD(a, n, mo)						\
+	(atomic_access(SIM_LOAD, a, n / 8, 0), atomic_load_order(mo))
+#define ATOMIC_STORE(a, n, mo)						\
+	(atomic_access(SIM_STORE, a, n / 8, 0), atomic_store_order(a, n / 8, mo))
+#define ATOMIC_RMW(a, n, mo)						\
+	atomic_rmw_order(atomic_access(SIM_RMW, a, n / 8, sim__sb_arm64), \
+			 a, n / 8, mo)
 
-/* A fetch-and-OP of @n bits. */
-#define FETCH(n, T, op)							\
-T __tsan_atomic##n##_fetch_##op(volatile T *a, T v, int mo)		\
-{									\
-	RMW(n, mo, a);							\
-	return __atomic_fetch_##op(a, v, __ATOMIC_SEQ_CST);		\
-}
-
-#define ATOMICS(n, T)							\
-T __tsan_atomic##n##_load(const volatile T *a, int mo)			\
-{									\
-	atomic_access(SIM_LOAD, a, n / 8, 0);				\
-	atomic_load_order(mo);						\
-	return __atomic_load_n(a, __ATOMIC_SEQ_CST);			\
-}									\
-void __tsan_atomic##n##_store(volatile T *a, T v, int mo)		\
-{									\
-	atomic_access(SIM_STORE, a, n / 8, 0);				\
-	atomic_store_order(a, n / 8, mo);				\
-	__atomic_store_n(a, v, __ATOMIC_SEQ_CST);			\
-}									\
-T __tsan_atomic##n##_exchange(volatile T *a, T v, int mo)		\
-{									\
-	RMW(n, mo, a);							\
-	return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);		\
-}									\
-FETCH(n, T, add)							\
-FETCH(n, T, sub)							\
-FETCH(n, T, and)							\
-FETCH(n, T, or)								\
-FETCH(n, T, xor)							\
-FETCH(n, T, nand)							\
-int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c,	\
-					       T v, int mo, int fmo)	\
-{									\
-	RMW(n, mo, a);							\
-	return __atomic_compare_exchange_n(a, c, v, 0, __ATOMIC_SEQ_CST, \
-					   __ATOMIC_SEQ_CST);		\
-}									\
-int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c,	\
-					     T v, int mo, int fmo)	\
-{									\
-	return __tsan_atomic##n##_compare_exchange_strong(a, c, v, mo, fmo); \
-}									\
-T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v,	\
-					  int mo, int fmo)		\
-{									\
-	RMW(n, mo, a);							\
-	__atomic_compare_exchange_n(a, &c, v, 0, __ATOMIC_SEQ_CST,	\
-				    __ATOMIC_SEQ_CST);			\
-	return c;							\
-}
-
-ATOMICS(8, uint8_t)
-ATOMICS(16, uint16_t)
-ATOMICS(32, uint32_t)
-ATOMICS(64, uint64_t)
+TSAN_ATOMICS_ALL(_, ATOMIC_LOAD, ATOMIC_STORE, ATOMIC_RMW)
 
 /* A fence: tso, only a seq_cst one is an instruction (MFENCE); arm64,
  * an acquire one is DMB ISHLD (loads are in order here: nothing to do),
