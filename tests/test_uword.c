@@ -308,7 +308,7 @@ START_TEST(test_the_lost_wakeup_shows_the_unlocking_store_by_name)
 	 * and wakes nobody: the lost wakeup */
 	ck_assert_ptr_nonnull(strstr(a.err, wake));
 	ck_assert_ptr_null(strstr(last, wake));
-	ck_assert_ptr_nonnull(strstr(a.err, "waits on mtx.word (lostwake.c:50), held by nobody (the word is 0)\n"));
+	ck_assert_ptr_nonnull(strstr(a.err, "waits on mtx.word (lostwake.c:50), held by nobody (the word is 0); it slept on 1 and the word reads 0: its wakeup was lost\n"));
 	ck_assert_ptr_nonnull(strstr(a.err, "wait-for cycle: none found\n"));
 }
 END_TEST

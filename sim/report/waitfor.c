@@ -109,6 +109,18 @@ static void put_cycle(struct out *o, const int *next, int start)
 	put(o, "\n");
 }
 
+/* A sleeper in FUTEX_WAIT whose word no longer holds the value it slept
+ * on: nothing is left to wake it (every task is blocked), so the wakeup
+ * that should have followed the change was lost. */
+static void lost_note(struct out *o, const struct sim_task *t)
+{
+	uint32_t now = *(const volatile uint32_t *)t->futex_uaddr;
+
+	if (t->futex_val_set && now != t->futex_val)
+		put(o, "; it slept on %u and the word reads %u: its wakeup was lost",
+		    t->futex_val, now);
+}
+
 const char *sim_waitfor_text(char *buf, size_t len)
 {
 	int n = sim.nr_tasks < SIM_MAX_TASKS ? sim.nr_tasks : SIM_MAX_TASKS;
@@ -131,12 +143,14 @@ const char *sim_waitfor_text(char *buf, size_t len)
 		put(&o, "    %s (TID %d) waits on %s, ", sim.tasks[t]->name,
 		    sim.tasks[t]->tid, word_name(t, name, sizeof(name)));
 		if (next[t] >= 0)
-			put(&o, "held by %s\n", sim.tasks[next[t]]->name);
+			put(&o, "held by %s", sim.tasks[next[t]]->name);
 		else if (sim_uword_is(sim.tasks[t]->futex_uaddr))
-			put(&o, "held by nobody (the word is %u)\n",
+			put(&o, "held by nobody (the word is %u)",
 			    *(const volatile uint32_t *)sim.tasks[t]->futex_uaddr);
 		else
-			put(&o, "holder unknown\n");
+			put(&o, "holder unknown");
+		lost_note(&o, sim.tasks[t]);
+		put(&o, "\n");
 	}
 	if (!any)
 		return buf;
