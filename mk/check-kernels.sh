@@ -123,7 +123,7 @@ if make -s --no-print-directory B="$KP" KSRC="$KP.tree" KPATCH="$KP.nomb.patch" 
 		grep -q 'load of .* in futex_hb_waiters_pending (kernel/futex/futex.h:[0-9]*) < futex_wake .* before its store to flag\[0\] (flag_wake.c:[0-9]*) was visible' \
 			"$KP/nomb.replay.out" ||
 			no "the barrier patch's report does not name the reordered load ($KP/nomb.replay.out)"
-		grep -q 'waits on flag\[0\] (flag_wake.c:[0-9]*), .*; it slept on 0 and the word reads 1: its wakeup was lost' \
+		grep -q 'waits on flag\[[0-9]*\] (flag_wake.c:[0-9]*), .*; it slept on 0 and the word reads 1: its wakeup was lost' \
 			"$KP/nomb.replay.out" ||
 			no "the barrier patch's report does not call the wakeup lost ($KP/nomb.replay.out)"
 	else
