@@ -35,8 +35,10 @@
  * behaviours (what it shows can happen; not all that can happen shows).
  *
  * When.  Everything drains when its CPU makes a fence or a
- * read-modify-write (tso: every one, they are locked; arm64: a fence
- * other than an acquire fence, a read-modify-write of the kernel or the
+ * read-modify-write (tso: every RMW, they are locked, and every fence
+ * that is an instruction: the kernel's and the libraries', a program's
+ * seq_cst one, MFENCE, not its weaker ones, compiler barriers on x86;
+ * arm64: a fence other than an acquire one, an RMW of the kernel or the
  * libraries, or a program's RMW with release order; a program's RMW
  * drains the stores to its bytes first, an acquire one the release
  * stores too), switches tasks, creates one, and (tso; arm64: except the
