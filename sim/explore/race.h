@@ -26,8 +26,9 @@
  * two accesses meet, as KCSAN reports it only when they meet on real
  * CPUs; correct synchronization never lets them meet, so a report is
  * never a false one.  Races of the kernel's own code are not looked
- * for (the kernel files are not instrumented; data_race() and
- * ASSERT_EXCLUSIVE_*() are theirs).
+ * for: its files are instrumented only with make INSTR=1, and then their
+ * accesses are hooks only (sim/arch/instrument.c), for data_race() and
+ * ASSERT_EXCLUSIVE_*() would need KCSAN's runtime interface.
  *
  * Off unless oracle= names race (the watchpoints cost a wait at every
  * plain access).  A race ends the run with sim_fail(SIM_FAIL_RACE): exit
