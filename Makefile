@@ -279,9 +279,11 @@ check: $(B)/futexsim $(B)/check kernel-audit $(B)/libfutexsim.a
 	@sh mk/litmus.sh $(B) >$(B)/litmus.txt || { cat $(B)/litmus.txt; exit 1; }
 	@echo "litmus: $$(grep -c 'seen' $(B)/litmus.txt) outcomes under memory=sc, tso and arm64 as SC, x86-TSO and ARMv8 allow (or, LB and IRIW, as memory=arm64 models) ($(B)/litmus.txt)"
 	+@sh mk/test-ucontext.sh $(B) || exit 1
-	@sh mk/selftests.sh $(B) || exit 1
-	@# instrumented, under the weak models: the same outcomes
-	@for m in tso arm64; do sh mk/selftests.sh $(B) $$m >$(B)/selftests-$$m.txt || \
+	@# the futex selftests, and instrumented under the weak models (the
+	@# same outcomes), the three at once
+	@for m in sc tso arm64; do { sh mk/selftests.sh $(B) $${m#sc} \
+	  >$(B)/selftests-$$m.txt 2>&1; echo $$? >$(B)/selftests-$$m.status; } & done; wait; \
+	  cat $(B)/selftests-sc.txt; for m in sc tso arm64; do [ "$$(cat $(B)/selftests-$$m.status)" = 0 ] || \
 	  { cat $(B)/selftests-$$m.txt; exit 1; }; done
 	@echo "selftests: the same outcomes instrumented under memory=tso and arm64 ($(B)/selftests-{tso,arm64}.txt)"
 	@sh mk/check-browser.sh $(B) || exit 1
@@ -291,17 +293,15 @@ check: $(B)/futexsim $(B)/check kernel-audit $(B)/libfutexsim.a
 	  >$(B)/check-glibc-quick.txt || { cat $(B)/check-glibc-quick.txt; exit 1; }
 	@tail -1 $(B)/check-glibc-quick.txt | sed 's/^/check-glibc (quick.list): /'
 	+@$(MAKE) --no-print-directory fuzz-smoke || exit 1
-	@# from a scratch folder: failing runs leave replay files where they run
-	@mkdir -p $(B)/checkrun
-	@cd $(B)/checkrun && CK_DEFAULT_TIMEOUT=600 \
-	  FUTEXSIM=$(abspath $(B))/futexsim $(abspath $(B))/check
+	@# the unit suites, two shards at once, each from a scratch folder
+	@sh mk/check-units.sh $(B) 2
 
-# Unexpected global data in a kernel object means a macro went missing
-# (an undefined attribute macro turns `__attr name;` into a variable).
 # the instrumented kernel build (INSTR=1) in $(B)/instr: mk/check-instr.sh
 check-instr: $(B)/futexsim
 	@sh mk/check-instr.sh $(B)
 
+# Unexpected global data in a kernel object means a macro went missing
+# (an undefined attribute macro turns `__attr name;` into a variable).
 kernel-audit: $(KERNEL_OBJS) $(KPROJ_OBJS) $(KX86_OBJS)
 	@sh mk/nm-audit.sh $(KERNEL_OBJS) $(KPROJ_OBJS) $(KX86_OBJS)
 
