@@ -57,7 +57,6 @@ static uint64_t word_at(const volatile void *p, unsigned int size)
 void futexsim_atomic(const volatile void *p, unsigned int size, int kind)
 {
 	uint64_t t0;
-	int e;
 
 	if (!sim_current())
 		return;
@@ -68,9 +67,7 @@ void futexsim_atomic(const volatile void *p, unsigned int size, int kind)
 		wl_prog_signal_check();
 	}
 	t0 = sim_now_ps();
-	e = wl_prog_errno_save();
-	sim_hook((enum sim_access)kind, p, size);
-	wl_prog_errno_restore(e);
+	sim_hook((enum sim_access)kind, p, size);	/* errno: resume() keeps it */
 	/* in an instrumented program, the builtin's own call comes next */
 	if (kind != FUTEXSIM_RELAX)
 		wl_prog_atomic_announced = p ? p : WL_PROG_ATOMIC_FENCE;

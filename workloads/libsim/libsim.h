@@ -12,10 +12,13 @@
  *
  * Errors: like pthreads and libc, 0 or a positive errno (pthread_*), or
  * -1 with errno (the system-call wrappers).  errno: the program's errno
- * is the host's (one host thread runs every task); every layer function
- * that can reach a scheduling point saves it on entry and restores it
- * before returning (wl_prog_errno_save()/wl_prog_errno_restore()), so
- * each task sees only its own.
+ * is the host's (one host thread runs every task); the machine keeps each
+ * task's across a switch (resume(), sim/machine/machine.c), so a bare
+ * scheduling point (a hook) leaves it alone.  A layer function whose own
+ * calls may set it (a futex wrapper's -1, a host call) saves it on entry
+ * and restores it before returning (wl_prog_errno_save()/
+ * wl_prog_errno_restore()), so the program sees only the errno its call
+ * is documented to set.
  *
  * Names: wl_prog_ inside the layer (a workload's), futexsim_ for the
  * functions the program's calls are renamed to (the ABI).
