@@ -67,8 +67,7 @@ struct sim_task {
 	const void *futex_uaddr;	/* the word of the futex(2) call it is
 					 * in (sim/syscall/syscall.c), else NULL	*/
 	unsigned int futex_op;		/* that call's op			*/
-	uint32_t futex_val;		/* FUTEX_WAIT's value, if futex_val_set	*/
-	bool futex_val_set;
+	uint32_t futex_val;		/* that call's value: a wait's expected word */
 	bool futex_called;		/* it made a futex(2) call; its last: */
 	unsigned int futex_last_op;	/* ... op (sim/syscall/syscall.c)	*/
 	long futex_last_ret;		/* ... and result (>= 0 or -errno)	*/

@@ -49,7 +49,7 @@ int sim__sb_arm64;
 int sim__sb_keep;
 uint64_t sim__sb_cost_ps;
 static int nr_busy;			/* CPUs with a store buffered	*/
-static struct sim_sb_reorder reorders[SIM_SB_REORDERS];	/* a ring	*/
+static struct sim_sb_reorder reorders[SIM_SB_REORDERS];	/* oldest first	*/
 static unsigned int nr_reorders;
 
 /* The first SHARED_MAX addresses the program stored through a buffer,
@@ -126,61 +126,47 @@ static inline int overlap(const struct sb_entry *e, uintptr_t a,
 
 int sim_sb_busy(int cpu)
 {
-	return cpu >= 0 && cpu < SIM_MAX_CPUS && sb[cpu].n;
+	return sb[cpu].n;
 }
 
-static void note_reorder(const struct sim_cpu *c, uintptr_t first,
-			 unsigned int first_size, int is_load,
+/* The CPU @c's access at @first (a load if @is_load, else a store that
+ * drained) went before its older store @passed.  reorders[] keeps the
+ * latest SIM_SB_REORDERS distinct pairs, oldest first: a pair seen
+ * again moves to the end. */
+static void note_reorder(const struct sim_cpu *c, uintptr_t first, int is_load,
 			 const struct sb_entry *passed, uintptr_t pc)
 {
-	unsigned int n = nr_reorders < SIM_SB_REORDERS ? nr_reorders :
-		SIM_SB_REORDERS;
-	struct sim_sb_reorder *r, again = { .times = 0 };
+	struct sim_sb_reorder r = {
+		.first = first, .passed = passed->addr, .pc = pc,
+		.first_is_load = (uint8_t)is_load, .cpu = (int16_t)c->k.cpu,
+	};
+	unsigned int i = 0;
 
-	/* the same pair seen before: it moves to the latest place */
-	for (unsigned int k = 0; k < n; k++) {
-		unsigned int at = (nr_reorders - 1 - k) % SIM_SB_REORDERS;
-
-		r = &reorders[at];
-		if (r->cpu != c->k.cpu || r->first != first ||
-		    r->passed != passed->addr || r->first_is_load != is_load)
-			continue;
-		again = *r;
-		for (; k > 0; k--) {	/* close the gap, newer ones down */
-			unsigned int next = (at + 1) % SIM_SB_REORDERS;
-
-			reorders[at] = reorders[next];
-			at = next;
-		}
-		nr_reorders--;
-		break;
-	}
-	r = &reorders[nr_reorders++ % SIM_SB_REORDERS];
-	if (again.times) {
-		*r = again;
-		r->times++;
-		r->time_ps = c->now_ps;
-		return;
-	}
-	r->time_ps = c->now_ps;
-	r->first = first;
-	r->pc = pc;
-	r->first_size = (uint8_t)first_size;
-	r->first_is_load = (uint8_t)is_load;
-	r->passed = passed->addr;
-	r->passed_size = passed->size;
-	r->times = 1;
-	r->cpu = (int16_t)c->k.cpu;
-	memset(r->task, 0, sizeof(r->task));
-	if (c->curr)
-		memcpy(r->task, c->curr->name, sizeof(r->task) - 1);
+	while (i < nr_reorders &&
+	       (reorders[i].cpu != r.cpu || reorders[i].first != first ||
+		reorders[i].passed != r.passed ||
+		reorders[i].first_is_load != r.first_is_load))
+		i++;
+	if (i < nr_reorders)
+		r = reorders[i];		/* again: its count goes on */
+	else if (nr_reorders == SIM_SB_REORDERS)
+		i = 0;				/* new, full: the oldest goes */
+	else
+		i = nr_reorders++;
+	memmove(&reorders[i], &reorders[i + 1],
+		(nr_reorders - 1 - i) * sizeof(reorders[0]));
+	r.times++;
+	r.time_ps = c->now_ps;
+	if (r.times == 1 && c->curr)
+		memcpy(r.task, c->curr->name, sizeof(r.task) - 1);
+	reorders[nr_reorders - 1] = r;
 }
 
 const struct sim_sb_reorder *sim_sb_reorder(int i)
 {
-	if (i < 0 || (unsigned int)i >= nr_reorders || i >= SIM_SB_REORDERS)
+	if (i < 0 || (unsigned int)i >= nr_reorders)
 		return NULL;
-	return &reorders[(nr_reorders - 1 - (unsigned int)i) % SIM_SB_REORDERS];
+	return &reorders[nr_reorders - 1 - (unsigned int)i];
 }
 
 void sim_sb_load(struct sim_cpu *c, const volatile void *p, unsigned int size,
@@ -195,7 +181,7 @@ void sim_sb_load(struct sim_cpu *c, const volatile void *p, unsigned int size,
 		return;
 	for (int i = 0; i < b->n; i++)
 		if (!overlap(&b->e[i], (uintptr_t)p, size ? size : 1)) {
-			note_reorder(c, (uintptr_t)p, size, 1, &b->e[i], pc);
+			note_reorder(c, (uintptr_t)p, 1, &b->e[i], pc);
 			return;
 		}
 }
@@ -245,7 +231,7 @@ static void drain_at(struct sim_cpu *c, int i)
 	struct sb *b = &sb[c->k.cpu];
 
 	if (i)
-		note_reorder(c, b->e[i].addr, b->e[i].size, 0, &b->e[0], 0);
+		note_reorder(c, b->e[i].addr, 0, &b->e[0], 0);
 	if (c == on)
 		capture(b);	/* memory shows it already */
 	else
@@ -287,10 +273,7 @@ void sim_sb_store(struct sim_cpu *c, const volatile void *p, unsigned int size,
 
 void sim_sb_drain(struct sim_cpu *c)
 {
-	struct sb *b = &sb[c->k.cpu];
-
-	while (b->n)
-		drain_at(c, 0);
+	drain_through(c, sb[c->k.cpu].n - 1);
 }
 
 void sim_sb_drain_release(struct sim_cpu *c)

@@ -145,9 +145,8 @@ struct sim_sb_reorder {
 	uint64_t time_ps;
 	uint64_t first, passed;	/* the access, the older store it passed */
 	uintptr_t pc;		/* a load's code (its hook's caller), or 0 */
-	uint32_t times;		/* the same pair again, at once		*/
+	uint32_t times;		/* how many times the pair was seen	*/
 	uint8_t first_is_load;
-	uint8_t first_size, passed_size;
 	int16_t cpu;
 	char task[16];
 };

@@ -304,27 +304,46 @@ static const char *failure_stack(const struct sim_task *t, unw_context_t *here,
 	return failure_st.nr ? NULL : "(no frames)";
 }
 
+/* One line of sim__failure_lines_of()'s text: a function and its
+ * location ("file:line", or empty). */
+struct frame_line {
+	const char *fn, *loc;
+	int fn_len, loc_len;
+};
+
+/* The line of the text at @p into @l.  Return: the text after it, or
+ * NULL when there is none. */
+static const char *frame_line_next(const char *p, struct frame_line *l)
+{
+	const char *tab, *nl;
+
+	if (!p || !(tab = strchr(p, '\t')) || !(nl = strchr(tab, '\n')))
+		return NULL;
+	*l = (struct frame_line){ p, tab + 1, (int)(tab - p), (int)(nl - tab - 1) };
+	return nl + 1;
+}
+
 /* One frame: "name (file:line)", the functions inlined into it first. */
 static void failure_frame(const char *name, uintptr_t pc)
 {
-	const char *p = sim__failure_lines_of(pc), *tab, *nl;
+	const char *p = sim__failure_lines_of(pc);
+	struct frame_line l;
 
 	if (!p) {
 		failure_printf("    %s\n", name);
 		return;
 	}
-	for (; (tab = strchr(p, '\t')) && (nl = strchr(tab, '\n')); p = nl + 1) {
-		bool last = !nl[1];
-		int fn_len = last ? (int)strlen(name) : (int)(tab - p);
-		const char *fn = last ? name : p;
+	while ((p = frame_line_next(p, &l))) {
+		bool last = !*p;
+		int fn_len = last ? (int)strlen(name) : l.fn_len;
+		const char *fn = last ? name : l.fn;
 
-		if (nl == tab + 1)	/* no location */
+		if (!l.loc_len)	/* no location */
 			failure_printf("    %.*s%s\n", fn_len, fn,
 				       last ? "" : " (inlined)");
 		else
 			failure_printf("    %.*s (%.*s%s)\n", fn_len, fn,
-				       (int)(nl - tab - 1), tab + 1,
-				       last ? "" : ", inlined");
+				       l.loc_len, l.loc, last ? "" : ", inlined");
 	}
 }
 
@@ -409,20 +428,20 @@ static void failure_headline(enum sim_failure kind, const char *what,
  * generic headers (include/), with its caller; "" if none. */
 static const char *failure_code_of(uintptr_t pc, char *buf, size_t len)
 {
-	const char *p = pc ? sim__failure_lines_of(pc) : NULL, *tab, *nl;
+	const char *p = pc ? sim__failure_lines_of(pc) : NULL;
+	struct frame_line l;
 	size_t at = 0;
 	int n = 0;
 
 	buf[0] = '\0';
-	for (; p && n < 2 && at < len &&
-	       (tab = strchr(p, '\t')) && (nl = strchr(tab, '\n')); p = nl + 1) {
-		if (!n && (nl == tab + 1 || !strncmp(tab + 1, "sim/", 4) ||
-			   !strncmp(tab + 1, "include/", 8) ||
-			   !strncmp(tab + 1, "workloads/libsim/", 17)))
+	while (n < 2 && at < len && (p = frame_line_next(p, &l))) {
+		if (!n && (!l.loc_len || !strncmp(l.loc, "sim/", 4) ||
+			   !strncmp(l.loc, "include/", 8) ||
+			   !strncmp(l.loc, "workloads/libsim/", 17)))
 			continue;
 		at += (size_t)snprintf(buf + at, len - at, "%s%.*s (%.*s)",
-				       n++ ? " < " : " in ", (int)(tab - p), p,
-				       (int)(nl - tab - 1), tab + 1);
+				       n++ ? " < " : " in ", l.fn_len, l.fn,
+				       l.loc_len, l.loc);
 	}
 	return buf;
 }

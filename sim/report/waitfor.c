@@ -114,9 +114,10 @@ static void put_cycle(struct out *o, const int *next, int start)
  * that should have followed the change was lost. */
 static void lost_note(struct out *o, const struct sim_task *t)
 {
+	unsigned int cmd = t->futex_op & FUTEX_CMD_MASK;
 	uint32_t now = *(const volatile uint32_t *)t->futex_uaddr;
 
-	if (t->futex_val_set && now != t->futex_val)
+	if ((cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) && now != t->futex_val)
 		put(o, "; it slept on %u and the word reads %u: its wakeup was lost",
 		    t->futex_val, now);
 }

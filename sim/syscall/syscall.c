@@ -194,13 +194,10 @@ long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 	syscall_enter_as(true);
 	t->futex_uaddr = uaddr;		/* for a deadlock's report */
 	t->futex_op = (unsigned int)op;
-	t->futex_val = val;		/* the value it sleeps on (sim/report/waitfor.c) */
-	t->futex_val_set = (op & FUTEX_CMD_MASK) == FUTEX_WAIT ||
-			   (op & FUTEX_CMD_MASK) == FUTEX_WAIT_BITSET;
+	t->futex_val = val;		/* a wait's value (sim/report/waitfor.c) */
 	/* the TP futex's ops first (futex/tp.c), then the real sys_futex() */
 	ret = futex_restarting(uaddr, op, val, timeout, uaddr2, val3);
 	t->futex_uaddr = NULL;
-	t->futex_val_set = false;
 	syscall_exit();
 	futex_count(t, op, ret);
 	sim_uword_futex(uaddr, op, ret);
@@ -281,12 +278,10 @@ long sim_sys_futex_wait(void *uaddr, unsigned long val, unsigned long mask,
 	syscall_enter_as(true);
 	t->futex_uaddr = uaddr;		/* for a deadlock's report */
 	t->futex_op = FUTEX_WAIT_BITSET;
-	t->futex_val = (uint32_t)val;
-	t->futex_val_set = (flags & 3) == 2;	/* FUTEX2_SIZE_U32 */
+	t->futex_val = (uint32_t)val;	/* only U32 words sleep (futex2) */
 	ret = ksim_futex2_wait(uaddr, val, mask, flags, (void *)timeout,
 			       clockid);
 	t->futex_uaddr = NULL;
-	t->futex_val_set = false;
 	syscall_exit();
 	futex_count(t, FUTEX_WAIT_BITSET, ret);
 	return ret;

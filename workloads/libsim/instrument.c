@@ -59,6 +59,12 @@ static inline void prog_access(enum sim_access kind, const volatile void *p,
 		sim_race_access(p, size, kind != SIM_LOAD, marked);
 }
 
+/* Do the store buffers apply to this access: memory=tso|arm64, in a task? */
+static inline int sb_live(void)
+{
+	return __builtin_expect(sim__sb_on, 0) && sim__hooks_live;
+}
+
 /* A plain or volatile store: a scheduling point, then, under
  * memory=tso|arm64, into its CPU's store buffer (the compiled code stores
  * when we return). */
@@ -66,7 +72,7 @@ static inline void prog_store(const volatile void *p, unsigned int size,
 			      int marked)
 {
 	prog_access(SIM_STORE, p, size, marked);
-	if (__builtin_expect(sim__sb_on, 0) && sim__hooks_live)
+	if (sb_live())
 		sim_sb_store(sim_cur, p, size, 0);
 }
 
@@ -142,11 +148,6 @@ static inline int has_release(int mo)
 {
 	return mo == __ATOMIC_RELEASE || mo == __ATOMIC_ACQ_REL ||
 		mo == __ATOMIC_SEQ_CST;
-}
-
-static inline int sb_live(void)
-{
-	return __builtin_expect(sim__sb_on, 0) && sim__hooks_live;
 }
 
 /*
