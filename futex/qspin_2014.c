@@ -248,7 +248,7 @@ static void q14_lock(void *word, enum qs2014_policy policy)
 	}
 	if (unlikely(sim_trace_mask & KSIM_TRACE_QSPIN))
 		sim_trace_qspinlock(lock, SIM_QS_LOCK, val,
-				    (u32)lock->val.counter);
+				    ksim_trace_peek32(&lock->val.counter));
 }
 
 void ksim_spin_qv10_lock(void *lock)
@@ -279,11 +279,13 @@ void ksim_spin_q2014_broken_lock(void *lock)
 void ksim_spin_q2014_unlock(void *word)
 {
 	struct qspinlock *lock = word;
-	u32 old = (u32)lock->val.counter;	/* plain: for the trace only */
+	u32 old = 0;
 
+	if (unlikely(sim_trace_mask & KSIM_TRACE_QSPIN))	/* no hook */
+		old = ksim_trace_peek32(&lock->val.counter);
 	smp_store_release(&lock->locked, 0);
 	if (unlikely(sim_trace_mask & KSIM_TRACE_QSPIN))
 		sim_trace_qspinlock(lock, SIM_QS_UNLOCK, old,
-				    (u32)lock->val.counter);
+				    ksim_trace_peek32(&lock->val.counter));
 	preempt_enable();
 }

@@ -97,6 +97,9 @@ struct sim_cpu_kstate {
 extern struct sim_cpu_kstate *sim_this_cpu;
 extern int sim_nr_cpus;			/* CPUs of the simulated machine	*/
 extern void *sim_current_kt;		/* struct task_struct * running now	*/
+/* the running task's stack, [sim__stack_lo, sim__stack_hi); 0 and 0
+ * outside a task (resume(), sim/machine/machine.c) */
+extern unsigned long sim__stack_lo, sim__stack_hi;
 extern unsigned long sim_percpu_offset[];	/* per CPU: copy - template	*/
 
 /* ---- scheduler services (sched/core.c) ---- */

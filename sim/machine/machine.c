@@ -58,6 +58,7 @@ int sim__hooks_live;
 struct sim_cpu_kstate *sim_this_cpu;
 int sim_nr_cpus;
 void *sim_current_kt;
+unsigned long sim__stack_lo, sim__stack_hi;
 unsigned long sim_percpu_offset[SIM_MAX_CPUS];
 
 static struct sim_coro main_coro;
@@ -494,6 +495,7 @@ static void run_over(void)
 			 "every task is blocked and no timer is pending");
 	set_cur(NULL);
 	sim_current_kt = NULL;
+	sim__stack_lo = sim__stack_hi = 0;
 	running_coro = &main_coro;
 	sim.counters.switches++;
 	sim_coro_switch(from, &main_coro);
@@ -510,6 +512,8 @@ static void resume(struct sim_cpu *c)
 	set_cur(c);
 	sim_this_cpu = &c->k;
 	sim_current_kt = t->kt;
+	sim__stack_lo = (unsigned long)t->coro.stack;
+	sim__stack_hi = sim__stack_lo + t->coro.stack_size;
 	if (&t->coro == from)
 		return;
 	sim_decision(SIM_DEC_SWITCH, c->now_ps, c->k.cpu, t->tid);
@@ -798,6 +802,7 @@ void sim_run_abort(void)
 	in_event = 0;
 	set_cur(NULL);
 	sim_current_kt = NULL;
+	sim__stack_lo = sim__stack_hi = 0;
 	if (from == &main_coro)
 		longjmp(abort_jb, 1);
 	running_coro = &main_coro;

@@ -58,17 +58,23 @@ do {									\
 
 /*
  * --trace's qspinlock events: the lock word, in (tail,pending,locked), at
- * each end of an operation.  The word is read with plain loads, not
- * READ_ONCE(): no hook, so tracing does not change the run.  Out of line
+ * each end of an operation.  The word is read by ksim_trace_peek32(),
+ * not READ_ONCE(): no hook, so tracing does not change the run.  Out of line
  * (the hot path keeps one branch on sim_trace_mask) but static, so that
  * each build of the real qspinlock (generic, x86) traces its own
  * arch_spin_lock().
  */
 #define KSIM_TRACE_QSPIN	SIM_TRACE_BIT(SIM_TEV_QSPINLOCK)
 
+/* ksim_trace_peek32 - the 32 bits at @p, read by code no build
+ * instruments (sim/arch/instrument.c): with INSTR=1 a plain load here
+ * would be a hook and a volatile one the race oracle's, and a run
+ * traced would not be the run untraced. */
+u32 ksim_trace_peek32(const void *p);
+
 static inline u32 ksim_spin_word(const raw_spinlock_t *lock)
 {
-	return (u32)lock->raw_lock.val.counter;
+	return ksim_trace_peek32(&lock->raw_lock.val.counter);
 }
 
 /*
