@@ -62,6 +62,8 @@ GCCINC	 = $(shell $(CC) -print-file-name=include)
 KWARN	:= -Wall -Wno-unused-function -Wno-pointer-sign -Wno-address-of-packed-member \
 	   -Werror=implicit-function-declaration -Werror=implicit-int \
 	   -Werror=int-conversion -Werror=incompatible-pointer-types
+# -fmacro-prefix-map: a kernel file's __FILE__ (a BUG()'s, a WARN()'s) is
+# its path in the kernel tree, kernel/futex/core.c, whatever $(KDIR) is.
 KCFLAGS	 = -std=gnu11 -O$(O) -g -MMD -MP $(KWARN) \
 	   -fno-strict-aliasing -fno-common -fno-PIE -fno-pie \
 	   -fno-stack-protector -fno-omit-frame-pointer \
@@ -69,20 +71,23 @@ KCFLAGS	 = -std=gnu11 -O$(O) -g -MMD -MP $(KWARN) \
 	   -Isim/arch/include -I. \
 	   -I$(KDIR)/include -I$(KDIR)/include/uapi \
 	   -include linux/kconfig.h -include linux/compiler_types.h \
-	   -include sim/prelude.h $(KEXTRA) $(SAN)
+	   -include sim/prelude.h -fmacro-prefix-map=$(KDIR)/= $(KEXTRA) $(SAN)
 KFUTEX	 = -I$(KDIR)/kernel/futex -I$(KDIR)/kernel/locking
 
 # INSTR=1 (docs/programs.md, "Instrumented kernels"): the kernel files and
 # the project's lock algorithms of futex/ compiled with the thread-sanitizer instrumentation,
-# its calls renamed to sim/arch/instrument.c's __ksim_tsan_* (KINSTR_FIX).
-KINSTR	:= $(if $(filter 1,$(INSTR)),-fsanitize=thread \
+# its calls renamed to sim/arch/instrument.c's __ksim_tsan_* (KINSTR_FIX),
+# and with CONFIG_KCSAN: data_race() and the ASSERT_EXCLUSIVE_*() checks
+# call KCSAN's interface, which sim/arch/kcsan.c serves.
+KINSTR	:= $(if $(filter 1,$(INSTR)),-fsanitize=thread -DCONFIG_KCSAN=1 \
 	     --param=tsan-distinguish-volatile=1 \
 	     --param=tsan-instrument-func-entry-exit=0 -Wno-tsan)
 KINSTR_FIX = $(if $(KINSTR),@sh mk/kinstr-rename.sh $@)
 # the project's kernel code that INSTR=1 instruments: the lock algorithms
 # (not the state checkers and views, which run inside the machine's
-# dispatch, nor the glue)
+# dispatch, nor the glue), and the race oracle's kernel test code
 KINSTR_SRCS := futex/tp.c futex/tp_shared.c futex/tp_unlock.c futex/mutex48.c \
+	       tests/k_kcsan.c \
 	       futex/qspin_2014.c futex/qspin_noundo.c futex/ticket.c
 KINSTR_OBJS  = $(patsubst %.c,$(B)/kp/%.o,$(KINSTR_SRCS))
 
@@ -166,11 +171,11 @@ FORCE:
 # --version: the kernel's version, where it came from, the patch's hash.
 KORIGIN = $(if $(KSRC),tree $(abspath $(KSRC))$(shell cd $(KSRC) && [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ] && git describe --always --dirty | sed 's/^/ at /'),Debian linux-source-$(KERNEL) $(shell dpkg-query -W -f='$${Version}' linux-source-$(KERNEL) 2>/dev/null))$(if $(KPATCH), + patch $(notdir $(KPATCH)) sha256:$(shell sha256sum < $(KPATCH) | cut -c1-12))
 $(B)/version.h: VERSION Makefile $(KDIR)/.stamp
-	@printf '#define FUTEXSIM_VERSION "%s"\n#define FUTEXSIM_KERNEL "%s (%s)"\n#define FUTEXSIM_KERNEL_SERIES "%s"\n#define FUTEXSIM_MACHINES_DIR "%s"\n#define FUTEXSIM_SOURCE_DIR "%s"\n' \
+	@printf '#define FUTEXSIM_VERSION "%s"\n#define FUTEXSIM_KERNEL "%s (%s)"\n#define FUTEXSIM_KERNEL_SERIES "%s"\n#define FUTEXSIM_MACHINES_DIR "%s"\n#define FUTEXSIM_SOURCE_DIR "%s"\n#define FUTEXSIM_KERNEL_INSTRUMENTED %d\n' \
 	  "$(VERSION)" \
 	  "$$(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' $(KDIR)/Makefile | paste -sd.)" \
 	  "$(KORIGIN)$(if $(KINSTR),; instrumented: INSTR=1)" "$(KERNEL)" \
-	  "$(CURDIR)/machines" "$(CURDIR)" > $@.tmp && mv $@.tmp $@
+	  "$(CURDIR)/machines" "$(CURDIR)" $(if $(KINSTR),1,0) > $@.tmp && mv $@.tmp $@
 
 $(B)/futexsim: $(B)/h/sim/cli/cli.o $(SIM_OBJS)
 	@echo "  LD      $@"
@@ -224,7 +229,11 @@ $(B)/k/%.o: $(KDIR)/.stamp
 $(B)/kp/%.o: %.c $(KDIR)/.stamp
 	@mkdir -p $(@D)
 	@echo "  KCC     $<"
-	@$(CC) $(KCFLAGS) $(KFUTEX) -c $< -o $@
+	@$(CC) $(KCFLAGS) $(KFUTEX) $(KFILE) -c $< -o $@
+
+# sim/arch/kcsan.c defines what include/linux/kcsan-checks.h declares
+# with CONFIG_KCSAN (in every build: nothing calls it without INSTR=1)
+$(B)/kp/sim/arch/kcsan.o: KFILE := -DCONFIG_KCSAN=1
 
 $(KINSTR_OBJS): $(B)/kp/%.o: %.c $(KDIR)/.stamp
 	@mkdir -p $(@D)

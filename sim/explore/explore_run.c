@@ -19,6 +19,7 @@
 
 #include "sim/cache/cache.h"
 #include "sim/explore/explore_run.h"
+#include "sim/explore/race.h"
 #include "sim/machine/machine.h"
 #include "sim/machine/memmodel.h"
 #include "sim/program/program.h"
@@ -140,6 +141,7 @@ static void xrun_here(struct sim_xctx *x, uint64_t seed,
 	sim_memory_set((enum sim_memory)one.memory);
 	sim_set_livelock_ps(one.livelock_ps);
 	sim_oracles = x->oracles;
+	sim_race_reset();
 	sim_set_check_state(!!(x->oracles.mask & SIM_ORACLE_STATE));
 	if (x->narrate) {
 		one.narrate = SIM_NARRATE_QUIET;	/* the ring only */
@@ -196,6 +198,7 @@ void sim_explore_child_setup(const struct sim_scenario *s,
 void sim_explore_child_start(const struct sim_scenario *s)
 {
 	sim_oracles = child.oracles;
+	sim_race_reset();
 	/* the default list leaves the state checks to FUTEXSIM_CHECK_STATE */
 	if (s->oracle[0] && (child.oracles.mask & SIM_ORACLE_STATE))
 		sim_set_check_state(1);

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "version.h"
 #include "sim/machine/memmodel.h"
 #include "sim/host/outfile.h"
 #include "sim/scenario/config.h"
@@ -98,24 +99,25 @@ void sim_program_refuse_builtin_keys(const struct sim_scenario *s)
 extern const char futexsim_instrumented __attribute__((weak));
 
 /*
- * memory=tso|arm64 and the race oracle work on an instrumented program's
- * accesses: anywhere else they would do nothing, so they are bad input.
+ * memory=tso|arm64 works on an instrumented program's accesses, the race
+ * oracle on those and on an instrumented kernel's (make INSTR=1):
+ * anywhere else they would do nothing, so they are bad input.
  */
 static void refuse_uninstrumented(const struct sim_scenario *s, int program)
 {
 	static const char *const names[] = { "sc", "tso", "arm64" };
+	const int prog_instr = program && &futexsim_instrumented;
 	const char *why = program ?
 		"sc: this program is not instrumented (build it with 'futexsim build --instrument')" :
 		"sc: a weak memory model applies to a program built with 'futexsim build --instrument'";
 
-	if (program && &futexsim_instrumented)
-		return;
-	if (s->memory != SIM_MEMORY_SC)
+	if (s->memory != SIM_MEMORY_SC && !prog_instr)
 		sim_config_fail(&s->memory_at, "memory", why, names[s->memory]);
-	if (s->oracles.mask & SIM_ORACLE_RACE)
+	if ((s->oracles.mask & SIM_ORACLE_RACE) && !prog_instr &&
+	    !FUTEXSIM_KERNEL_INSTRUMENTED)
 		sim_config_fail(&s->oracle_at, "oracle", program ?
-				"no race: this program is not instrumented (build it with 'futexsim build --instrument')" :
-				"no race: the race oracle watches a program built with 'futexsim build --instrument'",
+				"no race: this program is not instrumented (build it with 'futexsim build --instrument') and nor is the kernel (make INSTR=1)" :
+				"no race: the race oracle watches a program built with 'futexsim build --instrument' or a kernel built with make INSTR=1",
 				s->oracle);
 }
 

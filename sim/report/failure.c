@@ -76,6 +76,7 @@
 #include "sim/machine/machine.h"
 #include "sim/machine/memmodel.h"
 #include "sim/explore/oracle.h"
+#include "sim/explore/race.h"
 #include "sim/report/progress.h"
 #include "sim/replay/replay.h"
 #include "sim/trace/trace.h"
@@ -385,6 +386,8 @@ static void failure_collect(unw_context_t *here, int here_flags,
 	for (int k = 0; sim_sb_reorder(k); k++)	/* the reorderings' loads */
 		if (sim_sb_reorder(k)->pc)
 			sim__failure_lines_add(sim_sb_reorder(k)->pc);
+	for (int k = 0; sim_race_met() && k < 2; k++)	/* the race's two */
+		sim__failure_lines_add(sim_race_met()[k].pc);
 	sim__failure_lines_resolve();
 }
 
@@ -511,6 +514,34 @@ static void failure_store_buffers(void)
 	failure_reorders();
 }
 
+/* The race oracle's two accesses, with their code; an address no symbol
+ * names, by the task whose stack holds it. */
+static void failure_race(void)
+{
+	const struct sim_race_side *m = sim_race_met();
+	char name[256], where[300];
+	const struct sim_task *on;
+
+	failure_printf("accesses (the one being made, then the watched one it met):\n");
+	for (int k = 0; k < 2; k++) {
+		if (!m[k].tid) {
+			failure_printf("    code that is not instrumented\n");
+			continue;
+		}
+		sim_sym_name(m[k].addr, name, sizeof(name));
+		on = strncmp(name, "0x", 2) ? NULL :
+			failure_stack_owner((const void *)(uintptr_t)m[k].addr);
+		if (on)
+			snprintf(name + strlen(name), sizeof(name) - strlen(name),
+				 " (on the stack of task %d \"%.16s\")", on->tid,
+				 on->name);
+		failure_printf("    task %d \"%.16s\": %s of %s (%u bytes)%s\n",
+			       m[k].tid, m[k].task, sim_race_how(m[k].how), name,
+			       m[k].size,
+			       failure_code_of(m[k].pc, where, sizeof(where)));
+	}
+}
+
 static void failure_report(enum sim_failure kind, const char *what,
 			   unw_context_t *here, int here_flags,
 			   const struct sim_task *here_task)
@@ -551,6 +582,8 @@ static void failure_report(enum sim_failure kind, const char *what,
 	failure_collect(here, here_flags, here_task);
 	if (sim__sb_on)
 		failure_store_buffers();
+	if (kind == SIM_FAIL_RACE && sim_race_met())
+		failure_race();
 	for (i = 0; i < sim.nr_tasks && i < SIM_MAX_TASKS; i++)
 		if (sim.tasks[i])
 			failure_task(sim.tasks[i], here, here_flags, here_task);

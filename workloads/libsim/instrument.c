@@ -45,18 +45,23 @@
 #include "workloads/libsim/futexsim.h"
 #include "workloads/libsim/libsim.h"
 
+/* Inlined into each __tsan_* function, so that its return address is in
+ * the program: the access's code, for the race oracle's report. */
+#define PROG_INLINE	static inline __attribute__((always_inline))
+
 /* A plain or volatile (@marked) access by the program: a scheduling
  * point, then the race oracle's look (sim/explore/race.h).  errno needs
  * no saving here: the machine keeps each task's across a switch
  * (resume(), sim/machine/machine.c), and the hook's own path sets none. */
-static inline void prog_access(enum sim_access kind, const volatile void *p,
+PROG_INLINE void prog_access(enum sim_access kind, const volatile void *p,
 			       unsigned int size, int marked)
 {
 	if (!sim__hooks_live)
 		return;
 	sim__hook(kind, p, size);	/* sim_hook() past its gate */
 	if (__builtin_expect(sim_race_on(), 0))
-		sim_race_access(p, size, kind != SIM_LOAD, marked);
+		sim_race_access(p, size, kind != SIM_LOAD, marked,
+				(uintptr_t)__builtin_return_address(0));
 }
 
 /* Do the store buffers apply to this access: memory=tso|arm64, in a task? */
@@ -68,7 +73,7 @@ static inline int sb_live(void)
 /* A plain or volatile store: a scheduling point, then, under
  * memory=tso|arm64, into its CPU's store buffer (the compiled code stores
  * when we return). */
-static inline void prog_store(const volatile void *p, unsigned int size,
+PROG_INLINE void prog_store(const volatile void *p, unsigned int size,
 			      int marked)
 {
 	prog_access(SIM_STORE, p, size, marked);
@@ -124,7 +129,7 @@ void __tsan_func_exit(void)
  * caller orders the store buffer itself (sim__sb_keep).
  * Return: whether this call was the scheduling point.
  */
-static inline int atomic_access(enum sim_access kind, const volatile void *p,
+PROG_INLINE int atomic_access(enum sim_access kind, const volatile void *p,
 				unsigned int size, int keep)
 {
 	const volatile void *was = wl_prog_atomic_announced;

@@ -136,8 +136,19 @@ struct sched_dl_entity {
  *			SIM_SIGPENDING_SIGNAL: a program's signal it does
  *			not block is pending (workloads/libsim/signal.c); what
  *			signal_pending() and signal_pending_state() read
+ * @kcsan:		what KCSAN's calls of an instrumented kernel set for
+ *			this task: data_race() and the atomic regions
+ *			(sim/arch/kcsan.c); zero in a normal build
  * @sim:		the machine's side of this task
  */
+/* The task's state of the KCSAN interface (sim/arch/kcsan.c). */
+struct ksim_kcsan_ctx {
+	int disable_count;	/* kcsan_disable_current() depth	*/
+	int atomic_next;	/* kcsan_atomic_next(): accesses left	*/
+	int atomic_nest;	/* kcsan_nestable_atomic_begin() depth	*/
+	int flat_atomic;	/* between kcsan_flat_atomic_begin/end	*/
+};
+
 struct task_struct {
 	unsigned int			__state;
 	unsigned int			flags;
@@ -165,6 +176,7 @@ struct task_struct {
 	int				on_cpu;
 	unsigned int			sched_rt_mutex;
 	unsigned int			sim_sigpending;
+	struct ksim_kcsan_ctx		kcsan;
 	struct sim_task			*sim;
 };
 

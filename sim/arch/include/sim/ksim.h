@@ -42,4 +42,17 @@ struct signal_struct *ksim_process_signal(void);
  */
 void *ksim_alloc_lines(size_t size);
 
+/**
+ * ksim_kcsan_access() - an instrumented kernel access, to the race oracle
+ * @p, @size: the bytes
+ * @how: SIM_RACE_* (sim/explore/race_abi.h)
+ * @pc: the access's code
+ *
+ * The task's KCSAN state first (sim/arch/kcsan.c): nothing inside
+ * data_race(), marked inside an atomic region.  Call only when
+ * sim__race_live.
+ */
+void ksim_kcsan_access(const volatile void *p, unsigned int size,
+		       unsigned int how, unsigned long pc);
+
 #endif /* _SIM_KSIM_H */
