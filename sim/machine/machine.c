@@ -647,18 +647,32 @@ static inline uint64_t hook_charge(struct sim_cpu *c, enum sim_access kind,
 	return post_ps;
 }
 
-/* memory=tso|arm64 at a hook of @c, before its access (out of line: the
- * hook's own path stays short): stores drain as the model has it; a
- * locked RMW or a fence drains the CPU's stores first, unless the caller
- * orders them (sim/machine/memmodel.h); a load of the code at @pc may
- * pass the CPU's buffered stores. */
+/* memory=tso|arm64 at a hook of @c, before its scheduling point (out of
+ * line: the hook's own path stays short): stores drain as the model has
+ * it; a locked RMW or a fence drains the CPU's stores first, unless the
+ * caller orders them (sim/machine/memmodel.h). */
 static void __attribute__((noinline, cold))
-sb_hook(struct sim_cpu *c, enum sim_access kind, const volatile void *addr,
-	unsigned int size, uintptr_t pc)
+sb_hook(struct sim_cpu *c, enum sim_access kind)
 {
 	sim_sb_hook(c);
 	if ((kind == SIM_RMW || kind == SIM_FENCE) && !sim__sb_keep)
 		sim_sb_drain(c);
+}
+
+/* The same after the scheduling point, right before the access, when
+ * the other CPUs may have made stores visible: the lagging view settles
+ * (arm64), an RMW reads the latest and a fence refreshes the view, and
+ * a load of the code at @pc may pass the CPU's buffered stores or read
+ * bytes its view lags over. */
+static void __attribute__((noinline, cold))
+sb_settle(struct sim_cpu *c, enum sim_access kind, const volatile void *addr,
+	  unsigned int size, uintptr_t pc)
+{
+	sim_sb_settle(c);
+	if (kind == SIM_RMW)
+		sim_sb_rmw(c, addr, size);
+	if ((kind == SIM_RMW || kind == SIM_FENCE) && !sim__sb_keep)
+		sim_sb_refresh(c);
 	else if (kind == SIM_LOAD && sim_sb_busy(c->k.cpu))
 		sim_sb_load(c, addr, size, pc);
 	sim__sb_keep = 0;
@@ -676,8 +690,7 @@ void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int siz
 
 	sim.counters.hooks++;
 	if (sb)
-		sb_hook(c, kind, addr, size,
-			(uintptr_t)__builtin_return_address(0));
+		sb_hook(c, kind);
 	issue_ps = c->now_ps;
 	post_ps = hook_charge(c, kind, addr, size);
 	if (sb)
@@ -699,6 +712,9 @@ void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int siz
 	}
 	if (unlikely(post_ps))
 		issue_ps = hook_arrive(c, &post_ps);
+	if (sb)
+		sb_settle(c, kind, addr, size,
+			  (uintptr_t)__builtin_return_address(0));
 	/*
 	 * The access happens when we return, with no scheduling point in
 	 * between: only now may a write end other CPUs' spin-waits (a

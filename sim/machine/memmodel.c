@@ -40,9 +40,36 @@ static struct sb {
 	int n;
 } sb[SIM_MAX_CPUS];
 
-/* Explore: at each hook a buffered store drains with odds of one to this
- * per store that may drain. */
+/*
+ * arm64: the bytes of a CPU's view that lag behind memory.  When a
+ * buffered store of one CPU becomes visible, every other CPU running a
+ * task keeps reading the bytes as they were (old) until its view of
+ * them is refreshed: at a hook once the store is SIM_STALE_LAG_PS old
+ * (timed) or by a draw (explore), at a barrier or an acquire (all of
+ * them), or when the CPU stores to or makes an RMW on the bytes.  While
+ * its CPU executes an entry is laid on memory (under the store buffer's
+ * overlay, over bytes the buffer does not cover) and saved holds what
+ * all CPUs see.
+ */
+struct stale_entry {
+	uintptr_t addr;
+	uint64_t fresh_ps;		/* timed mode: refreshed by then */
+	uint8_t size;
+	int16_t by;			/* the CPU whose store it lags	*/
+	uint8_t old[16];
+	uint8_t saved[16];
+};
+
+static struct stale {
+	struct stale_entry e[SIM_SB_ENTRIES];	/* oldest first		*/
+	int n;
+} stale[SIM_MAX_CPUS];
+
+/* Explore: at each hook a buffered store drains with odds of one to
+ * SB_STAY_ODDS per store that may drain, and the executing CPU's view of
+ * one store is refreshed with odds of one to SB_LAG_ODDS per store. */
 #define SB_STAY_ODDS	8
+#define SB_LAG_ODDS	4
 
 int sim__sb_on;
 int sim__sb_arm64;
@@ -95,7 +122,7 @@ const char *sim_memory_name(void)
 void sim_sb_reset(void)
 {
 	for (int i = 0; i < SIM_MAX_CPUS; i++)
-		sb[i].n = 0;
+		sb[i].n = stale[i].n = 0;
 	nr_busy = 0;
 	on = NULL;
 	sim_memory_set(SIM_MEMORY_SC);
@@ -126,26 +153,26 @@ static inline int overlap(const struct sb_entry *e, uintptr_t a,
 
 int sim_sb_busy(int cpu)
 {
-	return sb[cpu].n;
+	return sb[cpu].n | stale[cpu].n;
 }
 
 /* The CPU @c's access at @first (a load if @is_load, else a store that
  * drained) went before its older store @passed.  reorders[] keeps the
  * latest SIM_SB_REORDERS distinct pairs, oldest first: a pair seen
  * again moves to the end. */
-static void note_reorder(const struct sim_cpu *c, uintptr_t first, int is_load,
-			 const struct sb_entry *passed, uintptr_t pc)
+static void note_reorder(const struct sim_cpu *c, uintptr_t first, int kind,
+			 uintptr_t passed, int by, uintptr_t pc)
 {
 	struct sim_sb_reorder r = {
-		.first = first, .passed = passed->addr, .pc = pc,
-		.first_is_load = (uint8_t)is_load, .cpu = (int16_t)c->k.cpu,
+		.first = first, .passed = passed, .pc = pc,
+		.kind = (uint8_t)kind, .cpu = (int16_t)c->k.cpu,
+		.by = (int16_t)by,
 	};
 	unsigned int i = 0;
 
 	while (i < nr_reorders &&
 	       (reorders[i].cpu != r.cpu || reorders[i].first != first ||
-		reorders[i].passed != r.passed ||
-		reorders[i].first_is_load != r.first_is_load))
+		reorders[i].passed != r.passed || reorders[i].kind != r.kind))
 		i++;
 	if (i < nr_reorders)
 		r = reorders[i];		/* again: its count goes on */
@@ -169,19 +196,34 @@ const struct sim_sb_reorder *sim_sb_reorder(int i)
 	return &reorders[nr_reorders - 1 - (unsigned int)i];
 }
 
+static inline int stale_overlap(const struct stale_entry *e, uintptr_t a,
+				unsigned int size)
+{
+	return a < e->addr + e->size && e->addr < a + size;
+}
+
 void sim_sb_load(struct sim_cpu *c, const volatile void *p, unsigned int size,
 		 uintptr_t pc)
 {
 	const struct sb *b = &sb[c->k.cpu];
+	const struct stale *v = &stale[c->k.cpu];
+	uintptr_t a = (uintptr_t)p;
 
+	for (int i = 0; i < v->n; i++)
+		if (stale_overlap(&v->e[i], a, size ? size : 1)) {
+			note_reorder(c, a, SIM_REORDER_STALE, v->e[i].addr,
+				     v->e[i].by, pc);
+			return;
+		}
 	/* a program's load of its own data is no news; the kernel's loads
 	 * (only its marked ones are hooks) are */
 	if (!(c->curr && c->curr->in_kernel) &&
-	    !shared_by_other((uintptr_t)p, c->k.cpu))
+	    !shared_by_other(a, c->k.cpu))
 		return;
 	for (int i = 0; i < b->n; i++)
-		if (!overlap(&b->e[i], (uintptr_t)p, size ? size : 1)) {
-			note_reorder(c, (uintptr_t)p, 1, &b->e[i], pc);
+		if (!overlap(&b->e[i], a, size ? size : 1)) {
+			note_reorder(c, a, SIM_REORDER_LOAD, b->e[i].addr,
+				     c->k.cpu, pc);
 			return;
 		}
 }
@@ -206,36 +248,121 @@ static void pop_at(struct sb *b, int i)
 		nr_busy--;
 }
 
+/* Where the byte at @a that all CPUs see is kept while the executing
+ * CPU's overlays are on: the saved bytes of its oldest buffered store
+ * over it, or of its lagging view, or memory. */
+static uint8_t *global_byte(uintptr_t a)
+{
+	struct sb *o = on ? &sb[on->k.cpu] : NULL;
+	struct stale *v = on ? &stale[on->k.cpu] : NULL;
+
+	for (int i = 0; o && i < o->n; i++)
+		if (covers(&o->e[i], a))
+			return &o->e[i].saved[a - o->e[i].addr];
+	for (int i = 0; v && i < v->n; i++)
+		if (stale_overlap(&v->e[i], a, 1))
+			return &v->e[i].saved[a - v->e[i].addr];
+	return (uint8_t *)a;
+}
+
+/* @x sees entry @i of its lagging view as memory has it from now on. */
+static void stale_drop(struct sim_cpu *x, int i)
+{
+	struct stale *v = &stale[x->k.cpu];
+
+	if (x == on)
+		memcpy((void *)v->e[i].addr, v->e[i].saved, v->e[i].size);
+	memmove(&v->e[i], &v->e[i + 1], (size_t)(v->n - 1 - i) * sizeof(v->e[0]));
+	v->n--;
+}
+
+/* @x's view of the @size bytes at @a is refreshed. */
+static void stale_drop_over(struct sim_cpu *x, uintptr_t a, unsigned int size)
+{
+	struct stale *v = &stale[x->k.cpu];
+
+	for (int i = v->n - 1; i >= 0; i--)
+		if (stale_overlap(&v->e[i], a, size))
+			stale_drop(x, i);
+}
+
+void sim_sb_refresh(struct sim_cpu *c)
+{
+	while (stale[c->k.cpu].n)
+		stale_drop(c, stale[c->k.cpu].n - 1);
+}
+
+/* Store @e of CPU @by became visible, over bytes that read @old before:
+ * every other CPU running a task lags behind it, but where its own
+ * buffer covers the bytes (it reads its own store) or its view lags
+ * already over all of them (it lags more).  To be called after the
+ * bytes are in memory (or in the executing CPU's saved bytes). */
+static void stale_add(int by, const struct sb_entry *e, const uint8_t *old,
+		      uint64_t when_ps)
+{
+	for (int cpu = 0; cpu < sim.nr_cpus; cpu++) {
+		struct sim_cpu *x = &sim.cpus[cpu];
+		struct stale *v = &stale[cpu];
+		struct stale_entry *n;
+		const struct sb *b = &sb[cpu];
+		int i, mine = 0;
+
+		if (cpu == by || !x->curr)
+			continue;
+		for (i = 0; i < b->n && !mine; i++)
+			mine = overlap(&b->e[i], e->addr, e->size);
+		if (mine)
+			continue;
+		for (i = 0; i < v->n; i++)
+			if (v->e[i].addr <= e->addr &&
+			    v->e[i].addr + v->e[i].size >= e->addr + e->size)
+				break;
+		if (i < v->n)
+			continue;	/* lags over them all already */
+		stale_drop_over(x, e->addr, e->size);	/* a part: refreshed */
+		if (v->n == SIM_SB_ENTRIES)
+			stale_drop(x, 0);
+		n = &v->e[v->n++];
+		n->addr = e->addr;
+		n->size = e->size;
+		n->by = (int16_t)by;
+		n->fresh_ps = when_ps + SIM_STALE_LAG_PS;
+		memcpy(n->old, old, e->size);
+		if (x == on) {	/* memory shows the store: lay the entry on */
+			memcpy(n->saved, (const void *)e->addr, e->size);
+			memcpy((void *)e->addr, old, e->size);
+		}
+	}
+}
+
 /* @e, of a CPU that does not execute, becomes visible to all. */
 static void global_write(const struct sb_entry *e)
 {
-	struct sb *o = on ? &sb[on->k.cpu] : NULL;
-
-	for (unsigned int j = 0; j < e->size; j++) {
-		uintptr_t a = e->addr + j;
-		int i = 0;
-
-		for (; o && i < o->n; i++)
-			if (covers(&o->e[i], a))
-				break;
-		if (o && i < o->n)
-			o->e[i].saved[a - o->e[i].addr] = e->val[j];
-		else
-			*(uint8_t *)a = e->val[j];
-	}
+	for (unsigned int j = 0; j < e->size; j++)
+		*global_byte(e->addr + j) = e->val[j];
 }
 
 /* Entry @i of CPU @c's buffer, which may drain, becomes visible. */
 static void drain_at(struct sim_cpu *c, int i)
 {
 	struct sb *b = &sb[c->k.cpu];
+	struct sb_entry *e = &b->e[i];
+	uint8_t old[16];
 
 	if (i)
-		note_reorder(c, b->e[i].addr, 0, &b->e[0], 0);
-	if (c == on)
+		note_reorder(c, e->addr, SIM_REORDER_STORE, b->e[0].addr,
+			     c->k.cpu, 0);
+	if (c == on) {
 		capture(b);	/* memory shows it already */
-	else
-		global_write(&b->e[i]);
+		memcpy(old, e->saved, e->size);	/* no older entry over it */
+	} else {
+		for (unsigned int j = 0; j < e->size; j++)
+			old[j] = *global_byte(e->addr + j);
+		global_write(e);
+	}
+	if (sim__sb_arm64)
+		stale_add(c->k.cpu, e, old,
+			  sim_explore_on ? c->now_ps : e->visible_ps);
 	pop_at(b, i);
 }
 
@@ -259,6 +386,7 @@ void sim_sb_store(struct sim_cpu *c, const volatile void *p, unsigned int size,
 		drain_at(c, 0);
 	if (size > sizeof(e->val))
 		size = sizeof(e->val);
+	stale_drop_over(c, (uintptr_t)p, size);	/* it reads its own store */
 	e = &b->e[b->n];
 	if (!b->n++)
 		nr_busy++;
@@ -274,6 +402,20 @@ void sim_sb_store(struct sim_cpu *c, const volatile void *p, unsigned int size,
 void sim_sb_drain(struct sim_cpu *c)
 {
 	drain_through(c, sb[c->k.cpu].n - 1);
+	sim_sb_refresh(c);
+}
+
+void sim_sb_acquire(void)
+{
+	if (!sim_cur || !sim__hooks_live)
+		return;
+	sim_sb_drain_release(sim_cur);
+	sim_sb_refresh(sim_cur);
+}
+
+void sim_sb_rmw(struct sim_cpu *c, const volatile void *p, unsigned int size)
+{
+	stale_drop_over(c, (uintptr_t)p, size ? size : 1);
 }
 
 void sim_sb_drain_release(struct sim_cpu *c)
@@ -328,6 +470,25 @@ static uint64_t nr_may_drain(void)
 			n += may_drain(b, i);
 	}
 	return n;
+}
+
+void sim_sb_settle(struct sim_cpu *c)
+{
+	struct stale *v = &stale[c->k.cpu];
+
+	if (!v->n)
+		return;
+	if (sim_explore_on) {
+		/* one entry refreshed, or none: SB_LAG_ODDS to one */
+		uint64_t k = sim_draw(SIM_DEC_DRAIN, (uint64_t)v->n + SB_LAG_ODDS);
+
+		if (k < (uint64_t)v->n)
+			stale_drop(c, (int)k);
+		return;
+	}
+	for (int i = v->n - 1; i >= 0; i--)
+		if (v->e[i].fresh_ps <= c->now_ps)
+			stale_drop(c, i);
 }
 
 void sim_sb_hook(struct sim_cpu *c)
@@ -390,15 +551,40 @@ void sim_sb_switch(struct sim_cpu *to)
 	if (on) {
 		struct sb *b = &sb[on->k.cpu];
 
+		struct stale *v = &stale[on->k.cpu];
+
 		capture(b);
 		superseded(b);
 		for (int i = b->n - 1; i >= 0; i--)
 			memcpy((void *)b->e[i].addr, b->e[i].saved, b->e[i].size);
+		/* a lagging byte written meanwhile by code that does not
+		 * buffer: that write is the newest, seen by all */
+		for (int i = v->n - 1; i >= 0; i--) {
+			struct stale_entry *e = &v->e[i];
+			int written = 0;
+
+			for (unsigned int j = 0; j < e->size; j++) {
+				uint8_t now = ((const uint8_t *)e->addr)[j];
+
+				if (now != e->old[j]) {
+					e->saved[j] = now;
+					written = 1;
+				}
+			}
+			memcpy((void *)e->addr, e->saved, e->size);
+			if (written)
+				stale_drop(on, i);	/* on: rewrites the same */
+		}
 	}
 	on = to;
 	if (to) {
 		struct sb *b = &sb[to->k.cpu];
+		struct stale *v = &stale[to->k.cpu];
 
+		for (int i = 0; i < v->n; i++) {
+			memcpy(v->e[i].saved, (const void *)v->e[i].addr, v->e[i].size);
+			memcpy((void *)v->e[i].addr, v->e[i].old, v->e[i].size);
+		}
 		for (int i = 0; i < b->n; i++) {
 			memcpy(b->e[i].saved, (const void *)b->e[i].addr, b->e[i].size);
 			memcpy((void *)b->e[i].addr, b->e[i].val, b->e[i].size);

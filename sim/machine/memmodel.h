@@ -29,10 +29,23 @@
  * older store of its CPU to a byte it covers (coherence), except a
  * release store, which waits until every older one has drained
  * (entry i may drain iff i = 0, or it is not a release and no older
- * entry overlaps it).  Loads are never reordered, with loads or with
- * stores: the load-load and load-store reorderings ARMv8 allows (the
- * LB and IRIW shapes) are left out, so this arm64 is a subset of ARMv8's
- * behaviours (what it shows can happen; not all that can happen shows).
+ * entry overlaps it).
+ *
+ * arm64 loads may be satisfied early: when a store becomes visible, the
+ * other CPUs running a task may go on reading its bytes as they were (a
+ * view that lags, as an invalidation queue makes one), until the view
+ * is refreshed: in timed mode SIM_STALE_LAG_PS after the store, under
+ * explore by a draw; always at a full barrier (DMB ISH, and what drains
+ * the buffer below), an acquire (LDAR, an acquire RMW, DMB ISHLD), and
+ * for the bytes the CPU stores to or makes an RMW on.  So a load passes
+ * older loads (MP with a plain reader, IRIW), never reads a value older
+ * than one its CPU read or wrote (coherence), and an RMW reads the
+ * latest.  Left out: a load is never satisfied after a later store of
+ * its CPU (the LB shape), and address dependencies do not order loads
+ * (ARMv8 orders a load whose address came from another; C11 does not
+ * for relaxed and plain loads, nor do compilers keep dependencies).
+ * This arm64 is a subset of ARMv8's behaviours (what it shows can
+ * happen; not all that can happen shows), but for dependencies.
  *
  * When.  Everything drains when its CPU makes a fence or a
  * read-modify-write (tso: every RMW, they are locked, and every fence
@@ -67,6 +80,7 @@
 struct sim_cpu;
 
 #define SIM_SB_ENTRIES	32	/* a store buffer's size (Skylake: 56)	*/
+#define SIM_STALE_LAG_PS 50000	/* arm64, timed: how long a view lags	*/
 
 enum sim_memory {
 	SIM_MEMORY_SC,
@@ -98,8 +112,23 @@ const char *sim_memory_name(void);
 void sim_sb_store(struct sim_cpu *c, const volatile void *p, unsigned int size,
 		  int release);
 
-/* sim_sb_drain - every store of executing CPU @c becomes visible. */
+/* sim_sb_drain - every store of executing CPU @c becomes visible, and
+ * (arm64) its view is refreshed: a full barrier. */
 void sim_sb_drain(struct sim_cpu *c);
+
+/* sim_sb_refresh - arm64: executing CPU @c's view is refreshed (it
+ * reads what all CPUs see): an acquire. */
+void sim_sb_refresh(struct sim_cpu *c);
+
+/* sim_sb_acquire - arm64: an acquire load of the libraries (their code
+ * is not instrumented; workloads/ulock/uatomic.h) on the executing CPU,
+ * if a task runs: sim_sb_drain_release(), then sim_sb_refresh(). */
+void sim_sb_acquire(void);
+
+/* sim_sb_rmw - arm64: executing CPU @c is about to make an RMW on the
+ * @size bytes at @p, which reads the latest value: its view of them is
+ * refreshed. */
+void sim_sb_rmw(struct sim_cpu *c, const volatile void *p, unsigned int size);
 
 /* sim_sb_drain_release - arm64: the release stores of executing CPU @c
  * become visible (with the older stores they wait for): an acquire
@@ -116,7 +145,13 @@ void sim_sb_drain_over(struct sim_cpu *c, const volatile void *p,
  * that completed drain (timed), or one chosen by a draw (explore). */
 void sim_sb_hook(struct sim_cpu *c);
 
-/* sim_sb_busy - has CPU @cpu stores buffered? */
+/* sim_sb_settle - a hook of executing CPU @c, right before its access
+ * (after the hook's dispatch, when other CPUs' stores may have become
+ * visible): arm64, its view of stores SIM_STALE_LAG_PS old is refreshed
+ * (timed), or of one chosen by a draw (explore). */
+void sim_sb_settle(struct sim_cpu *c);
+
+/* sim_sb_busy - has CPU @cpu stores buffered, or a view that lags? */
 int sim_sb_busy(int cpu);
 
 /* sim_sb_switch - @to starts executing (NULL: none): the overlay of the
@@ -135,19 +170,30 @@ int sim_sb_entry(int cpu, int i, uint64_t *addr, unsigned int *size,
  * The latest reorderings, for the failure report: a load of a CPU that
  * passed its buffered stores to other bytes (tso, arm64: the oldest of
  * them named; a load of the kernel, or of an address another CPU's
- * buffer has held), or a store that became visible before an older one
- * of its CPU (arm64).  sim_sb_load() is the machine's call at each load
+ * buffer has held), a store that became visible before an older one of
+ * its CPU (arm64), or a load that read bytes its CPU's view lagged over
+ * (arm64).  sim_sb_load() is the machine's call at each load
  * while its CPU has stores buffered.
  */
 #define SIM_SB_REORDERS	16
 
+enum sim_reorder_kind {
+	SIM_REORDER_STORE,	/* a store visible before an older one	*/
+	SIM_REORDER_LOAD,	/* a load before an older store was visible */
+	SIM_REORDER_STALE,	/* arm64: a load read bytes as they were
+				 * before another CPU's visible store	*/
+};
+
 struct sim_sb_reorder {
 	uint64_t time_ps;
-	uint64_t first, passed;	/* the access, the older store it passed */
+	uint64_t first;		/* the access				*/
+	uint64_t passed;	/* the store it passed, or (STALE) the
+				 * store whose bytes it read as before	*/
 	uintptr_t pc;		/* a load's code (its hook's caller), or 0 */
 	uint32_t times;		/* how many times the pair was seen	*/
-	uint8_t first_is_load;
+	uint8_t kind;		/* enum sim_reorder_kind		*/
 	int16_t cpu;
+	int16_t by;		/* the CPU of the store passed		*/
 	char task[16];
 };
 

@@ -459,7 +459,7 @@ static void failure_reorders(void)
 
 	while (sim_sb_reorder(n))
 		n++;
-	failure_printf("reorderings (the latest %d pairs, the latest last, each at its CPU's clock: an access performed before an older store of its CPU was visible):\n",
+	failure_printf("reorderings (the latest %d pairs, the latest last, each at its CPU's clock: an access performed before an older store of its CPU was visible, or a load that read bytes as they were before another CPU's visible store):\n",
 		       n);
 	if (!n)
 		failure_printf("    (none)\n");
@@ -467,12 +467,18 @@ static void failure_reorders(void)
 		r = sim_sb_reorder(n);
 		sim_sym_name(r->first, a, sizeof(a));
 		sim_sym_name(r->passed, b, sizeof(b));
-		if (r->first_is_load)
+		if (r->kind == SIM_REORDER_LOAD)
 			failure_printf("    %llu ns CPU %d \"%.16s\": load of %s%s before its store to %s was visible",
 				       (unsigned long long)(r->time_ps / 1000),
 				       r->cpu, r->task, a,
 				       failure_code_of(r->pc, where, sizeof(where)),
 				       b);
+		else if (r->kind == SIM_REORDER_STALE)
+			failure_printf("    %llu ns CPU %d \"%.16s\": load of %s%s read it as before CPU %d's store to %s, which was visible (satisfied early, before its older loads)",
+				       (unsigned long long)(r->time_ps / 1000),
+				       r->cpu, r->task, a,
+				       failure_code_of(r->pc, where, sizeof(where)),
+				       r->by, b);
 		else
 			failure_printf("    %llu ns CPU %d \"%.16s\": store to %s visible before its older store to %s",
 				       (unsigned long long)(r->time_ps / 1000),

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "sim/machine/machine.h"
+#include "sim/machine/memmodel.h"
 #include "sim/trace/uword.h"
 #define FUTEXSIM_NO_RENAME
 #include "workloads/libsim/futexsim.h"
@@ -67,6 +68,12 @@ void futexsim_atomic(const volatile void *p, unsigned int size, int kind)
 		wl_prog_signal_check();
 	}
 	t0 = sim_now_ps();
+	/* memory=tso|arm64 (an instrumented program): the builtin's own
+	 * call, next, orders the store buffer as its memory order says
+	 * (workloads/libsim/instrument.c); tso's locked RMWs drain here */
+	if (__builtin_expect(sim__sb_on, 0) &&
+	    (kind == FUTEXSIM_FENCE || (kind == FUTEXSIM_RMW && sim__sb_arm64)))
+		sim__sb_keep = 1;
 	sim_hook((enum sim_access)kind, p, size);	/* errno: resume() keeps it */
 	/* in an instrumented program, the builtin's own call comes next */
 	if (kind != FUTEXSIM_RELAX)

@@ -122,9 +122,9 @@ void __tsan_func_exit(void)
 /*
  * An atomic of the program.  Through the futexsim_atomic.h macros the
  * builtin comes here right after futexsim_atomic(), with no scheduling
- * point in between: that was its scheduling point (and its trace, and
- * under tso|arm64 its drain of the store buffer, as for any RMW or
- * fence: the macros do not pass the order on).  An atomic the macros do
+ * point in between: that was its scheduling point (and its trace; under
+ * tso|arm64 it left the store buffer to the order this call passes, but
+ * for tso's locked RMWs, which it drained).  An atomic the macros do
  * not see (an operator on an _Atomic object) is one here.  @keep: the
  * caller orders the store buffer itself (sim__sb_keep).
  * Return: whether this call was the scheduling point.
@@ -163,8 +163,10 @@ static inline int has_release(int mo)
  *          else mov (buffered)                    hook drained)
  *   arm64  relaxed: STR, else STLR  acquire or    first the CPU's stores
  *          (both buffered)          seq_cst:      to its bytes; acquire:
- *                                   LDAR (waits   the release stores;
- *                                   for STLRs)    release: all
+ *                                   LDAR (waits   the release stores,
+ *                                   for STLRs;    the view refreshed;
+ *                                   the view      release: all
+ *                                   refreshed)
  */
 static inline void atomic_store_order(const volatile void *a, unsigned int size,
 				      int mo)
@@ -179,22 +181,27 @@ static inline void atomic_store_order(const volatile void *a, unsigned int size,
 
 static inline void atomic_load_order(int mo)
 {
-	if (sb_live() && sim__sb_arm64 && has_acquire(mo))
+	if (sb_live() && sim__sb_arm64 && has_acquire(mo)) {
 		sim_sb_drain_release(sim_cur);
+		sim_sb_refresh(sim_cur);	/* later loads after it */
+	}
 }
 
-/* After an RMW's own scheduling point (@hooked), under arm64. */
-static inline void atomic_rmw_order(int hooked, const volatile void *a,
-				    unsigned int size, int mo)
+/* After an RMW's scheduling point (its own, or futexsim_atomic()'s,
+ * which left the order to this), under arm64. */
+static inline void atomic_rmw_order(const volatile void *a, unsigned int size,
+				    int mo)
 {
-	if (!hooked || !sb_live() || !sim__sb_arm64)
+	if (!sb_live() || !sim__sb_arm64)
 		return;
 	if (has_release(mo)) {
 		sim_sb_drain(sim_cur);
 		return;
 	}
-	if (has_acquire(mo))
+	if (has_acquire(mo)) {
 		sim_sb_drain_release(sim_cur);
+		sim_sb_refresh(sim_cur);
+	}
 	sim_sb_drain_over(sim_cur, a, size);
 }
 
@@ -205,22 +212,22 @@ static inline void atomic_rmw_order(int hooked, const volatile void *a,
 #define ATOMIC_STORE(a, n, mo)						\
 	(atomic_access(SIM_STORE, a, n / 8, 0), atomic_store_order(a, n / 8, mo))
 #define ATOMIC_RMW(a, n, mo)						\
-	atomic_rmw_order(atomic_access(SIM_RMW, a, n / 8, sim__sb_arm64), \
-			 a, n / 8, mo)
+	(atomic_access(SIM_RMW, a, n / 8, sim__sb_arm64),		\
+	 atomic_rmw_order(a, n / 8, mo))
 
 TSAN_ATOMICS_ALL(_, ATOMIC_LOAD, ATOMIC_STORE, ATOMIC_RMW)
 
 /* A fence: tso, only a seq_cst one is an instruction (MFENCE); arm64,
- * an acquire one is DMB ISHLD (loads are in order here: nothing to do),
- * the others DMB ISH (drain). */
+ * an acquire one is DMB ISHLD (the view refreshed: later loads after
+ * the earlier ones), the others DMB ISH (drain, refresh). */
 void __tsan_atomic_thread_fence(int mo)
 {
-	int hooked = atomic_access(SIM_FENCE, NULL, 0, 1);
-
-	if (!hooked || !sb_live())
+	atomic_access(SIM_FENCE, NULL, 0, 1);
+	if (!sb_live() || mo == __ATOMIC_RELAXED)
 		return;
-	if (sim__sb_arm64 ? mo != __ATOMIC_ACQUIRE && mo != __ATOMIC_CONSUME &&
-			    mo != __ATOMIC_RELAXED : mo == __ATOMIC_SEQ_CST)
+	if (sim__sb_arm64 && (mo == __ATOMIC_ACQUIRE || mo == __ATOMIC_CONSUME))
+		sim_sb_refresh(sim_cur);
+	else if (sim__sb_arm64 || mo == __ATOMIC_SEQ_CST)
 		sim_sb_drain(sim_cur);
 }
 

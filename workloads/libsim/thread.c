@@ -33,6 +33,7 @@
 #include "sim/host/arena.h"
 #include "sim/report/failure.h"
 #include "sim/machine/machine.h"
+#include "sim/machine/memmodel.h"
 #define FUTEXSIM_NO_RENAME
 #include "workloads/libsim/futexsim.h"
 #include "workloads/libsim/libsim.h"
@@ -109,6 +110,10 @@ static void thread_exit(struct wl_prog_thread *t)
 	}
 	wl_prog_out_flush(t);
 	t->end_ps = sim_now_ps();
+	/* exit(2) is a system call, whose path has full barriers: the
+	 * thread's stores are visible before its TID word clears */
+	if (sim__sb_on)
+		sim_sb_drain(sim_cur);
 	/* the kernel's order: the robust list, then CLONE_CHILD_CLEARTID */
 	wl_prog_robust_exit(t);
 	uatomic_store(&t->tid_word, 0);

@@ -6,6 +6,10 @@
  * (sim_hook(): a scheduling point that charges the access) and then does
  * the access with a GCC __atomic builtin, sequentially consistent like
  * the simulation itself.  The names follow C11 and glibc's atomic.h.
+ * Under memory=arm64 (sim/machine/memmodel.h) uatomic_load() is an
+ * acquire load of the libraries (LDAR): the executing CPU's later loads
+ * come after it; the RMWs order the store buffer as every RMW hook of
+ * code that is not the program's does.
  */
 #ifndef ULOCK_UATOMIC_H
 #define ULOCK_UATOMIC_H
@@ -13,10 +17,13 @@
 #include <stdint.h>
 
 #include "sim/machine/hooks.h"
+#include "sim/machine/memmodel.h"
 
 static inline uint32_t uatomic_load(uint32_t *p)
 {
 	sim_hook(SIM_LOAD, p, 4);
+	if (__builtin_expect(sim__sb_arm64, 0))
+		sim_sb_acquire();	/* an LDAR of the library's */
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
