@@ -19,6 +19,7 @@
  *   IRIW   T0: x = 1   T1: y = 1   T2: r0 = x; r1 = y
  *          T3: r2 = y; r3 = x                          "r0 r1 r2 r3"
  *   2+2W   T0: x = 1; y = 2           T1: y = 1; x = 2   final "x y"
+ *   CoRR   T0: x = 1; x = 2           T1: r0 = x; r1 = x       "r0 r1"
  *
  * and with barriers (__atomic builtins: an instrumented build sees their
  * orders):
@@ -26,6 +27,8 @@
  *   SB+mb  SB with a seq_cst fence between each thread's two accesses
  *   SB+ra  SB with release stores and acquire loads
  *   MP+ra  MP with f stored with release and loaded with acquire
+ *   MP+rel MP with f stored with release, both loads plain
+ *   MP+rel+fence  MP+rel with an acquire fence between the two loads
  *
  * Usage: litmus TEST OUTCOME|any.  With OUTCOME (the numbers, in the
  * order above, one word or several), a run that gives it aborts with "litmus: TEST gave
@@ -49,6 +52,18 @@ static void start(void)
 		__builtin_ia32_pause();
 }
 
+/* Wait, ordering nothing, until every thread is done with its accesses:
+ * their stores may still become visible in any order the model allows,
+ * where exiting (a system call) would make them visible at once. */
+static int done, nthreads;
+
+static void finish(void)
+{
+	__atomic_fetch_add(&done, 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(&done, __ATOMIC_RELAXED) < nthreads)
+		__builtin_ia32_pause();
+}
+
 static void *t0(void *arg)
 {
 	(void)arg;
@@ -66,9 +81,15 @@ static void *t0(void *arg)
 	} else if (!strcmp(test, "MP+ra")) {
 		d = 1;
 		__atomic_store_n(&f, 1, __ATOMIC_RELEASE);
+	} else if (!strcmp(test, "MP+rel") || !strcmp(test, "MP+rel+fence")) {
+		d = 1;
+		__atomic_store_n(&f, 1, __ATOMIC_RELEASE);
 	} else if (!strcmp(test, "MP")) {
 		d = 1;
 		f = 1;
+	} else if (!strcmp(test, "CoRR")) {
+		x = 1;
+		x = 2;
 	} else if (!strcmp(test, "LB")) {
 		r[0] = x;
 		y = 1;
@@ -78,6 +99,7 @@ static void *t0(void *arg)
 		x = 1;
 		y = 2;
 	}
+	finish();
 	return NULL;
 }
 
@@ -98,9 +120,16 @@ static void *t1(void *arg)
 	} else if (!strcmp(test, "MP+ra")) {
 		r[0] = __atomic_load_n(&f, __ATOMIC_ACQUIRE);
 		r[1] = d;
-	} else if (!strcmp(test, "MP")) {
+	} else if (!strcmp(test, "MP") || !strcmp(test, "MP+rel")) {
 		r[0] = f;
 		r[1] = d;
+	} else if (!strcmp(test, "MP+rel+fence")) {
+		r[0] = f;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		r[1] = d;
+	} else if (!strcmp(test, "CoRR")) {
+		r[0] = x;
+		r[1] = x;
 	} else if (!strcmp(test, "LB")) {
 		r[1] = y;
 		x = 1;
@@ -110,6 +139,7 @@ static void *t1(void *arg)
 		y = 1;
 		x = 2;
 	}
+	finish();
 	return NULL;
 }
 
@@ -119,6 +149,7 @@ static void *t2(void *arg)
 	start();
 	r[0] = x;
 	r[1] = y;
+	finish();
 	return NULL;
 }
 
@@ -128,6 +159,7 @@ static void *t3(void *arg)
 	start();
 	r[2] = y;
 	r[3] = x;
+	finish();
 	return NULL;
 }
 
@@ -139,19 +171,21 @@ int main(int argc, char **argv)
 	char got[64], want[64];
 
 	static const char *const tests[] = {
-		"SB", "MP", "LB", "IRIW", "2+2W", "SB+mb", "SB+ra", "MP+ra",
+		"SB", "MP", "LB", "IRIW", "2+2W", "CoRR", "SB+mb", "SB+ra",
+		"MP+ra", "MP+rel", "MP+rel+fence",
 	};
 	int known = 0;
 
 	for (size_t i = 0; argc >= 3 && i < sizeof(tests) / sizeof(tests[0]); i++)
 		known |= !strcmp(argv[1], tests[i]);
 	if (!known) {
-		fprintf(stderr, "usage: litmus SB|MP|LB|IRIW|2+2W|SB+mb|SB+ra|MP+ra OUTCOME|any\n");
+		fprintf(stderr, "usage: litmus SB|MP|LB|IRIW|2+2W|CoRR|SB+mb|SB+ra|MP+ra|MP+rel|MP+rel+fence OUTCOME|any\n");
 		return 2;
 	}
 	test = argv[1];
 	iriw = !strcmp(test, "IRIW");
 	n = iriw ? 4 : 2;
+	nthreads = n;
 	for (int i = 0; i < n; i++)
 		pthread_create(&th[i], NULL, body[i], NULL);
 	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
