@@ -449,6 +449,21 @@ static const char *failure_code_of(uintptr_t pc, char *buf, size_t len)
 	return buf;
 }
 
+/* @addr as the debug information names it, or, when no symbol does, as
+ * an address on the stack of the task whose stack holds it. */
+static const char *failure_data_name(uint64_t addr, char *buf, size_t len)
+{
+	const struct sim_task *on;
+
+	sim_sym_name(addr, buf, len);
+	on = strncmp(buf, "0x", 2) ? NULL :
+		failure_stack_owner((const void *)(uintptr_t)addr);
+	if (on)
+		snprintf(buf + strlen(buf), len - strlen(buf),
+			 " (on the stack of task %d \"%.16s\")", on->tid, on->name);
+	return buf;
+}
+
 /* memory=tso|arm64: the latest accesses that passed an older store of
  * their CPU, oldest first. */
 static void failure_reorders(void)
@@ -465,8 +480,8 @@ static void failure_reorders(void)
 		failure_printf("    (none)\n");
 	while (n-- > 0) {
 		r = sim_sb_reorder(n);
-		sim_sym_name(r->first, a, sizeof(a));
-		sim_sym_name(r->passed, b, sizeof(b));
+		failure_data_name(r->first, a, sizeof(a));
+		failure_data_name(r->passed, b, sizeof(b));
 		if (r->kind == SIM_REORDER_LOAD)
 			failure_printf("    %llu ns CPU %d \"%.16s\": load of %s%s before its store to %s was visible",
 				       (unsigned long long)(r->time_ps / 1000),
@@ -520,13 +535,11 @@ static void failure_store_buffers(void)
 	failure_reorders();
 }
 
-/* The race oracle's two accesses, with their code; an address no symbol
- * names, by the task whose stack holds it. */
+/* The race oracle's two accesses, with their code. */
 static void failure_race(void)
 {
 	const struct sim_race_side *m = sim_race_met();
 	char name[256], where[300];
-	const struct sim_task *on;
 
 	failure_printf("accesses (the one being made, then the watched one it met):\n");
 	for (int k = 0; k < 2; k++) {
@@ -534,13 +547,7 @@ static void failure_race(void)
 			failure_printf("    code that is not instrumented\n");
 			continue;
 		}
-		sim_sym_name(m[k].addr, name, sizeof(name));
-		on = strncmp(name, "0x", 2) ? NULL :
-			failure_stack_owner((const void *)(uintptr_t)m[k].addr);
-		if (on)
-			snprintf(name + strlen(name), sizeof(name) - strlen(name),
-				 " (on the stack of task %d \"%.16s\")", on->tid,
-				 on->name);
+		failure_data_name(m[k].addr, name, sizeof(name));
 		failure_printf("    task %d \"%.16s\": %s of %s (%u bytes)%s\n",
 			       m[k].tid, m[k].task, sim_race_how(m[k].how), name,
 			       m[k].size,
