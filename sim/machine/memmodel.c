@@ -121,8 +121,13 @@ const char *sim_memory_name(void)
 
 void sim_sb_reset(void)
 {
-	for (int i = 0; i < SIM_MAX_CPUS; i++)
+	/* only the last machine's CPUs can have entries (explore builds a
+	 * machine per run: clearing all SIM_MAX_CPUS would cost much) */
+	static int used;
+
+	for (int i = 0; i < used; i++)
 		sb[i].n = stale[i].n = 0;
+	used = sim.nr_cpus;
 	nr_busy = 0;
 	on = NULL;
 	sim_memory_set(SIM_MEMORY_SC);
