@@ -15,7 +15,7 @@
 #include "sim/explore/oracle.h"
 #include "sim/explore/race.h"
 #include "sim/machine/machine.h"
-#include "sim/report/symbols.h"
+#include "sim/report/failure.h"
 
 #define WATCH_BYTES	16	/* the bytes compared when a wait ends	*/
 #define MAX_WATCHES	(2 * SIM_MAX_TASKS)
@@ -75,8 +75,8 @@ sim__race_report(const struct watch *w, const struct sim_race_side *now)
 	met[0] = *now;
 	met[1] = *was;
 	have_met = 1;
-	sim_sym_name(now->addr, a, sizeof(a));
-	sim_sym_name(was->addr, b, sizeof(b));
+	sim_failure_data_name(now->addr, a, sizeof(a));
+	sim_failure_data_name(was->addr, b, sizeof(b));
 	if (was->how & SIM_RACE_ASSERT)
 		snprintf(what, sizeof(what),
 			 "task %d \"%.16s\" %s of %s (%u bytes) while task %d \"%.16s\" asserted %s(%s) (%u bytes)",
@@ -105,7 +105,7 @@ sim__race_unseen(const struct sim_race_side *now)
 	snprintf(what, sizeof(what),
 		 "task %d \"%.16s\" %s of %s (%u bytes): its bytes changed while it was at the %s, written by code that is not instrumented",
 		 now->tid, now->task, sim_race_how(now->how),
-		 sim_sym_name(now->addr, a, sizeof(a)), now->size,
+		 sim_failure_data_name(now->addr, a, sizeof(a)), now->size,
 		 now->how & SIM_RACE_ASSERT ? "assertion" : "access");
 	sim_fail(SIM_FAIL_RACE, what);
 }

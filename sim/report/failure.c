@@ -449,9 +449,7 @@ static const char *failure_code_of(uintptr_t pc, char *buf, size_t len)
 	return buf;
 }
 
-/* @addr as the debug information names it, or, when no symbol does, as
- * an address on the stack of the task whose stack holds it. */
-static const char *failure_data_name(uint64_t addr, char *buf, size_t len)
+const char *sim_failure_data_name(uint64_t addr, char *buf, size_t len)
 {
 	const struct sim_task *on;
 
@@ -480,8 +478,8 @@ static void failure_reorders(void)
 		failure_printf("    (none)\n");
 	while (n-- > 0) {
 		r = sim_sb_reorder(n);
-		failure_data_name(r->first, a, sizeof(a));
-		failure_data_name(r->passed, b, sizeof(b));
+		sim_failure_data_name(r->first, a, sizeof(a));
+		sim_failure_data_name(r->passed, b, sizeof(b));
 		if (r->kind == SIM_REORDER_LOAD)
 			failure_printf("    %llu ns CPU %d \"%.16s\": load of %s%s before its store to %s was visible",
 				       (unsigned long long)(r->time_ps / 1000),
@@ -547,7 +545,7 @@ static void failure_race(void)
 			failure_printf("    code that is not instrumented\n");
 			continue;
 		}
-		failure_data_name(m[k].addr, name, sizeof(name));
+		sim_failure_data_name(m[k].addr, name, sizeof(name));
 		failure_printf("    task %d \"%.16s\": %s of %s (%u bytes)%s\n",
 			       m[k].tid, m[k].task, sim_race_how(m[k].how), name,
 			       m[k].size,

@@ -20,6 +20,7 @@
 #define SIM_FAILURE_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sim/report/exit.h"
@@ -78,6 +79,11 @@ extern void (*sim_fail_hook)(enum sim_failure kind, const char *what);
 /* sim_failure_stack_here - the calling task's stack, one function name per
  * line into @out (used by the machine to collect each task's stack). */
 void sim_failure_stack_here(char *out, int len);
+
+/* sim_failure_data_name - @addr as the debug information names it, or,
+ * when no symbol does, as an address on the stack of the task whose stack
+ * holds it ("0x... (on the stack of task 100 \"main\")"), into @buf. */
+const char *sim_failure_data_name(uint64_t addr, char *buf, size_t len);
 
 /* Internal to sim/report/failure.c: file:line of code addresses, resolved by
  * sim/report/failure_lines.c.  sim__failure_lines_add - remember @pc (an address
