@@ -656,7 +656,7 @@ sb_hook(struct sim_cpu *c, enum sim_access kind)
 {
 	sim_sb_hook(c);
 	if ((kind == SIM_RMW || kind == SIM_FENCE) && !sim__sb_keep)
-		sim_sb_drain(c);
+		sim_sb_drain_stores(c);	/* the view: sb_settle() */
 }
 
 /* The same after the scheduling point, right before the access, when
@@ -668,13 +668,15 @@ static void __attribute__((noinline, cold))
 sb_settle(struct sim_cpu *c, enum sim_access kind, const volatile void *addr,
 	  unsigned int size, uintptr_t pc)
 {
-	sim_sb_settle(c);
-	if (kind == SIM_RMW)
-		sim_sb_rmw(c, addr, size);
-	if ((kind == SIM_RMW || kind == SIM_FENCE) && !sim__sb_keep)
-		sim_sb_refresh(c);
-	else if (kind == SIM_LOAD && sim_sb_busy(c->k.cpu))
-		sim_sb_load(c, addr, size, pc);
+	if ((kind == SIM_RMW || kind == SIM_FENCE) && !sim__sb_keep) {
+		sim_sb_refresh(c);	/* nothing left to settle */
+	} else {
+		sim_sb_settle(c);
+		if (kind == SIM_RMW)	/* ordered by its caller: its bytes */
+			sim_sb_rmw(c, addr, size);
+		else if (kind == SIM_LOAD && sim_sb_busy(c->k.cpu))
+			sim_sb_load(c, addr, size, pc);
+	}
 	sim__sb_keep = 0;
 }
 

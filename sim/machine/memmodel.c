@@ -150,10 +150,17 @@ static inline int covers(const struct sb_entry *e, uintptr_t a)
 	return a >= e->addr && a < e->addr + e->size;
 }
 
+/* Do the @n bytes at @b meet the @size bytes at @a? */
+static inline int meets(uintptr_t b, unsigned int n, uintptr_t a,
+			unsigned int size)
+{
+	return a < b + n && b < a + size;
+}
+
 static inline int overlap(const struct sb_entry *e, uintptr_t a,
 			  unsigned int size)
 {
-	return a < e->addr + e->size && e->addr < a + size;
+	return meets(e->addr, e->size, a, size);
 }
 
 int sim_sb_busy(int cpu)
@@ -204,7 +211,7 @@ const struct sim_sb_reorder *sim_sb_reorder(int i)
 static inline int stale_overlap(const struct stale_entry *e, uintptr_t a,
 				unsigned int size)
 {
-	return a < e->addr + e->size && e->addr < a + size;
+	return meets(e->addr, e->size, a, size);
 }
 
 void sim_sb_load(struct sim_cpu *c, const volatile void *p, unsigned int size,
@@ -404,9 +411,14 @@ void sim_sb_store(struct sim_cpu *c, const volatile void *p, unsigned int size,
 	e->visible_ps = c->now_ps + (lat > 1000 ? lat : 1000);
 }
 
-void sim_sb_drain(struct sim_cpu *c)
+void sim_sb_drain_stores(struct sim_cpu *c)
 {
 	drain_through(c, sb[c->k.cpu].n - 1);
+}
+
+void sim_sb_drain(struct sim_cpu *c)
+{
+	sim_sb_drain_stores(c);
 	sim_sb_refresh(c);
 }
 

@@ -116,6 +116,11 @@ void sim_sb_store(struct sim_cpu *c, const volatile void *p, unsigned int size,
  * (arm64) its view is refreshed: a full barrier. */
 void sim_sb_drain(struct sim_cpu *c);
 
+/* sim_sb_drain_stores - sim_sb_drain() but the view: the buffer of a
+ * hook's fence or RMW, before its scheduling point (the view is refreshed
+ * right before the access, sim_sb_refresh()). */
+void sim_sb_drain_stores(struct sim_cpu *c);
+
 /* sim_sb_refresh - arm64: executing CPU @c's view is refreshed (it
  * reads what all CPUs see): an acquire. */
 void sim_sb_refresh(struct sim_cpu *c);

@@ -127,20 +127,18 @@ void __tsan_func_exit(void)
  * for tso's locked RMWs, which it drained).  An atomic the macros do
  * not see (an operator on an _Atomic object) is one here.  @keep: the
  * caller orders the store buffer itself (sim__sb_keep).
- * Return: whether this call was the scheduling point.
  */
-PROG_INLINE int atomic_access(enum sim_access kind, const volatile void *p,
+PROG_INLINE void atomic_access(enum sim_access kind, const volatile void *p,
 				unsigned int size, int keep)
 {
 	const volatile void *was = wl_prog_atomic_announced;
 
 	wl_prog_atomic_announced = NULL;
 	if (was == (p ? p : WL_PROG_ATOMIC_FENCE))
-		return 0;
+		return;
 	sim__sb_keep = keep;
 	prog_access(kind, p, size, 1);
 	sim__sb_keep = 0;
-	return 1;
 }
 
 static inline int has_acquire(int mo)
