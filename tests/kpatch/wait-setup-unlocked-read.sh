@@ -13,15 +13,10 @@
 # same in both), so no kernel text is kept in the project.
 # Exit status: 0, or 1 when the two lines are not found.
 set -eu
-f=kernel/futex/waitwake.c
-kdir=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/a/kernel/futex" "$tmp/b/kernel/futex"
-cp "$kdir/$f" "$tmp/a/$f"
+. "$(dirname "$0")/kpatch.sh"
 # swap "*hb = futex_q_lock(q);" with the futex_get_value_locked() line
 # after it (one blank line between them)
-awk '
+kpatch_awk "$1" kernel/futex/waitwake.c lines '
 	held == "" && /^\t\*hb = futex_q_lock\(q\);$/ { held = $0; next }
 	held != "" && state == 0 && /^$/ { state = 1; next }
 	held != "" && state == 1 && /futex_get_value_locked\(&uval, uaddr\);$/ {
@@ -29,5 +24,4 @@ awk '
 	held != "" && state < 2 { print held; held = ""; state = 0 }
 	{ print }
 	END { if (n != 1) exit 1 }
-' "$tmp/a/$f" > "$tmp/b/$f" || { echo "$0: $kdir/$f: lines not found" >&2; exit 1; }
-(cd "$tmp" && diff -u --label "a/$f" --label "b/$f" "a/$f" "b/$f") || [ $? = 1 ]
+'

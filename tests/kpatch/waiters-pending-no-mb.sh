@@ -15,17 +15,11 @@
 # own kernel/futex/futex.h, 6.1 or 6.12, so no kernel text is kept in the
 # project.  Exit status: 0, or 1 when the barrier is not found.
 set -eu
-f=kernel/futex/futex.h
-kdir=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/a/kernel/futex" "$tmp/b/kernel/futex"
-cp "$kdir/$f" "$tmp/a/$f"
+. "$(dirname "$0")/kpatch.sh"
 # the first "smp_mb();" line after the comment that names barrier (B)
-awk '
+kpatch_awk "$1" kernel/futex/futex.h "barrier (B)" '
 	/Full barrier \(B\)/ { armed = 1 }
 	armed && /^\tsmp_mb\(\);$/ { armed = 0; n++; next }
 	{ print }
 	END { if (n != 1) exit 1 }
-' "$tmp/a/$f" > "$tmp/b/$f" || { echo "$0: $kdir/$f: barrier (B) not found" >&2; exit 1; }
-(cd "$tmp" && diff -u --label "a/$f" --label "b/$f" "a/$f" "b/$f") || [ $? = 1 ]
+'

@@ -12,20 +12,14 @@
 # patch is made from KDIR's own file, so no kernel text is kept in the
 # project.  Exit status: 0, or 1 when the lock and unlock are not found.
 set -eu
-f=kernel/futex/waitwake.c
-kdir=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/a/kernel/futex" "$tmp/b/kernel/futex"
-cp "$kdir/$f" "$tmp/a/$f"
+. "$(dirname "$0")/kpatch.sh"
 # inside futex_wake() (from its definition to the next line "}"), the
 # first lock and the first unlock of hb->lock
-awk '
+kpatch_awk "$1" kernel/futex/waitwake.c "futex_wake()'s lock and unlock" '
 	/^int futex_wake\(/ { in_fn = 1 }
 	in_fn && /^}/ { in_fn = 0 }
 	in_fn && !locked && /^\tspin_lock\(&hb->lock\);$/ { locked = 1; n++; next }
 	in_fn && !unlocked && /^\tspin_unlock\(&hb->lock\);$/ { unlocked = 1; n++; next }
 	{ print }
 	END { if (n != 2) exit 1 }
-' "$tmp/a/$f" > "$tmp/b/$f" || { echo "$0: $kdir/$f: futex_wake()'s lock and unlock not found" >&2; exit 1; }
-(cd "$tmp" && diff -u --label "a/$f" --label "b/$f" "a/$f" "b/$f") || [ $? = 1 ]
+'
