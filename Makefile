@@ -187,7 +187,8 @@ $(B)/futexsim: $(B)/h/sim/cli/cli.o $(SIM_OBJS)
 $(B)/libfutexsim.a: $(B)/h/sim/cli/cli.o $(SIM_OBJS)
 	@echo "  AR      $@"
 	@rm -f $@ && ar rcs $@ $^
-$(B)/program_flags.h: Makefile
+# After the Debian packages: LDLIBS asks pkg-config for libunwind.
+$(B)/program_flags.h: Makefile | $(B)/.deps
 	@mkdir -p $(@D)
 	@printf '#define FUTEXSIM_CC "%s"\n#define FUTEXSIM_LDLIBS "%s"\n#define FUTEXSIM_CC_IS_CLANG %s\n' \
 	  "$(CC)" "$(LDLIBS)" "$$($(CC) --version 2>/dev/null | grep -q clang && echo 1 || echo 0)" > $@
