@@ -60,6 +60,8 @@ void sim_failure_defer(int on);
  * finding a task that has made no scheduling point for the stuck bound
  * is a SIM_FAIL_STUCK.  Each goes through sim_fail_hook when it is set,
  * as sim_fail() does.  A fault anywhere else keeps its default action.
+ * The handlers are installed at the first call of the process (a fork()'s
+ * child keeps them); every call arms the watchdog for the stuck bound.
  */
 void sim_failure_install(void);
 /*

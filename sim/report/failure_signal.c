@@ -41,7 +41,9 @@
  */
 #define _GNU_SOURCE		/* REG_* indices of mcontext_t */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -77,7 +79,8 @@ static char sig_stack[SIG_RESUME_STACK_SIZE] __attribute__((aligned(64)));
 /* The watchdog: its tick, the counters at the last tick, quiet ticks. */
 static struct {
 	uint64_t armed_ms;		/* the bound it ticks for; 0: off */
-	pid_t pid;			/* armed in: fork() stops a timer */
+	bool armed;			/* armed_ms holds; a fork()'s child
+					 * has no timer (wd_forked())	*/
 	uint64_t mark;
 	int quiet;
 } wd;
@@ -294,7 +297,7 @@ static void wd_arm(void)
 		.it_interval = { (time_t)(us / 1000000), (suseconds_t)(us % 1000000) },
 	};
 
-	if (wd.armed_ms == stuck_ms && wd.pid == getpid())
+	if (wd.armed && wd.armed_ms == stuck_ms)
 		return;
 	it.it_value = it.it_interval;
 	if (stuck_ms && !us)
@@ -302,8 +305,15 @@ static void wd_arm(void)
 	if (setitimer(ITIMER_PROF, &it, NULL))
 		perror("futexsim: setitimer");
 	wd.armed_ms = stuck_ms;
-	wd.pid = getpid();
+	wd.armed = true;
 	wd.quiet = 0;
+}
+
+/* A fork()'s child keeps the handlers and the alternate stack, not the
+ * timer (pthread_atfork()). */
+static void wd_forked(void)
+{
+	wd.armed = false;
 }
 
 void sim_failure_install(void)
@@ -311,8 +321,17 @@ void sim_failure_install(void)
 	static char altstack[SIG_ALTSTACK_SIZE];
 	static const int faults[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP };
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	static bool installed;		/* for the process and its forks */
 	struct sigaction sa;
 
+	/* a machine per explore run: a system call each would cost more
+	 * than a short run */
+	if (installed) {
+		wd_arm();
+		return;
+	}
+	installed = true;
+	pthread_atfork(NULL, NULL, wd_forked);
 	if (sigaltstack(&ss, NULL))
 		perror("futexsim: sigaltstack");
 	memset(&sa, 0, sizeof(sa));
