@@ -19,6 +19,11 @@
 #include "workloads/driver.h"
 #include "workloads/ulock/uatomic.h"
 
+/* The acquisition latencies of the run: one histogram of some 35 KiB,
+ * emptied as far as the last run filled it (explore runs one after the
+ * other) rather than allocated per worker and merged. */
+static struct sim_hist run_acquire_ns;
+
 void wl_run_begin(struct wl_run *run, const struct sim_scenario *s)
 {
 	int n = s->threads;
@@ -27,6 +32,8 @@ void wl_run_begin(struct wl_run *run, const struct sim_scenario *s)
 	run->n = n;
 	run->holder = 0;
 	run->stop = 0;
+	sim_hist_clear(&run_acquire_ns);
+	run->acquire_ns = &run_acquire_ns;
 	run->w = calloc(n, sizeof(*run->w));
 	if (!run->w) {
 		fprintf(stderr, "futexsim: out of memory for %d workers\n", n);
@@ -164,7 +171,7 @@ void wl_collect(const struct wl_run *run, struct sim_result *r,
 		uint64_t *start_ps, uint64_t *end_ps)
 {
 	uint64_t *ops = calloc(run->n, sizeof(*ops));
-	struct sim_hist *all = calloc(1, sizeof(*all));
+	const struct sim_hist *all = run->acquire_ns;
 	uint64_t tsum = 0;
 
 	*start_ps = UINT64_MAX;
@@ -181,7 +188,6 @@ void wl_collect(const struct wl_run *run, struct sim_result *r,
 			*start_ps = w->start_ps;
 		if (w->end_ps > *end_ps)
 			*end_ps = w->end_ps;
-		sim_hist_merge(all, &w->acquire_ns);
 	}
 	r->thread_avg_ns = tsum / run->n;
 	r->acquire_p50_ns = sim_hist_percentile(all, 50);
@@ -193,7 +199,6 @@ void wl_collect(const struct wl_run *run, struct sim_result *r,
 	r->host_hooks = sim.counters.hooks;
 	r->host_switches = sim.counters.switches;
 	free(ops);
-	free(all);
 }
 
 void wl_run_end(struct wl_run *run)

@@ -27,7 +27,6 @@ struct wl_worker {
 	uint64_t ops;			/* operations done		*/
 	uint64_t start_ps, end_ps;	/* its first and last moment	*/
 	struct ulock_stats st;		/* user locks' slow paths	*/
-	struct sim_hist acquire_ns;	/* lock call to lock held	*/
 	struct sim_task *task;
 };
 
@@ -38,6 +37,9 @@ struct wl_run {
 	struct wl_worker *w;
 	int holder;			/* worker in the section, + 1	*/
 	int stop;			/* fixed-time: set at duration	*/
+	/* every worker's lock call to lock held (wl_note_acquire()): the
+	 * driver's one histogram, emptied by wl_run_begin() */
+	struct sim_hist *acquire_ns;
 	struct sim_event stop_ev;
 };
 
@@ -52,6 +54,12 @@ void wl_run_tasks(struct wl_run *run, const char *prefix,
 /* wl_keep_going - should @w start another operation?  Tells the
  * oracles (sim/explore/oracle.h) that @w calls the lock next, or is done. */
 int wl_keep_going(const struct wl_run *run, const struct wl_worker *w);
+/* wl_note_acquire - a worker holds the lock it called for at @t0_ps:
+ * its latency (ns) into @run's histogram. */
+static inline void wl_note_acquire(struct wl_run *run, uint64_t t0_ps)
+{
+	sim_hist_add(run->acquire_ns, (sim_now_ps() - t0_ps) / 1000);
+}
 /* wl_cs_enter/exit - the driver's mutual-exclusion check around a
  * critical section; a second worker inside is a simulated failure
  * (report, exit 3).  wl_cs_enter also tells the oracles of the

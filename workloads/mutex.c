@@ -55,7 +55,7 @@ static void worker(void *arg)
 		int busy = sim_lockstat_on && *(const uint32_t *)wl.word;
 
 		lock->lock(wl.word, &w->st);
-		sim_hist_add(&w->acquire_ns, (sim_now_ps() - t0) / 1000);
+		wl_note_acquire(&wl.run, t0);
 		if (sim_lockstat_on)
 			sim_lockstat_user_acquired(wl.word, lock->name, t0,
 				busy || w->st.lock_syscalls != sys0);

@@ -106,7 +106,7 @@ static void read_op(struct wl_worker *w)
 
 	for (d = 0; d < depth; d++)
 		ops->rdlock(rw.word, &w->st);
-	sim_hist_add(&w->acquire_ns, (sim_now_ps() - t0) / 1000);
+	wl_note_acquire(&rw.run, t0);
 	enter(w, 1);
 	uatomic_load(rw.data);			/* read the protected line */
 	wl_do_work(&rw.run.s->cs);
@@ -121,7 +121,7 @@ static void write_op(struct wl_worker *w)
 	uint64_t t0 = sim_now_ps();
 
 	rw.lock->lock(rw.word, &w->st);
-	sim_hist_add(&w->acquire_ns, (sim_now_ps() - t0) / 1000);
+	wl_note_acquire(&rw.run, t0);
 	enter(w, 0);
 	uatomic_fetch_add(rw.data, 1);		/* write the protected line */
 	wl_do_work(&rw.run.s->cs);

@@ -194,7 +194,7 @@ static void worker(void *arg)
 
 		lock_call();
 		sp.lock->lock(sp.word);
-		sim_hist_add(&w->acquire_ns, (sim_now_ps() - t0) / 1000);
+		wl_note_acquire(&sp.run, t0);
 		critical_section(w);
 		lock_call();
 		sp.lock->unlock(sp.word);

@@ -72,6 +72,15 @@ void sim_hist_add(struct sim_hist *h, uint64_t v)
 		h->max = v;
 }
 
+void sim_hist_clear(struct sim_hist *h)
+{
+	if (h->count)
+		memset(h->bucket, 0,
+		       (hist_index(h->max) + 1) * sizeof(h->bucket[0]));
+	h->count = 0;
+	h->max = 0;
+}
+
 void sim_hist_merge(struct sim_hist *dst, const struct sim_hist *src)
 {
 	unsigned int i, n;

@@ -27,6 +27,9 @@ struct sim_hist {
 
 /* sim_hist_add - record value @v (e.g. nanoseconds). */
 void sim_hist_add(struct sim_hist *h, uint64_t v);
+/* sim_hist_clear - empty @h again, writing only the buckets up to the
+ * maximum's (the others are zero): a histogram reused run after run. */
+void sim_hist_clear(struct sim_hist *h);
 /* sim_hist_merge - add every value of @src to @dst. */
 void sim_hist_merge(struct sim_hist *dst, const struct sim_hist *src);
 /* sim_hist_percentile - the smallest recorded-bucket value v such that at
