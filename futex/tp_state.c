@@ -70,19 +70,43 @@ static struct tp_task *tp_tasks;
 static int tp_slot_lo, tp_slot_hi;	/* slots in use: [lo, hi)	*/
 static struct ksim_futex_tp_census tp_census;
 
-/* Each boot (each run) starts with empty tables. */
-static int __init futex_tp_state_init(void)
+/*
+ * The tables are some 190 KiB, of which a run writes a few entries: the
+ * slots of its tasks, the directory entries of its TP buckets.  The arena
+ * leaves them to this clear function at the next boot (a machine per
+ * explore run), which zeroes just those, before the tables are allocated
+ * again (at the same addresses, or others: every byte of them is zero).
+ * tp_dir first: it reads tp_dir_used.
+ */
+static void tp_table_clear(void *table)
 {
 	int i;
 
+	if (table == tp_dir) {
+		for (i = 0; i < tp_dir_nr; i++)
+			memset(&tp_dir[tp_dir_used[i]], 0, sizeof(*tp_dir));
+	} else if (table == tp_tasks) {
+		if (tp_slot_lo < tp_slot_hi)
+			memset(&tp_tasks[tp_slot_lo], 0,
+			       (tp_slot_hi - tp_slot_lo) * sizeof(*tp_tasks));
+	} else if (table == tp_dir_used) {
+		memset(tp_dir_used, 0, tp_dir_nr * sizeof(*tp_dir_used));
+	}
+}
+
+/* Each boot (each run) starts with empty tables: all zero; a directory
+ * entry's list head is made empty when the entry is claimed. */
+static int __init futex_tp_state_init(void)
+{
 	tp_dir = kcalloc(TP_DIR_SIZE, sizeof(*tp_dir), GFP_KERNEL);
 	tp_tasks = kcalloc(TP_TASK_SLOTS, sizeof(*tp_tasks), GFP_KERNEL);
 	tp_dir_used = kcalloc(TP_DIR_SIZE, sizeof(*tp_dir_used), GFP_KERNEL);
 	tp_dir_nr = 0;
 	if (!tp_dir || !tp_tasks || !tp_dir_used)
 		return -ENOMEM;
-	for (i = 0; i < TP_DIR_SIZE; i++)
-		INIT_LIST_HEAD(&tp_dir[i].fs_list);
+	sim_kzalloc_owner_clears(tp_dir, tp_table_clear);
+	sim_kzalloc_owner_clears(tp_tasks, tp_table_clear);
+	sim_kzalloc_owner_clears(tp_dir_used, tp_table_clear);
 	tp_slot_lo = TP_TASK_SLOTS;
 	tp_slot_hi = 0;
 	memset(&tp_census, 0, sizeof(tp_census));
@@ -118,9 +142,18 @@ static struct tp_bucket *tp_bucket_of(struct futex_hash_bucket *hb)
 
 		cur = READ_ONCE(b->hb);
 		if (!cur) {
-			/* the list head was made empty at boot */
 			cur = cmpxchg(&b->hb, NULL, hb);
 			if (!cur) {
+				/*
+				 * Claimed: its list head made empty, with
+				 * plain stores (no hook, so no other task
+				 * runs before they are done).  A real kernel
+				 * makes every head empty at boot; here the
+				 * table is all zero between runs, so that
+				 * tp_table_clear() has a few entries to do.
+				 */
+				b->fs_list.next = &b->fs_list;
+				b->fs_list.prev = &b->fs_list;
 				tp_dir_used[tp_dir_nr++] = i;
 				return b;
 			}

@@ -3,10 +3,12 @@
  * tests/test_arena.c - the fixed-address arena (sim/host/arena.c).
  */
 #include <check.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "sim/host/arena.h"
+#include "tests/run_child.h"
 
 START_TEST(test_arena_is_at_its_fixed_address)
 {
@@ -69,6 +71,80 @@ START_TEST(test_arena_reuses_a_freed_block_of_the_same_class)
 }
 END_TEST
 
+/* ---- blocks left to their owners (sim_arena_owner_clears()) ---- */
+
+#define OWNED_BYTES	(64 * 1024)
+
+static char *owned_block;
+static size_t owned_from, owned_to;	/* what the owner wrote: [from, to) */
+static int owned_clears;
+
+static void owned_clear(void *block)
+{
+	ck_assert_ptr_eq(block, owned_block);
+	memset(owned_block + owned_from, 0, owned_to - owned_from);
+	owned_clears++;
+}
+
+/* A table, a neighbour, the owner writes a few entries, another boot. */
+static void owned_boot(size_t from, size_t to, char **neighbour)
+{
+	owned_block = sim_arena_alloc(OWNED_BYTES, 64);
+	sim_arena_owner_clears(owned_block, owned_clear);
+	*neighbour = sim_arena_alloc(100, 16);
+	memset(owned_block + 1000, 0x5a, 24);
+	memset(*neighbour, 0xa5, 100);
+	owned_from = from;
+	owned_to = to;
+}
+
+START_TEST(test_arena_owner_clears_its_block_and_the_arena_the_rest)
+{
+	char *first, *neighbour;
+
+	sim_arena_check_owners(1);
+	sim_arena_init();
+	owned_clears = 0;
+	owned_boot(1000, 1024, &neighbour);
+	first = owned_block;
+	sim_arena_init();		/* the owner's clear, then the rest */
+	ck_assert_int_eq(owned_clears, 1);
+	ck_assert_ptr_eq(sim_arena_alloc(OWNED_BYTES, 64), first);
+	ck_assert_ptr_eq(sim_arena_alloc(100, 16), neighbour);
+	for (size_t i = 0; i < OWNED_BYTES; i++)
+		ck_assert_int_eq(first[i], 0);
+	for (int i = 0; i < 100; i++)
+		ck_assert_int_eq(neighbour[i], 0);
+	sim_arena_init();		/* not given again: the arena's own */
+	ck_assert_int_eq(owned_clears, 1);
+	sim_arena_check_owners(0);
+}
+END_TEST
+
+static void owner_misses_a_byte(void *arg)
+{
+	char *neighbour;
+
+	(void)arg;
+	sim_arena_check_owners(1);
+	sim_arena_init();
+	owned_boot(1000, 1023, &neighbour);	/* one byte left */
+	sim_arena_init();
+}
+
+/* negative control: the check finds the byte the owner left */
+START_TEST(test_arena_check_finds_a_byte_an_owner_left)
+{
+	static struct child_out o;
+
+	run_child(owner_misses_a_byte, NULL, &o);
+	ck_assert_msg(o.status == 128 + SIGABRT, "status %d, stderr:\n%s",
+		      o.status, o.err);
+	ck_assert_msg(strstr(o.err, "byte 1023 is 0x5a after its owner cleared it"),
+		      "stderr:\n%s", o.err);
+}
+END_TEST
+
 Suite *arena_suite(void)
 {
 	Suite *s = suite_create("arena");
@@ -78,6 +154,8 @@ Suite *arena_suite(void)
 	tcase_add_test(tc, test_arena_same_calls_give_same_addresses);
 	tcase_add_test(tc, test_arena_respects_alignment_and_zeroes);
 	tcase_add_test(tc, test_arena_reuses_a_freed_block_of_the_same_class);
+	tcase_add_test(tc, test_arena_owner_clears_its_block_and_the_arena_the_rest);
+	tcase_add_test(tc, test_arena_check_finds_a_byte_an_owner_left);
 	suite_add_tcase(s, tc);
 	return s;
 }

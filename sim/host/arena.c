@@ -79,6 +79,22 @@ static struct block_hdr *free_list[NR_CLASSES];
 static struct { size_t lo, hi; } clean[CLEAN_MAX];
 static int nr_clean;
 
+/*
+ * Blocks their owners clear (sim_arena_owner_clears()): big tables of
+ * which a run writes a few entries.  The reset calls each owner's clear
+ * function, in the order they were given, then skips the blocks (their
+ * ranges are in clean[]).  FUTEXSIM_ARENA_CHECK=1: the reset then checks
+ * that every byte of them is zero, and a byte that is not is a BUG.
+ */
+#define OWNED_MAX	8
+static struct {
+	void *block;
+	size_t bytes;			/* its class's			*/
+	void (*clear)(void *block);
+} owned[OWNED_MAX];
+static int nr_owned;
+static int check_owned = -1;		/* FUTEXSIM_ARENA_CHECK, read once */
+
 /* Zero [0, brk_off) but the clean ranges; forget them. */
 static void zero_used(void)
 {
@@ -90,6 +106,35 @@ static void zero_used(void)
 	}
 	memset(base + at, 0, brk_off - at);
 	nr_clean = 0;
+}
+
+void sim_arena_check_owners(int on)
+{
+	check_owned = !!on;
+}
+
+/* Owners clear their blocks; FUTEXSIM_ARENA_CHECK=1: did they? */
+static void owners_clear(void)
+{
+	if (check_owned < 0) {
+		const char *e = getenv("FUTEXSIM_ARENA_CHECK");
+
+		check_owned = e && !strcmp(e, "1");
+	}
+	for (int i = 0; i < nr_owned; i++)
+		owned[i].clear(owned[i].block);
+	for (int i = 0; check_owned && i < nr_owned; i++) {
+		const unsigned char *b = owned[i].block;
+
+		for (size_t j = 0; j < owned[i].bytes; j++) {
+			if (!b[j])
+				continue;
+			fprintf(stderr, "futexsim: BUG: arena block %p: byte %zu is %#x after its owner cleared it\n",
+				owned[i].block, j, b[j]);
+			abort();
+		}
+	}
+	nr_owned = 0;
 }
 
 static unsigned int size_class(size_t size, size_t *class_size)
@@ -136,6 +181,7 @@ void sim_arena_init(void)
 	if (base) {
 		arena_unpoison(base, brk_off);
 		memset(free_list, 0, sizeof(free_list));
+		owners_clear();
 		/* zero again: a small arena (explore mode builds a machine
 		 * per run) by memset, which keeps its pages; else madvise */
 		if (brk_off && brk_off <= ARENA_MEMSET_MAX)
@@ -200,6 +246,33 @@ void *sim_arena_alloc(size_t size, size_t align)
 	return base + start;
 }
 
+void sim_arena_owner_clears(void *p, void (*clear)(void *block))
+{
+	struct block_hdr *h = (struct block_hdr *)p - 1;
+	size_t lo = (size_t)((char *)p - base), hi;
+	int i, j;
+
+	if (!sim_arena_contains(p) || h->magic != MAGIC_USED ||
+	    nr_owned == OWNED_MAX || nr_clean == CLEAN_MAX) {
+		fprintf(stderr, "futexsim: BUG: arena block %p cannot be left to its owner\n", p);
+		abort();
+	}
+	hi = lo + class_bytes(h->class);
+	owned[nr_owned].block = p;
+	owned[nr_owned].bytes = hi - lo;
+	owned[nr_owned++].clear = clear;
+	/* the whole block replaces its tail's range, in address order */
+	for (i = j = 0; i < nr_clean; i++)
+		if (clean[i].lo < lo || clean[i].hi > hi)
+			clean[j++] = clean[i];
+	nr_clean = j;
+	for (i = nr_clean; i > 0 && clean[i - 1].lo > lo; i--)
+		clean[i] = clean[i - 1];
+	clean[i].lo = lo;
+	clean[i].hi = hi;
+	nr_clean++;
+}
+
 void sim_arena_free(const void *p)
 {
 	if (!p)
@@ -211,6 +284,12 @@ void sim_arena_free(const void *p)
 	if (!sim_arena_contains(p) || h->magic != MAGIC_USED) {
 		fprintf(stderr, "futexsim: BUG: bad or double free of arena block\n");
 		abort();
+	}
+	for (int i = 0; i < nr_owned; i++) {
+		if (owned[i].block == p) {
+			fprintf(stderr, "futexsim: BUG: free of arena block %p, left to its owner\n", p);
+			abort();
+		}
 	}
 	h->magic = MAGIC_FREE;
 	for (int i = 0; i < nr_clean; i++) {
@@ -250,4 +329,9 @@ void *sim_kzalloc(unsigned long size)
 void sim_kfree(const void *p)
 {
 	sim_arena_free(p);
+}
+
+void sim_kzalloc_owner_clears(void *p, void (*clear)(void *block))
+{
+	sim_arena_owner_clears(p, clear);
 }

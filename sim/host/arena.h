@@ -28,6 +28,20 @@ void *sim_arena_alloc(size_t size, size_t align);
 /* sim_arena_free - return memory from sim_arena_alloc() for reuse by an
  * allocation of the same size class. NULL is ignored. */
 void sim_arena_free(const void *p);
+/*
+ * sim_arena_owner_clears - block @p (from sim_arena_alloc(), not to be
+ * freed) is left to its owner until the next reset: sim_arena_init()
+ * calls @clear(@p), which must make every byte of the block that the
+ * owner wrote zero again, and then leaves the block alone instead of
+ * clearing it.  For a big table of which a run writes a few entries (a
+ * machine per explore run).  Owners are called in the order given here;
+ * given again at each boot.  FUTEXSIM_ARENA_CHECK=1: the reset checks
+ * the block is all zero after @clear (a BUG, abort(), if not).
+ */
+void sim_arena_owner_clears(void *p, void (*clear)(void *block));
+/* sim_arena_check_owners - the check of FUTEXSIM_ARENA_CHECK=1 on (1) or
+ * off (0), whatever the environment says. */
+void sim_arena_check_owners(int on);
 /* sim_arena_contains - is @p inside the arena? */
 int sim_arena_contains(const void *p);
 /* sim_arena_used - bytes handed out so far (high-water mark). */

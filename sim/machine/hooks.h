@@ -164,6 +164,11 @@ int sim_timer_cancel(struct sim_event *ev);
 /* ---- memory (sim/host/arena.c): fixed addresses, so runs are reproducible ---- */
 void *sim_kzalloc(unsigned long size);
 void sim_kfree(const void *p);
+/* sim_kzalloc_owner_clears - @p, from sim_kzalloc() and kept for the run,
+ * is zeroed by @clear(@p) at the next boot, not by the arena (a big table
+ * of which a run writes a few entries): sim/host/arena.h,
+ * sim_arena_owner_clears(). */
+void sim_kzalloc_owner_clears(void *p, void (*clear)(void *block));
 
 /* ---- failures (sim/report/failure.c): report and exit status 3 ---- */
 void sim_bug(const char *what, const char *file, int line)
