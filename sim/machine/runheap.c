@@ -15,8 +15,11 @@
 #include "sim/replay/replay.h"
 #include "sim/machine/runheap.h"
 
-static struct sim_cpu *heap[SIM_MAX_CPUS];
-static int nr;
+struct sim_cpu *sim__runheap[SIM_MAX_CPUS];
+int sim__runheap_nr;
+/* short names inside this file for the two the header reads inline */
+#define heap	sim__runheap
+#define nr	sim__runheap_nr
 /*
  * A few CPUs are kept sorted instead ("flat"), from the largest (now_ps,
  * CPU number) to the smallest: the next CPU is the last, its equals are
@@ -173,11 +176,6 @@ void sim_runheap_add(struct sim_cpu *c)
 	set_min();
 }
 
-int sim_runheap_contains(const struct sim_cpu *c)
-{
-	return c->run_idx >= 0;
-}
-
 /* Collect the heap positions whose clock equals the minimum; they form a
  * subtree at the root. */
 static int collect_ties(int i, uint64_t t, int *out, int n)
@@ -233,16 +231,6 @@ struct sim_cpu *sim_runheap_pop_earliest(void)
 
 	remove_at(pick);
 	return c;
-}
-
-int sim_runheap_nr(void)
-{
-	return nr;
-}
-
-struct sim_cpu *sim_runheap_at(int i)
-{
-	return heap[i];
 }
 
 void sim_runheap_remove(struct sim_cpu *c)

@@ -32,14 +32,24 @@ static inline uint64_t sim_runheap_min_ps(void)
 /* sim_runheap_pop_earliest - remove and return a CPU with the smallest
  * clock, chosen uniformly by the PRNG among equals; NULL if empty. */
 struct sim_cpu *sim_runheap_pop_earliest(void);
-/* sim_runheap_contains - is @c in the heap? */
-int sim_runheap_contains(const struct sim_cpu *c);
+/* sim_runheap_contains - is @c in the heap? (its position, run_idx, is
+ * -1 when not: sim/machine/machine.h) */
+#define sim_runheap_contains(c)	((c)->run_idx >= 0)
 /* For explore mode (sim/explore/explore.c), which may run any CPU of the heap:
  * sim_runheap_nr - how many CPUs are in it; sim_runheap_at - the one at
  * heap position @i (0 <= i < nr; the order carries no meaning);
- * sim_runheap_remove - take @c (in the heap) out. */
-int sim_runheap_nr(void);
-struct sim_cpu *sim_runheap_at(int i);
+ * sim_runheap_remove - take @c (in the heap) out.  Inline: explore asks
+ * them at every dispatch. */
+extern struct sim_cpu *sim__runheap[];	/* sim/machine/runheap.c's */
+extern int sim__runheap_nr;
+static inline int sim_runheap_nr(void)
+{
+	return sim__runheap_nr;
+}
+static inline struct sim_cpu *sim_runheap_at(int i)
+{
+	return sim__runheap[i];
+}
 void sim_runheap_remove(struct sim_cpu *c);
 
 #endif /* SIM_RUNHEAP_H */
