@@ -64,9 +64,14 @@ uint64_t sim_hist_bucket_upper(unsigned int i)
 	return hist_upper(i);
 }
 
+_Static_assert(SIM_HIST_BUCKETS % SIM_HIST_GROUP == 0, "whole groups");
+
 void sim_hist_add(struct sim_hist *h, uint64_t v)
 {
-	h->bucket[hist_index(v)]++;
+	unsigned int i = hist_index(v);
+
+	h->bucket[i]++;
+	h->group[i / SIM_HIST_GROUP]++;
 	h->count++;
 	if (v > h->max)
 		h->max = v;
@@ -74,9 +79,13 @@ void sim_hist_add(struct sim_hist *h, uint64_t v)
 
 void sim_hist_clear(struct sim_hist *h)
 {
-	if (h->count)
-		memset(h->bucket, 0,
-		       (hist_index(h->max) + 1) * sizeof(h->bucket[0]));
+	if (h->count) {
+		unsigned int n = hist_index(h->max) + 1;
+
+		memset(h->bucket, 0, n * sizeof(h->bucket[0]));
+		memset(h->group, 0, ((n - 1) / SIM_HIST_GROUP + 1) *
+		       sizeof(h->group[0]));
+	}
 	h->count = 0;
 	h->max = 0;
 }
@@ -91,6 +100,8 @@ void sim_hist_merge(struct sim_hist *dst, const struct sim_hist *src)
 	n = hist_index(src->max) + 1;
 	for (i = 0; i < n; i++)
 		dst->bucket[i] += src->bucket[i];
+	for (i = 0; i <= (n - 1) / SIM_HIST_GROUP; i++)
+		dst->group[i] += src->group[i];
 	dst->count += src->count;
 	if (src->max > dst->max)
 		dst->max = src->max;
@@ -118,7 +129,11 @@ uint64_t sim_hist_percentile(const struct sim_hist *h, double p)
 	if (rank == 0)
 		rank = 1;
 
-	for (i = 0; i < SIM_HIST_BUCKETS; i++) {
+	/* the group that holds the rank, then its bucket */
+	for (i = 0; i < SIM_HIST_GROUPS - 1 &&
+		    seen + h->group[i] < rank; i++)
+		seen += h->group[i];
+	for (i *= SIM_HIST_GROUP; i < SIM_HIST_BUCKETS; i++) {
 		seen += h->bucket[i];
 		if (seen >= rank) {
 			uint64_t up = hist_upper(i);

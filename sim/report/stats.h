@@ -17,12 +17,17 @@
 
 #define SIM_HIST_SUB	64
 #define SIM_HIST_BUCKETS (1024 + 54 * SIM_HIST_SUB)
+#define SIM_HIST_GROUP	64	/* buckets summed in group[]	*/
+#define SIM_HIST_GROUPS	(SIM_HIST_BUCKETS / SIM_HIST_GROUP)
 
-/* A zero-filled struct sim_hist is an empty histogram. */
+/* A zero-filled struct sim_hist is an empty histogram.  group[g] is the
+ * sum of buckets g * SIM_HIST_GROUP ..., so that a percentile skips whole
+ * groups. */
 struct sim_hist {
 	uint64_t count;
 	uint64_t max;
 	uint64_t bucket[SIM_HIST_BUCKETS];
+	uint64_t group[SIM_HIST_GROUPS];
 };
 
 /* sim_hist_add - record value @v (e.g. nanoseconds). */
