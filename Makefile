@@ -287,7 +287,7 @@ check: $(B)/futexsim $(B)/check kernel-audit $(B)/libfutexsim.a
 	+@sh mk/determinism.sh $(B) || exit 1
 	@sh mk/litmus.sh --self-test $(B) || exit 1
 	@sh mk/litmus.sh $(B) >$(B)/litmus.txt || { cat $(B)/litmus.txt; exit 1; }
-	@echo "litmus: $$(grep -c 'seen' $(B)/litmus.txt) outcomes under memory=sc, tso and arm64 as SC, x86-TSO and ARMv8 allow (or, LB, as memory=arm64 models) ($(B)/litmus.txt)"
+	@echo "litmus: $$(grep -c 'seen' $(B)/litmus.txt) outcomes under memory=sc, tso and arm64 as SC, x86-TSO and ARMv8 allow ($(B)/litmus.txt)"
 	+@sh mk/test-ucontext.sh $(B) || exit 1
 	@# the futex selftests, and instrumented under the weak models (the
 	@# same outcomes), the three at once

@@ -8,9 +8,7 @@
 # arm64: "seen" with the run that first gave it, or "not seen".  Beside
 # each, what sequential consistency, x86-TSO and ARMv8 allow; a "not
 # seen" that the model allows, or a "seen" it forbids, is marked
-# MISMATCH and the script exits 1.  ARMv8 outcomes that need a load
-# satisfied after a later store of its CPU (LB), which memory=arm64
-# leaves out, are "allowed (not modelled)": expected not seen.
+# MISMATCH and the script exits 1.
 #
 # mk/litmus.sh --self-test [B]: the negative control: a row whose
 # expectation is wrong (SB's 0 0 said to be allowed by SC) must be
@@ -44,7 +42,7 @@ verdict() {
 	fi
 }
 
-# does VERDICT agree with EXPECTED (allowed|forbidden|unmodelled)?
+# does VERDICT agree with EXPECTED (allowed|forbidden)?
 agrees() {
 	case $1 in
 	seen*) [ "$2" = allowed ];;
@@ -66,7 +64,6 @@ row() {
 		bad=1
 	fi
 	armv8=$5
-	[ "$armv8" = unmodelled ] && armv8="allowed (not modelled)"
 	runs=
 	[ -n "${6:-}" ] && runs=" (${6} runs)"
 	printf '| %s | %s%s | %s | %s | %s | %s | %s | %s |%s\n' "$1" "$2" "$runs" \
@@ -98,7 +95,10 @@ rows SB "0 0:forbidden:allowed:allowed" "0 1:allowed:allowed:allowed" \
 rows MP "0 0:allowed:allowed:allowed" "0 1:allowed:allowed:allowed" \
 	"1 0:forbidden:forbidden:allowed" "1 1:allowed:allowed:allowed"
 rows LB "0 0:allowed:allowed:allowed" "0 1:allowed:allowed:allowed" \
-	"1 0:allowed:allowed:allowed" "1 1:forbidden:forbidden:unmodelled"
+	"1 0:allowed:allowed:allowed" "1 1:forbidden:forbidden:allowed"
+rows LB+fence "1 1:forbidden:forbidden:forbidden" "0 0:allowed:allowed:allowed"
+rows LB+data "1 1:forbidden:forbidden:allowed" "0 0:allowed:allowed:allowed"
+rows LB+ctrl "1 1:forbidden:forbidden:forbidden" "0 0:allowed:allowed:allowed"
 rows 2+2W "1 1:forbidden:forbidden:allowed" "2 2:allowed:allowed:allowed" \
 	"1 2:allowed:allowed:allowed" "2 1:allowed:allowed:allowed"
 rows IRIW "1 0 1 0:forbidden:forbidden:allowed:20000" \

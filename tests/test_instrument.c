@@ -220,9 +220,10 @@ END_TEST
  * A spinlock whose unlock is a relaxed store
  * (workloads/examples/spinlock_release.c): correct under memory=sc and
  * tso, where stores leave in order; under arm64 the store that frees the
- * lock may become visible before the critical section's store, and a
- * count goes missing.  A release store passes.  The replay's report
- * names the reordering: the lock word's store before the count's.
+ * lock may become visible before the critical section's store, or, a
+ * promise, before its load, and a count goes missing.  A release store
+ * passes.  The replay's report names the reordering: the lock word's
+ * store before the count's store or load.
  */
 START_TEST(test_arm64_breaks_a_spinlock_without_release)
 {
@@ -248,7 +249,8 @@ START_TEST(test_arm64_breaks_a_spinlock_without_release)
 				  "--args=relaxed", "lost update");
 	ck_assert_ptr_nonnull(strstr(o->err, "store buffers (memory=arm64"));
 	ck_assert_msg(strstr(o->err, "store to lock_word (spinlock_release.c:") &&
-		      strstr(o->err, "visible before its older store to count (spinlock_release.c:"),
+		      (strstr(o->err, "visible before its older store to count (spinlock_release.c:") ||
+		       strstr(o->err, "visible before its older load of count (spinlock_release.c:")),
 		      "%.4000s", o->err);
 	free(o);
 }
@@ -283,6 +285,50 @@ START_TEST(test_arm64_breaks_a_spinlock_without_acquire)
 	ck_assert_msg(strstr(o->err, "load of count (spinlock_release.c:") &&
 		      strstr(o->err, "'s store to count (spinlock_release.c:") &&
 		      strstr(o->err, "which was visible"), "%.4000s", o->err);
+	free(o);
+}
+END_TEST
+
+/*
+ * memory=arm64's promises (sim/machine/memmodel.h) on the LB litmus test
+ * (workloads/examples/litmus.c): explore finds LB's 1 1, each thread's
+ * store made visible before its older load, and the report says so; the
+ * replay file and its shrunk one give it again (the certification runs
+ * again in a replay).  The controls: with a seq_cst fence between each
+ * thread's load and store (LB+fence) no run gives 1 1, and the runs whose
+ * promise a fence broke are counted as infeasible, not as failures.
+ */
+START_TEST(test_arm64_promises_give_load_buffering)
+{
+	struct child_out *o = malloc(sizeof(*o));
+	char file[256], min[300];
+
+	ck_assert_ptr_nonnull(o);
+	if (!build_example(o, "litmus.c", "in-litmus")) {
+		free(o);
+		return;
+	}
+	explore_fails_and_replays(o, "in-litmus", "--memory=arm64",
+				  "--args=LB 1 1", "litmus: LB gave 1 1");
+	ck_assert_msg(strstr(o->err, "store to y (litmus.c:") &&
+		      strstr(o->err, "visible before its older load of") &&
+		      strstr(o->err, "(a promise)"), "%.4000s", o->err);
+	run_plain5(o, "in-litmus", "explore", "--memory=arm64", "--args=LB 1 1",
+		   "--strategy=random", "--runs=2000");
+	replay_file_of(o->out, file, sizeof(file));
+	run_plain(o, "in-litmus", "shrink", file, NULL, NULL);
+	ck_assert_msg(o->status == 0, "shrink: status %d: %.2000s", o->status,
+		      o->err);
+	snprintf(min, sizeof(min), "%.*s.min.replay",
+		 (int)(strlen(file) - strlen(".replay")), file);
+	run_plain(o, "in-litmus", "replay", min, NULL, NULL);
+	ck_assert_msg(o->status == 3 && strstr(o->err, "litmus: LB gave 1 1"),
+		      "replay of %s: status %d: %.2000s", min, o->status, o->err);
+	run_plain5(o, "in-litmus", "explore", "--memory=arm64",
+		   "--args=LB+fence 1 1", "--strategy=random", "--runs=2000");
+	ck_assert_msg(o->status == 0 && strstr(o->out, "no oracle fired in 2000 runs") &&
+		      strstr(o->out, ", other failures 0, infeasible "),
+		      "LB+fence: status %d: %.2000s", o->status, o->out);
 	free(o);
 }
 END_TEST
@@ -378,6 +424,7 @@ Suite *instrument_suite(void)
 		test_tso_breaks_peterson_without_a_fence,
 		test_arm64_breaks_a_spinlock_without_release,
 		test_arm64_breaks_a_spinlock_without_acquire,
+		test_arm64_promises_give_load_buffering,
 		test_race_oracle_finds_plain_accesses_that_meet,
 		test_weak_memory_without_instrumentation_is_bad_input,
 		NULL });

@@ -16,6 +16,7 @@
 #include "sim/cache/cache.h"
 #include "sim/explore/explore.h"
 #include "sim/machine/machine.h"
+#include "sim/machine/memmodel.h"
 #include "sim/machine/prng.h"
 #include "sim/replay/replay.h"
 #include "sim/machine/runheap.h"
@@ -309,11 +310,34 @@ static void log_choice(int n, int k, bool cur)
 	l->preemptions += cur && k;
 }
 
+/* sim_explore_solo(): the one CPU that runs, the steps it has left */
+static int solo_cpu = -1;
+static unsigned int solo_left;
+
+void sim_explore_solo(int cpu, unsigned int steps)
+{
+	solo_cpu = cpu;
+	solo_left = steps;
+}
+
+bool sim_explore_solo_on(void)
+{
+	return solo_cpu >= 0;
+}
+
 struct sim_cpu *sim_explore_pick(void)
 {
 	struct sim_cpu *cand[SIM_MAX_CPUS], *c, *run = sim_cur;
 	int nr = sim_runheap_nr(), n = 0, k, i;
 	bool cur = false, all_spin = true;
+
+	if (__builtin_expect(solo_cpu >= 0, 0)) {
+		c = &sim.cpus[solo_cpu];
+		if (!sim_runheap_contains(c) || !solo_left--)
+			sim_sb_certify_end();
+		sim_runheap_remove(c);
+		return c;
+	}
 
 	for (i = 0; i < nr; i++)
 		if (!ex.spinning[sim_runheap_at(i)->k.cpu])

@@ -150,6 +150,14 @@ extern sim_explore_chooser_fn sim_explore_chooser;
  * candidate while another CPU is)?  Return: true or false. */
 bool sim_explore_spinning(int cpu);
 
+/* sim_explore_solo - from now on only CPU @cpu is dispatched, @steps
+ * times at most; when it cannot run or has taken them, the memory
+ * model's certified window ends (sim_sb_certify_end(): the certifying
+ * child of sim/explore/promise.h, the only caller). */
+void sim_explore_solo(int cpu, unsigned int steps);
+/* sim_explore_solo_on - is a CPU running alone (sim_explore_solo())? */
+bool sim_explore_solo_on(void);
+
 /* ---- for sim/machine/machine.c ---- */
 /* sim_explore_note - CPU @c is about to make access @kind to @addr. */
 void sim_explore_note(struct sim_cpu *c, enum sim_access kind,

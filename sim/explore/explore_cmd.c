@@ -65,6 +65,7 @@ struct summary {
 	uint64_t seed, runs;
 	int shard, shards;		/* shard -1: all		*/
 	uint64_t done, other;
+	uint64_t infeasible;		/* memory=arm64: promises not kept */
 	int hit;
 	uint64_t hit_run, hit_seed;
 	char hit_oracle[32];
@@ -228,6 +229,8 @@ static void summary_write(const struct summary *m, FILE *f)
 	else
 		fprintf(f, "shard %d/%d\n", m->shard, m->shards);
 	fprintf(f, "done %" PRIu64 "\nother %" PRIu64 "\n", m->done, m->other);
+	if (m->infeasible)
+		fprintf(f, "infeasible %" PRIu64 "\n", m->infeasible);
 	if (m->hit)
 		fprintf(f, "hit %" PRIu64 " %" PRIu64 " %s\n", m->hit_run,
 			m->hit_seed, m->hit_oracle);
@@ -272,7 +275,9 @@ static void note_run(struct summary *m, uint64_t k, const struct sim_xres *res)
 		m->wait_max_ns = res->r.acquire_max_ns;
 	if (res->r.overtaken_max > m->overtaken_max)
 		m->overtaken_max = res->r.overtaken_max;
-	if (res->failed && !res->hit)
+	if (res->failed && res->kind == SIM_FAIL_INFEASIBLE)
+		m->infeasible++;	/* no execution: no failure either */
+	else if (res->failed && !res->hit)
 		m->other++;
 }
 
@@ -392,11 +397,15 @@ int sim_cmd_explore(const char *self, int argc, char **argv)
 				 x->s.locks[0], m.hit_run);
 		status = show_hit(self, x, m.hit_seed, hit_c, hit_n, path);
 	} else {
-		printf("explore: no oracle fired in %" PRIu64 " runs (strategy %s, oracle %s)%s; worst wait %s, most overtaken %" PRIu64 ", other failures %" PRIu64 "\n",
+		printf("explore: no oracle fired in %" PRIu64 " runs (strategy %s, oracle %s)%s; worst wait %s, most overtaken %" PRIu64 ", other failures %" PRIu64,
 		       m.done, m.strategy, m.oracle,
 		       m.exhausted ? ", every schedule within the preemption bound" : "",
 		       sim_format_duration_ps(m.wait_max_ns * 1000, w, sizeof(w)),
 		       m.overtaken_max, m.other);
+		if (m.infeasible)
+			printf(", infeasible %" PRIu64 " (memory=arm64 promises not kept: no executions)",
+			       m.infeasible);
+		printf("\n");
 	}
 	if (o.summary)
 		write_summary(o.summary, &m);
@@ -430,6 +439,7 @@ static int summary_key(struct summary *m, const char *key, const char *val)
 		{ "runs", offsetof(struct summary, runs), 10 },
 		{ "done", offsetof(struct summary, done), 10 },
 		{ "other", offsetof(struct summary, other), 10 },
+		{ "infeasible", offsetof(struct summary, infeasible), 10 },
 		{ "wait-max-ns", offsetof(struct summary, wait_max_ns), 10 },
 		{ "overtaken-max", offsetof(struct summary, overtaken_max), 10 },
 		{ "coverage", offsetof(struct summary, coverage), 16 },
@@ -497,6 +507,7 @@ static void merge_one(struct summary *all, const struct summary *m,
 		merge_fail(path, 0, "each shard once", NULL);
 	all->done += m->done;
 	all->other += m->other;
+	all->infeasible += m->infeasible;
 	all->coverage += m->coverage;
 	all->fingerprint += m->fingerprint;
 	if (m->wait_max_ns > all->wait_max_ns)
@@ -521,7 +532,8 @@ int sim_cmd_merge(int argc, char **argv)
 		sim_config_fail(&cmdline, NULL, "summary files: futexsim merge SUMMARY...", NULL);
 	summary_read(argv[0], &all);
 	seen = sim__explore_alloc((size_t)all.shards + 1);
-	all.done = all.other = all.coverage = all.fingerprint = 0;
+	all.done = all.other = all.infeasible = 0;
+	all.coverage = all.fingerprint = 0;
 	all.wait_max_ns = all.overtaken_max = 0;
 	all.hit = 0;
 	for (int i = 0; i < argc; i++) {

@@ -161,6 +161,9 @@ const char *sim_oracle_classify(enum sim_failure kind, const char *what,
 	case SIM_FAIL_RACE:
 		*bit = SIM_ORACLE_RACE;
 		return "race";
+	case SIM_FAIL_INFEASIBLE:	/* no execution: no oracle's */
+		*bit = 0;
+		return "infeasible";
 	case SIM_FAIL_INVARIANT:
 		if (what && strstr(what, "mutual exclusion")) {
 			*bit = SIM_ORACLE_MUTEX;

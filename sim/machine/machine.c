@@ -490,6 +490,8 @@ static void run_over(void)
 {
 	struct sim_coro *from = running_coro;
 
+	if (sim_explore_on && sim_explore_solo_on())
+		sim_sb_certify_end();	/* a promise's window: the end */
 	if (sim.nr_live)
 		sim_fail(SIM_FAIL_DEADLOCK,
 			 "every task is blocked and no timer is pending");
@@ -817,6 +819,8 @@ void sim_run_abort(void)
 {
 	struct sim_coro *from = running_coro;
 
+	if (sim_explore_on && sim_explore_solo_on())
+		sim_sb_certify_end();	/* a promise's window: the end */
 	in_event = 0;
 	set_cur(NULL);
 	sim_current_kt = NULL;

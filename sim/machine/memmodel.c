@@ -18,12 +18,15 @@
  * comes off was written meanwhile by code that does not buffer: that
  * write is visible to all, and the entries over the byte take its value.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "sim/explore/explore.h"
 #include "sim/machine/machine.h"
 #include "sim/machine/memmodel.h"
 #include "sim/replay/replay.h"
+#include "sim/report/failure.h"
+#include "sim/explore/promise.h"
 
 struct sb_entry {
 	uintptr_t addr;
@@ -55,6 +58,7 @@ struct stale_entry {
 	uintptr_t addr;
 	uint64_t fresh_ps;		/* timed mode: refreshed by then */
 	uint8_t size;
+	uint8_t pinned;			/* a promise's: see promise[]	*/
 	int16_t by;			/* the CPU whose store it lags	*/
 	uint8_t old[16];
 	uint8_t saved[16];
@@ -108,6 +112,47 @@ static int shared_by_other(uintptr_t a, int cpu)
 }
 static struct sim_cpu *on;		/* whose overlay memory shows	*/
 
+/*
+ * arm64 promises (explore): a CPU's store made visible before its older
+ * loads, the LB shape.  The CPU's own view keeps the bytes as they were
+ * (a pinned entry of its lagging view, whose saved bytes are the
+ * promise) until it performs the store; then the store must write the
+ * promised bytes (FULFILLING, checked at the CPU's next call here), and
+ * a barrier, an acquire, an RMW or another store to the bytes before it
+ * makes the run infeasible.
+ */
+enum { PROMISE_NONE, PROMISE_MADE, PROMISE_FULFILLING };
+static struct promise {
+	int state;
+	uintptr_t addr;
+	uint8_t size;
+	uint8_t val[16];		/* the promised bytes		*/
+	uint8_t global[16];		/* FULFILLING: what all CPUs see */
+	/* the last window had no store to promise, and the CPU has made
+	 * no store and passed no barrier since: a later point's window
+	 * is the rest of it (a spin), no promise point until then */
+	int empty;
+} promise[SIM_MAX_CPUS];
+static int nr_promises;			/* CPUs whose state is not NONE */
+
+static inline void promise_barrier(struct sim_cpu *c);
+
+/* At a promise point, one certification in SB_PROMISE_ODDS. */
+#define SB_PROMISE_ODDS	4
+
+/*
+ * The certifying child (sim/explore/promise.c): the stores of the
+ * promising CPU's window, from its first store after the promise point
+ * to the first barrier, acquire, RMW, release store or full buffer, or
+ * the explore's end of the window (the CPU blocked, or ran its bound).
+ */
+static struct {
+	int on;
+	int cpu;
+	int first;			/* its buffer's entries before	*/
+	void (*end)(const struct sim_sb_window *w);
+} cert;
+
 void sim_memory_set(enum sim_memory m)
 {
 	sim__sb_on = m != SIM_MEMORY_SC;
@@ -125,9 +170,14 @@ void sim_sb_reset(void)
 	 * machine per run: clearing all SIM_MAX_CPUS would cost much) */
 	static int used;
 
-	for (int i = 0; i < used; i++)
+	for (int i = 0; i < used; i++) {
 		sb[i].n = stale[i].n = 0;
+		promise[i].state = PROMISE_NONE;
+		promise[i].empty = 0;
+	}
 	used = sim.nr_cpus;
+	nr_promises = 0;
+	cert.on = 0;
 	nr_busy = 0;
 	on = NULL;
 	sim_memory_set(SIM_MEMORY_SC);
@@ -222,7 +272,8 @@ void sim_sb_load(struct sim_cpu *c, const volatile void *p, unsigned int size,
 	uintptr_t a = (uintptr_t)p;
 
 	for (int i = 0; i < v->n; i++)
-		if (stale_overlap(&v->e[i], a, size ? size : 1)) {
+		if (!v->e[i].pinned &&
+		    stale_overlap(&v->e[i], a, size ? size : 1)) {
 			note_reorder(c, a, SIM_REORDER_STALE, v->e[i].addr,
 				     v->e[i].by, pc);
 			return;
@@ -300,6 +351,7 @@ static void stale_drop_over(struct sim_cpu *x, uintptr_t a, unsigned int size)
 
 void sim_sb_refresh(struct sim_cpu *c)
 {
+	promise_barrier(c);
 	while (stale[c->k.cpu].n)
 		stale_drop(c, stale[c->k.cpu].n - 1);
 }
@@ -323,6 +375,9 @@ static void stale_add(int by, const struct sb_entry *e, const uint8_t *old,
 			continue;
 		for (i = 0; i < b->n && !mine; i++)
 			mine = overlap(&b->e[i], e->addr, e->size);
+		for (i = 0; i < v->n && !mine; i++)	/* its promise's view */
+			mine = v->e[i].pinned &&
+			       stale_overlap(&v->e[i], e->addr, e->size);
 		if (mine)
 			continue;
 		for (i = 0; i < v->n; i++)
@@ -337,6 +392,7 @@ static void stale_add(int by, const struct sb_entry *e, const uint8_t *old,
 		n = &v->e[v->n++];
 		n->addr = e->addr;
 		n->size = e->size;
+		n->pinned = 0;
 		n->by = (int16_t)by;
 		n->fresh_ps = when_ps + SIM_STALE_LAG_PS;
 		memcpy(n->old, old, e->size);
@@ -352,6 +408,199 @@ static void global_write(const struct sb_entry *e)
 {
 	for (unsigned int j = 0; j < e->size; j++)
 		*global_byte(e->addr + j) = e->val[j];
+}
+
+/* ---- arm64 promises ---------------------------------------------------- */
+
+static void __attribute__((noreturn))
+infeasible(const struct sim_cpu *c, const char *why)
+{
+	static char what[256];
+
+	snprintf(what, sizeof(what),
+		 "memory=arm64: CPU %d made its store to %#lx visible before its older loads, and %s",
+		 c->k.cpu, (unsigned long)promise[c->k.cpu].addr, why);
+	promise[c->k.cpu].state = PROMISE_NONE;	/* the run ends: no more */
+	nr_promises--;
+	sim_fail(SIM_FAIL_INFEASIBLE, what);
+	__builtin_unreachable();
+}
+
+/* FULFILLING: executing CPU @c has made the promised store; its bytes
+ * must be the promised ones, and memory shows again what all CPUs see
+ * (the promise, or a later store of another CPU). */
+static void promise_kept(struct sim_cpu *c)
+{
+	struct promise *p = &promise[c->k.cpu];
+
+	if (memcmp((const void *)p->addr, p->val, p->size))
+		infeasible(c, "its store wrote other bytes");
+	memcpy((void *)p->addr, p->global, p->size);
+	p->state = PROMISE_NONE;
+	nr_promises--;
+}
+
+/* The certifying child: @c's window ends here; its stores go to the
+ * parent (cert.end does not return). */
+static void __attribute__((noreturn)) cert_end(struct sim_cpu *c)
+{
+	struct sb *b = &sb[c->k.cpu];
+	static struct sim_sb_window w;
+
+	capture(b);
+	w.n = 0;
+	for (int i = cert.first; i < b->n && w.n < SIM_SB_WINDOW; i++) {
+		w.st[w.n].addr = b->e[i].addr;
+		w.st[w.n].size = b->e[i].size;
+		memcpy(w.st[w.n].val, b->e[i].val, b->e[i].size);
+		w.n++;
+	}
+	cert.end(&w);
+	__builtin_unreachable();
+}
+
+/* Executing CPU @c passes a barrier, an acquire or an RMW (the callers
+ * below): a window ends there, a promise must have been kept before. */
+static void promise_barrier_slow(struct sim_cpu *c)
+{
+	if (cert.on && c->k.cpu == cert.cpu)
+		cert_end(c);
+	if (promise[c->k.cpu].state == PROMISE_FULFILLING)
+		promise_kept(c);
+	else if (promise[c->k.cpu].state == PROMISE_MADE)
+		infeasible(c, "a barrier, an acquire or an RMW came before the store");
+}
+
+static inline void promise_barrier(struct sim_cpu *c)
+{
+	promise[c->k.cpu].empty = 0;	/* a window starts after it */
+	if (__builtin_expect(nr_promises || cert.on, 0))
+		promise_barrier_slow(c);
+}
+
+/* A store of executing CPU @c to the @size bytes at @a, a release one
+ * if @release: the end of a certified window, or the promised store.
+ * Return: 1 if it is the promised store (visible already: not
+ * buffered), else 0. */
+static int promise_store(struct sim_cpu *c, uintptr_t a, unsigned int size,
+			 int release)
+{
+	struct promise *p = &promise[c->k.cpu];
+	struct stale *v = &stale[c->k.cpu];
+
+	if (cert.on && c->k.cpu == cert.cpu &&
+	    (release || sb[c->k.cpu].n == SIM_SB_ENTRIES ||
+	     sb[c->k.cpu].n - cert.first == SIM_SB_WINDOW))
+		cert_end(c);
+	if (p->state == PROMISE_FULFILLING)
+		promise_kept(c);
+	if (p->state != PROMISE_MADE || !meets(p->addr, p->size, a, size))
+		return 0;
+	if (release || a != p->addr || size != p->size)
+		infeasible(c, "another store to the bytes came first");
+	/* memory shows what all CPUs see, the store goes over it */
+	for (int i = v->n - 1; i >= 0; i--)
+		if (v->e[i].pinned)
+			stale_drop(c, i);
+	memcpy(p->global, (const void *)a, size);
+	p->state = PROMISE_FULFILLING;
+	return 1;
+}
+
+/* Executing CPU @c makes store @k of window @w visible to all now, its
+ * own view keeping the bytes until it stores them: at its load of
+ * @load (code @pc), which the store passes. */
+static void promise_make(struct sim_cpu *c, const struct sim_sb_window *w,
+			 int k, uintptr_t load, uintptr_t pc)
+{
+	struct stale *v = &stale[c->k.cpu];
+	struct stale_entry *e = &v->e[v->n++];
+	struct sb_entry s = { .addr = (uintptr_t)w->st[k].addr,
+			      .size = w->st[k].size };
+	struct promise *p = &promise[c->k.cpu];
+
+	e->addr = s.addr;
+	e->size = s.size;
+	e->pinned = 1;
+	e->by = (int16_t)c->k.cpu;
+	e->fresh_ps = UINT64_MAX;
+	memcpy(e->old, (const void *)s.addr, s.size);	/* its view now */
+	memcpy(e->saved, w->st[k].val, s.size);		/* all CPUs' */
+	stale_add(c->k.cpu, &s, e->old, c->now_ps);	/* they may lag */
+	p->state = PROMISE_MADE;
+	p->addr = s.addr;
+	p->size = s.size;
+	memcpy(p->val, w->st[k].val, s.size);
+	nr_promises++;
+	shared_note(s.addr, c->k.cpu);
+	note_reorder(c, s.addr, SIM_REORDER_PROMISE, load, c->k.cpu, pc);
+}
+
+/* May @c promise store @k of @w: no older store of the window, of its
+ * buffer or of its lagging view over its bytes (coherence)? */
+static int promise_may(const struct sim_cpu *c, const struct sim_sb_window *w,
+		       int k)
+{
+	const struct sb *b = &sb[c->k.cpu];
+	const struct stale *v = &stale[c->k.cpu];
+	uintptr_t a = (uintptr_t)w->st[k].addr;
+	unsigned int size = w->st[k].size;
+
+	for (int j = 0; j < k; j++)
+		if (meets((uintptr_t)w->st[j].addr, w->st[j].size, a, size))
+			return 0;
+	for (int i = 0; i < b->n; i++)
+		if (overlap(&b->e[i], a, size))
+			return 0;
+	for (int i = 0; i < v->n; i++)
+		if (stale_overlap(&v->e[i], a, size))
+			return 0;
+	/* its own stack: nobody else reads it, a promise would be noise */
+	if (a >= sim__stack_lo && a < sim__stack_hi)
+		return 0;
+	return v->n < SIM_SB_ENTRIES;
+}
+
+void sim_sb_promise_point(struct sim_cpu *c, const volatile void *load,
+			  uintptr_t pc)
+{
+	struct sim_sb_window w;
+	int ok[SIM_SB_WINDOW], n = 0;
+	uint64_t k;
+
+	struct promise *p = &promise[c->k.cpu];
+
+	if (!sim__sb_arm64 || !sim_explore_on || cert.on ||
+	    p->state != PROMISE_NONE || p->empty)
+		return;
+	if (sim_draw(SIM_DEC_DRAIN, SB_PROMISE_ODDS))
+		return;
+	if (sim_promise_certify(c, &w) <= 0)
+		return;		/* the child, solo; or no window */
+	for (int i = 0; i < w.n; i++)
+		if (promise_may(c, &w, i))
+			ok[n++] = i;
+	if (!n) {
+		p->empty = 1;
+		return;
+	}
+	k = sim_draw(SIM_DEC_DRAIN, (uint64_t)n + 1);	/* n: none */
+	if (k < (uint64_t)n)
+		promise_make(c, &w, ok[k], (uintptr_t)load, pc);
+}
+
+void sim_sb_certify(struct sim_cpu *c,
+		    void (*end)(const struct sim_sb_window *w))
+{
+	cert.on = 1;
+	cert.cpu = c->k.cpu;
+	cert.first = sb[c->k.cpu].n;
+	cert.end = end;
+}
+
+void sim_sb_certify_end(void)
+{
+	cert_end(&sim.cpus[cert.cpu]);
 }
 
 /* Entry @i of CPU @c's buffer, which may drain, becomes visible. */
@@ -394,10 +643,14 @@ void sim_sb_store(struct sim_cpu *c, const volatile void *p, unsigned int size,
 		sim.preset->access_ps[SIM_STORE];
 
 	capture(b);
-	if (b->n == SIM_SB_ENTRIES)
-		drain_at(c, 0);
 	if (size > sizeof(e->val))
 		size = sizeof(e->val);
+	promise[c->k.cpu].empty = 0;	/* a store: windows change */
+	if (__builtin_expect(nr_promises || cert.on, 0) &&
+	    promise_store(c, (uintptr_t)p, size, release))
+		return;
+	if (b->n == SIM_SB_ENTRIES)
+		drain_at(c, 0);
 	stale_drop_over(c, (uintptr_t)p, size);	/* it reads its own store */
 	e = &b->e[b->n];
 	if (!b->n++)
@@ -413,6 +666,7 @@ void sim_sb_store(struct sim_cpu *c, const volatile void *p, unsigned int size,
 
 void sim_sb_drain_stores(struct sim_cpu *c)
 {
+	promise_barrier(c);
 	drain_through(c, sb[c->k.cpu].n - 1);
 }
 
@@ -432,6 +686,7 @@ void sim_sb_acquire(void)
 
 void sim_sb_rmw(struct sim_cpu *c, const volatile void *p, unsigned int size)
 {
+	promise_barrier(c);
 	stale_drop_over(c, (uintptr_t)p, size ? size : 1);
 }
 
@@ -440,6 +695,7 @@ void sim_sb_drain_release(struct sim_cpu *c)
 	struct sb *b = &sb[c->k.cpu];
 	int last = -1;
 
+	promise_barrier(c);
 	for (int i = 0; i < b->n; i++)
 		if (b->e[i].release)
 			last = i;
@@ -452,6 +708,7 @@ void sim_sb_drain_over(struct sim_cpu *c, const volatile void *p,
 	struct sb *b = &sb[c->k.cpu];
 	int last = -1;
 
+	promise_barrier(c);
 	for (int i = 0; i < b->n; i++)
 		if (overlap(&b->e[i], (uintptr_t)p, size))
 			last = i;
@@ -499,7 +756,7 @@ void sim_sb_settle(struct sim_cpu *c)
 		/* one entry refreshed, or none: SB_LAG_ODDS to one */
 		uint64_t k = sim_draw(SIM_DEC_DRAIN, (uint64_t)v->n + SB_LAG_ODDS);
 
-		if (k < (uint64_t)v->n)
+		if (k < (uint64_t)v->n && !v->e[k].pinned)
 			stale_drop(c, (int)k);
 		return;
 	}
@@ -510,6 +767,12 @@ void sim_sb_settle(struct sim_cpu *c)
 
 void sim_sb_hook(struct sim_cpu *c)
 {
+	if (__builtin_expect(nr_promises || cert.on, 0)) {
+		if (promise[c->k.cpu].state == PROMISE_FULFILLING)
+			promise_kept(c);
+		if (cert.on)	/* the window's stores stay in the buffer */
+			return;
+	}
 	if (!nr_busy)
 		return;
 	if (sim_explore_on) {
@@ -565,6 +828,8 @@ void sim_sb_switch(struct sim_cpu *to)
 {
 	if (to == on)
 		return;
+	if (on && promise[on->k.cpu].state == PROMISE_FULFILLING)
+		promise_kept(on);
 	if (on) {
 		struct sb *b = &sb[on->k.cpu];
 

@@ -40,12 +40,14 @@
  * for the bytes the CPU stores to or makes an RMW on.  So a load passes
  * older loads (MP with a plain reader, IRIW), never reads a value older
  * than one its CPU read or wrote (coherence), and an RMW reads the
- * latest.  Left out: a load is never satisfied after a later store of
- * its CPU (the LB shape), and address dependencies do not order loads
- * (ARMv8 orders a load whose address came from another; C11 does not
- * for relaxed and plain loads, nor do compilers keep dependencies).
- * This arm64 is a subset of ARMv8's behaviours (what it shows can
- * happen; not all that can happen shows), but for dependencies.
+ * latest.  Under explore a store may also become visible before the
+ * CPU's older loads (a promise, below: the LB shape).  Left out:
+ * dependencies are not seen as instructions: an address dependency does
+ * not order loads, and a store that depends on a load only in form may
+ * be promised before it (ARMv8 orders both; C11 does not for relaxed and
+ * plain accesses, nor do compilers keep such dependencies).  This arm64
+ * is a subset of ARMv8's behaviours (what it shows can happen; not all
+ * that can happen shows), but for dependencies.
  *
  * When.  Everything drains when its CPU makes a fence or a
  * read-modify-write (tso: every RMW, they are locked, and every fence
@@ -156,6 +158,53 @@ void sim_sb_hook(struct sim_cpu *c);
  * (timed), or of one chosen by a draw (explore). */
 void sim_sb_settle(struct sim_cpu *c);
 
+/*
+ * Promises (arm64, explore): the LB shape, a store visible before an
+ * older load of its CPU.  At a program's plain or relaxed load (a
+ * promise point, before the load's hook), a draw may ask for one: the
+ * world is forked and the CPU's task runs alone from there, its stores
+ * recorded up to the first barrier, acquire, RMW or release store (its
+ * window: what the CPU would store whatever the other CPUs do, the
+ * certification of Kang, Hur, Lahav, Vafeiadis and Dreyer's promising
+ * semantics, POPL 2017, and of Pulte et al.'s Promising-ARM, PLDI 2019).
+ * Back in the run, a draw picks one of those stores, if any has no older
+ * store of the CPU to its bytes, and it becomes visible to all now; the
+ * CPU itself reads the bytes as they were until it stores them.  The
+ * store it then makes must be that one (the same bytes, the same value)
+ * before any barrier, acquire or RMW: else the run is infeasible
+ * (SIM_FAIL_INFEASIBLE), not an execution, and explore counts it apart.
+ * A store that depends on the load (its value, its address, whether it
+ * happens) is promised only with what the load read in the window, and
+ * a different read makes it infeasible: dependencies are honoured by
+ * their values, as C11 has them, not by the instructions ARMv8 sees.
+ */
+#define SIM_SB_WINDOW	16	/* stores of a window, at most		*/
+
+struct sim_sb_window {
+	int n;
+	struct {
+		uint64_t addr;
+		uint8_t size;
+		uint8_t val[16];
+	} st[SIM_SB_WINDOW];
+};
+
+/* sim_sb_promise_point - executing CPU @c is about to load @load (code
+ * @pc), plainly or relaxed, with its hook still to come: it may promise
+ * a store of its window (above). */
+void sim_sb_promise_point(struct sim_cpu *c, const volatile void *load,
+			  uintptr_t pc);
+
+/* sim_sb_certify - in the forked child (sim/explore/promise.c): record
+ * the window of executing CPU @c, and at its end call @end with it
+ * (which does not return). */
+void sim_sb_certify(struct sim_cpu *c,
+		    void (*end)(const struct sim_sb_window *w));
+
+/* sim_sb_certify_end - the window ends now (the CPU cannot run on, or
+ * ran the bound of sim/explore/promise.c): @end of sim_sb_certify(). */
+void sim_sb_certify_end(void) __attribute__((noreturn));
+
 /* sim_sb_busy - has CPU @cpu stores buffered, or a view that lags? */
 int sim_sb_busy(int cpu);
 
@@ -187,6 +236,8 @@ enum sim_reorder_kind {
 	SIM_REORDER_LOAD,	/* a load before an older store was visible */
 	SIM_REORDER_STALE,	/* arm64: a load read bytes as they were
 				 * before another CPU's visible store	*/
+	SIM_REORDER_PROMISE,	/* arm64: a store visible before an older
+				 * load (passed) of its CPU: a promise	*/
 };
 
 struct sim_sb_reorder {

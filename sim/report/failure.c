@@ -101,6 +101,8 @@ static const struct {
 	[SIM_FAIL_STUCK]     = { "STUCK TASK",
 		"a task ran too long without a scheduling point" },
 	[SIM_FAIL_RACE]      = { "DATA RACE", "two accesses met" },
+	[SIM_FAIL_INFEASIBLE] = { "INFEASIBLE",
+		"a promise of memory=arm64 was not kept" },
 };
 
 static const char *const failure_states[] = {
@@ -486,6 +488,11 @@ static void failure_reorders(void)
 				       r->cpu, r->task, a,
 				       failure_code_of(r->pc, where, sizeof(where)),
 				       b);
+		else if (r->kind == SIM_REORDER_PROMISE)
+			failure_printf("    %llu ns CPU %d \"%.16s\": store to %s visible before its older load of %s%s (a promise)",
+				       (unsigned long long)(r->time_ps / 1000),
+				       r->cpu, r->task, a, b,
+				       failure_code_of(r->pc, where, sizeof(where)));
 		else if (r->kind == SIM_REORDER_STALE)
 			failure_printf("    %llu ns CPU %d \"%.16s\": load of %s%s read it as before CPU %d's store to %s, which was visible (satisfied early, before its older loads)",
 				       (unsigned long long)(r->time_ps / 1000),

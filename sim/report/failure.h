@@ -38,6 +38,8 @@ enum sim_failure {
 	SIM_FAIL_CRASH,		/* a task got SIGSEGV, SIGBUS, SIGFPE ...	*/
 	SIM_FAIL_STUCK,		/* a task ran too long with no scheduling point */
 	SIM_FAIL_RACE,		/* the race oracle (sim/explore/race.h)	*/
+	SIM_FAIL_INFEASIBLE,	/* memory=arm64: a promise not kept, the
+				 * run is no execution (memmodel.h)	*/
 };
 
 /* sim_failure_set_replay - the command line that reproduces this run

@@ -30,6 +30,13 @@
  *   MP+rel MP with f stored with release, both loads plain
  *   MP+rel+fence  MP+rel with an acquire fence between the two loads
  *
+ * and LB with what orders its load before its store:
+ *
+ *   LB+fence  a seq_cst fence between each thread's load and store
+ *   LB+data   T0 stores what it loaded (y = r0), T1 as in LB
+ *   LB+ctrl   each stores 1 only if it loaded 1 (if (r0) y = 1): no
+ *             value comes from nowhere
+ *
  * Usage: litmus TEST OUTCOME|any.  With OUTCOME (the numbers, in the
  * order above, one word or several), a run that gives it aborts with "litmus: TEST gave
  * OUTCOME": explore's crash oracle then finds a schedule that gives it,
@@ -93,6 +100,21 @@ static void *t0(void *arg)
 	} else if (!strcmp(test, "LB")) {
 		r[0] = x;
 		y = 1;
+	} else if (!strcmp(test, "LB+fence")) {
+		r[0] = x;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		y = 1;
+	} else if (!strcmp(test, "LB+data")) {
+		int v = x;
+
+		r[0] = v;
+		y = v;
+	} else if (!strcmp(test, "LB+ctrl")) {
+		int v = x;
+
+		r[0] = v;
+		if (v)
+			y = 1;
 	} else if (!strcmp(test, "IRIW")) {
 		x = 1;
 	} else {		/* 2+2W */
@@ -130,9 +152,19 @@ static void *t1(void *arg)
 	} else if (!strcmp(test, "CoRR")) {
 		r[0] = x;
 		r[1] = x;
-	} else if (!strcmp(test, "LB")) {
+	} else if (!strcmp(test, "LB") || !strcmp(test, "LB+data")) {
 		r[1] = y;
 		x = 1;
+	} else if (!strcmp(test, "LB+fence")) {
+		r[1] = y;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		x = 1;
+	} else if (!strcmp(test, "LB+ctrl")) {
+		int v = y;
+
+		r[1] = v;
+		if (v)
+			x = 1;
 	} else if (!strcmp(test, "IRIW")) {
 		y = 1;
 	} else {
@@ -172,14 +204,15 @@ int main(int argc, char **argv)
 
 	static const char *const tests[] = {
 		"SB", "MP", "LB", "IRIW", "2+2W", "CoRR", "SB+mb", "SB+ra",
-		"MP+ra", "MP+rel", "MP+rel+fence",
+		"MP+ra", "MP+rel", "MP+rel+fence", "LB+fence", "LB+data",
+		"LB+ctrl",
 	};
 	int known = 0;
 
 	for (size_t i = 0; argc >= 3 && i < sizeof(tests) / sizeof(tests[0]); i++)
 		known |= !strcmp(argv[1], tests[i]);
 	if (!known) {
-		fprintf(stderr, "usage: litmus SB|MP|LB|IRIW|2+2W|CoRR|SB+mb|SB+ra|MP+ra|MP+rel|MP+rel+fence OUTCOME|any\n");
+		fprintf(stderr, "usage: litmus SB|MP|LB|IRIW|2+2W|CoRR|SB+mb|SB+ra|MP+ra|MP+rel|MP+rel+fence|LB+fence|LB+data|LB+ctrl OUTCOME|any\n");
 		return 2;
 	}
 	test = argv[1];

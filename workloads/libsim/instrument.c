@@ -81,14 +81,33 @@ PROG_INLINE void prog_store(const volatile void *p, unsigned int size,
 		sim_sb_store(sim_cur, p, size, 0);
 }
 
+/* A load that later stores may pass (plain, volatile, relaxed), under
+ * memory=arm64 in explore: first a promise point (sim/machine/memmodel.h),
+ * before its hook, so that the other CPUs may see the promise before the
+ * load is made. */
+PROG_INLINE void prog_promise_point(const volatile void *p)
+{
+	if (sb_live() && sim__sb_arm64)
+		sim_sb_promise_point(sim_cur, p,
+				     (uintptr_t)__builtin_return_address(0));
+}
+
+/* A plain or volatile load. */
+PROG_INLINE void prog_load(const volatile void *p, unsigned int size,
+			     int marked)
+{
+	prog_promise_point(p);
+	prog_access(SIM_LOAD, p, size, marked);
+}
+
 #define PLAIN(n)							\
-void __tsan_read##n(void *p) { prog_access(SIM_LOAD, p, n, 0); }	\
+void __tsan_read##n(void *p) { prog_load(p, n, 0); }			\
 void __tsan_write##n(void *p) { prog_store(p, n, 0); }			\
-void __tsan_unaligned_read##n(void *p) { prog_access(SIM_LOAD, p, n, 0); } \
+void __tsan_unaligned_read##n(void *p) { prog_load(p, n, 0); }		\
 void __tsan_unaligned_write##n(void *p) { prog_store(p, n, 0); }	\
-void __tsan_volatile_read##n(void *p) { prog_access(SIM_LOAD, p, n, 1); } \
+void __tsan_volatile_read##n(void *p) { prog_load(p, n, 1); }		\
 void __tsan_volatile_write##n(void *p) { prog_store(p, n, 1); }		\
-void __tsan_unaligned_volatile_read##n(void *p) { prog_access(SIM_LOAD, p, n, 1); } \
+void __tsan_unaligned_volatile_read##n(void *p) { prog_load(p, n, 1); } \
 void __tsan_unaligned_volatile_write##n(void *p) { prog_store(p, n, 1); }
 
 PLAIN(1)
@@ -206,7 +225,8 @@ static inline void atomic_rmw_order(const volatile void *a, unsigned int size,
 /* The hooks of the tsan ABI's atomics (sim/machine/tsan_abi.h): @n bits
  * at @a, order @mo. */
 #define ATOMIC_LOAD(a, n, mo)						\
-	(atomic_access(SIM_LOAD, a, n / 8, 0), atomic_load_order(mo))
+	((mo) == __ATOMIC_RELAXED ? prog_promise_point(a) : (void)0,	\
+	 atomic_access(SIM_LOAD, a, n / 8, 0), atomic_load_order(mo))
 #define ATOMIC_STORE(a, n, mo)						\
 	(atomic_access(SIM_STORE, a, n / 8, 0), atomic_store_order(a, n / 8, mo))
 #define ATOMIC_RMW(a, n, mo)						\
