@@ -109,12 +109,13 @@ if sh tests/kpatch/wake-without-hb-lock.sh "$B/linux" > "$B/wnl.patch" &&
 	"$W/futexsim" > "$B/instr-wnl.log" 2>&1; then
 	mkdir -p "$W/run"
 	st=0
-	out=$(cd "$W/run" && ../futexsim explore $xrace --lock=ww --runs=3000 \
+	out=$(cd "$W/run" && ../futexsim explore $xrace --lock=ww --runs=20000 \
 		--out=wnl.replay 2>&1) || st=$?
 	echo "$out" | grep -q '^explore: race fired in run' &&
 	    ! echo "$out" | grep -q 'diverged\|exited with' &&
 	    echo "$out" | grep -q 'DATA RACE: .*plain' &&
-	    echo "$out" | grep -q 'in plist_\(del\|add\) (lib/plist.c:' &&
+	    echo "$out" | grep -q 'on the stack of task' &&
+	    echo "$out" | grep -q 'in \(plist_\(del\|add\) (lib/plist.c\|futex_wake_mark (kernel/futex/waitwake.c\|__futex_unqueue (kernel/futex/core.c\):' &&
 	    echo "  CHECK   race, FUTEX_WAKE without the bucket lock: $(echo "$out" | head -1)" ||
 		{ echo "$out" | head -5; no "wake-without-hb-lock: the race not found (exit $st)"; }
 	if (cd "$W/run" && ../futexsim shrink wnl.replay > shrink.out 2>&1;
