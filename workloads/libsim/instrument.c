@@ -87,7 +87,7 @@ PROG_INLINE void prog_store(const volatile void *p, unsigned int size,
  * load is made. */
 PROG_INLINE void prog_promise_point(const volatile void *p)
 {
-	if (sb_live() && sim__sb_arm64)
+	if (__builtin_expect(sim__sb_arm64, 0) && sim__hooks_live)
 		sim_sb_promise_point(sim_cur, p,
 				     (uintptr_t)__builtin_return_address(0));
 }
