@@ -92,12 +92,32 @@ PROG_INLINE void prog_promise_point(const volatile void *p)
 				     (uintptr_t)__builtin_return_address(0));
 }
 
-/* A plain or volatile load. */
+/* A load under memory=arm64 or the race oracle: the promise point, the
+ * hook and the race oracle's look, for the program's code at @pc. */
+static void __attribute__((noinline))
+prog_load_slow(const volatile void *p, unsigned int size, int marked,
+	       uintptr_t pc)
+{
+	if (sim__sb_arm64 && sim__hooks_live)
+		sim_sb_promise_point(sim_cur, p, pc);
+	if (!sim__hooks_live)
+		return;
+	sim__hook(SIM_LOAD, p, size);
+	if (sim_race_on())
+		sim_race_access(p, size, 0, marked, pc);
+}
+
+/* A plain or volatile load.  One test first: with neither arm64 nor the
+ * race oracle it is the hook alone, a tail call (the path of bench's
+ * instrumented_hook_ns). */
 PROG_INLINE void prog_load(const volatile void *p, unsigned int size,
 			     int marked)
 {
-	prog_promise_point(p);
-	prog_access(SIM_LOAD, p, size, marked);
+	if (__builtin_expect(sim__sb_arm64 | sim__race_live, 0))
+		prog_load_slow(p, size, marked,
+			       (uintptr_t)__builtin_return_address(0));
+	else if (sim__hooks_live)
+		sim__hook(SIM_LOAD, p, size);
 }
 
 #define PLAIN(n)							\
