@@ -88,12 +88,27 @@ cmpout() { grep -v '^\(json\|trace\) = ' "$1"; }
 # 6. races
 xrun="--machine=tiny4 --threads=4 --ops=200 --strategy=random"
 xrace="$xrun --oracle=race"
+# The stock kernel has one: the kernel mutex's optimistic spinning (lock
+# tp's futex_state mutex) reads node->next plainly in osq_wait_next()
+# while the next CPU to queue stores it with WRITE_ONCE() in osq_lock()
+# (a read the xchg() after it checks again; 6.12 has it too).  Any other
+# race fails the check.
+osq_race() {
+	echo "$1" | grep -q 'in osq_wait_next (kernel/locking/osq_lock.c:' &&
+	    echo "$1" | grep -q 'in osq_lock (kernel/locking/osq_lock.c:'
+}
 for l in ww pi tp; do
 	st=0
 	out=$(cd "$I/checkrun" && ../futexsim explore $xrace --lock=$l \
 		--runs=$RUNS 2>&1) || st=$?
-	[ "$st" = 0 ] && echo "  CHECK   race, lock $l: $(echo "$out" | head -1)" ||
-		{ echo "$out" | head -3; no "lock $l: a race in the stock kernel"; }
+	if [ "$st" = 0 ]; then
+		echo "  CHECK   race, lock $l: $(echo "$out" | head -1)"
+	elif [ "$st" = 3 ] && [ $l = tp ] && osq_race "$out"; then
+		echo "  CHECK   race, lock $l: the stock kernel's one, osq_wait_next()'s plain read of node->next against osq_lock()'s WRITE_ONCE(): $(echo "$out" | head -1)"
+	else
+		echo "$out" | head -3
+		no "lock $l: a race in the stock kernel"
+	fi
 done
 for t in futex_wait futex_requeue futex_requeue_pi futex_wait_timeout \
 	 futex_wait_wouldblock; do
@@ -114,8 +129,7 @@ if sh tests/kpatch/wake-without-hb-lock.sh "$B/linux" > "$B/wnl.patch" &&
 	echo "$out" | grep -q '^explore: race fired in run' &&
 	    ! echo "$out" | grep -q 'diverged\|exited with' &&
 	    echo "$out" | grep -q 'DATA RACE: .*plain' &&
-	    echo "$out" | grep -q 'on the stack of task' &&
-	    echo "$out" | grep -q 'in \(plist_\(del\|add\) (lib/plist.c\|futex_wake_mark (kernel/futex/waitwake.c\|__futex_unqueue (kernel/futex/core.c\):' &&
+	    echo "$out" | grep -q 'in \(plist_\(del\|add\) (lib/plist.c\|futex_wake\(_mark\)\? (kernel/futex/waitwake.c\|__futex_unqueue (kernel/futex/core.c\):' &&
 	    echo "  CHECK   race, FUTEX_WAKE without the bucket lock: $(echo "$out" | head -1)" ||
 		{ echo "$out" | head -5; no "wake-without-hb-lock: the race not found (exit $st)"; }
 	if (cd "$W/run" && ../futexsim shrink wnl.replay > shrink.out 2>&1;

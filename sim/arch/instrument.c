@@ -60,12 +60,33 @@ static __always_inline int own_stack(const void *p)
 	return (unsigned long)p - sim__stack_lo < sim__stack_hi - sim__stack_lo;
 }
 
+/*
+ * An access to the binary's own image (its .data, .bss, .rodata): the
+ * machine's state that the shim's inline code reads for the kernel
+ * (current, smp_processor_id(), the hooks' gate: sim_current_kt,
+ * sim_this_cpu, sim__hooks_live, sim_trace_mask, sim), which a kernel
+ * reads from registers or per-CPU data, and the kernel's few static
+ * variables, set at boot and read after (__futex_data, futex_q_init).
+ * Neither a hook nor watched: where the link puts them moves with any
+ * change of the simulator, and a cache line they shared would make an
+ * instrumented run's timing follow the link's layout.
+ */
+extern char __executable_start[], _end[];
+
+static __always_inline int in_image(const void *p)
+{
+	return (unsigned long)p - (unsigned long)__executable_start <
+	       (unsigned long)_end - (unsigned long)__executable_start;
+}
+
 /* A plain access: a hook, then the race oracle's look; on the task's own
- * stack the look only. */
+ * stack the look only; in the binary's image nothing. */
 #define KPLAIN_ACCESS(kind, p, n, how)					\
 do {									\
 	int __own = own_stack(p);					\
 									\
+	if (unlikely(in_image(p)))					\
+		break;							\
 	if (!__own)							\
 		sim_hook(kind, p, n);					\
 	if (unlikely(sim__race_live))					\
@@ -74,10 +95,11 @@ do {									\
 } while (0)
 
 /* A marked access (volatile: READ_ONCE(), WRITE_ONCE(); an atomic): the
- * shim hooked it already; only the race oracle looks. */
+ * shim hooked it already; only the race oracle looks (not in the
+ * binary's image). */
 #define KMARKED_ACCESS(p, n, how)					\
 do {									\
-	if (unlikely(sim__race_live))					\
+	if (unlikely(sim__race_live) && !in_image(p))			\
 		ksim_kcsan_access(p, n, (how) | SIM_RACE_MARKED, KACCESS_PC); \
 } while (0)
 
