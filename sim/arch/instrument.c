@@ -73,7 +73,7 @@ static __always_inline int own_stack(const void *p)
  */
 extern char __executable_start[], _end[];
 
-static __always_inline int in_image(const void *p)
+static __always_inline int in_image(const volatile void *p)
 {
 	return (unsigned long)p - (unsigned long)__executable_start <
 	       (unsigned long)_end - (unsigned long)__executable_start;
