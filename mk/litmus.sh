@@ -14,6 +14,20 @@
 # expectation is wrong (SB's 0 0 said to be allowed by SC) must be
 # marked MISMATCH (exit 0 if it is, 1 if not).
 set -u
+# one verdict, a job of the xargs below: IDX MODEL RUNS TEST OUTCOME
+if [ "${1:-}" = --verdict ]; then
+	d=$2/in-$3-$4	# its replay files apart from the others'
+	mkdir -p "$d"
+	out=$(cd "$d" && ../litmus explore --machine=tiny4 --memory="$4" \
+		--args="$6 $7" --strategy=random --runs="$5" 2>/dev/null)
+	run=$(printf '%s\n' "$out" | sed -n 's/^explore: crash fired in run \([0-9]*\).*/\1/p')
+	if [ -n "$run" ]; then
+		echo "seen (run $run)" > "$2/v$3.$4"
+	else
+		echo "not seen" > "$2/v$3.$4"
+	fi
+	exit 0
+fi
 self_test=0
 if [ "${1:-}" = --self-test ]; then
 	self_test=1
@@ -28,19 +42,12 @@ trap 'rm -rf "$DIR"' EXIT
 "$F" build --instrument "$TOP/workloads/examples/litmus.c" -o "$DIR/litmus" || exit 1
 bad=0
 
-# explore's verdict on TEST OUTCOME under memory=$3 over $4 runs: "seen
-# (run N)" or "not seen"
-verdict() {
-	mkdir -p "$DIR/in-$3"	# its replay files apart from the others'
-	out=$(cd "$DIR/in-$3" && ../litmus explore --machine=tiny4 --memory="$3" \
-		--args="$1 $2" --strategy=random --runs="$4" 2>/dev/null)
-	run=$(printf '%s\n' "$out" | sed -n 's/^explore: crash fired in run \([0-9]*\).*/\1/p')
-	if [ -n "$run" ]; then
-		echo "seen (run $run)"
-	else
-		echo "not seen"
-	fi
-}
+# Every verdict (explore's on TEST OUTCOME under one model: "seen (run
+# N)" or "not seen") is a job of one xargs, as many at once as there are
+# CPUs, and the table is printed when all are done: the rows' arm64
+# searches are the long ones, and the other CPU need not wait for them.
+JOBS=$(nproc 2>/dev/null || echo 2)
+nrow=0
 
 # does VERDICT agree with EXPECTED (allowed|forbidden)?
 agrees() {
@@ -51,13 +58,24 @@ agrees() {
 }
 
 # one row: TEST, OUTCOME, what SC, x86-TSO and ARMv8 allow, and the
-# number of runs if not RUNS
+# number of runs if not RUNS: its three verdicts into the job list
 row() {
-	for m in sc tso arm64; do	# the three at once: explore is one process
-		verdict "$1" "$2" $m "${6:-$RUNS}" > "$DIR/$m" &
+	nrow=$((nrow + 1))
+	printf '%s\n' "$1" "$2" "$3" "$4" "$5" "${6:-}" > "$DIR/row$nrow"
+	for m in arm64 sc tso; do
+		printf '%s %s %s "%s" "%s"\n' $nrow $m "${6:-$RUNS}" "$1" "$2" >> "$DIR/jobs"
 	done
-	wait
-	sc=$(cat "$DIR/sc") tso=$(cat "$DIR/tso") arm=$(cat "$DIR/arm64")
+}
+
+# run the job list, then print row @1 (its verdicts done)
+run_jobs() {
+	xargs -P "$JOBS" -L 1 sh "$0" --verdict "$DIR" < "$DIR/jobs"
+}
+
+print_row() {
+	{ read -r t; read -r o; read -r e_sc; read -r e_tso; read -r e_arm; read -r n; } < "$DIR/row$1"
+	set -- "$t" "$o" "$e_sc" "$e_tso" "$e_arm" "$n"
+	sc=$(cat "$DIR/v$nr.sc") tso=$(cat "$DIR/v$nr.tso") arm=$(cat "$DIR/v$nr.arm64")
 	mark=
 	if ! agrees "$sc" "$3" || ! agrees "$tso" "$4" || ! agrees "$arm" "$5"; then
 		mark=" MISMATCH"
@@ -68,6 +86,14 @@ row() {
 	[ -n "${6:-}" ] && runs=" (${6} runs)"
 	printf '| %s | %s%s | %s | %s | %s | %s | %s | %s |%s\n' "$1" "$2" "$runs" \
 		"$3" "$sc" "$4" "$tso" "$armv8" "$arm" "$mark"
+}
+
+print_rows() {
+	nr=1
+	while [ $nr -le $nrow ]; do
+		print_row $nr
+		nr=$((nr + 1))
+	done
 }
 
 # the rows of TEST: each argument OUTCOME:SC:TSO:ARMV8[:RUNS], RUNS times
@@ -84,7 +110,9 @@ rows() {
 }
 
 if [ $self_test = 1 ]; then
-	row SB "0 0" allowed allowed allowed | grep -q MISMATCH && exit 0
+	row SB "0 0" allowed allowed allowed
+	run_jobs
+	print_rows | grep -q MISMATCH && exit 0
 	echo "litmus: the self-test's wrong row was not marked MISMATCH"
 	exit 1
 fi
@@ -111,4 +139,6 @@ rows CoRR "1 0:forbidden:forbidden:forbidden" "2 1:forbidden:forbidden:forbidden
 rows MP+ra "1 0:forbidden:forbidden:forbidden" "1 1:allowed:allowed:allowed"
 rows MP+rel "1 0:forbidden:forbidden:allowed" "1 1:allowed:allowed:allowed"
 rows MP+rel+fence "1 0:forbidden:forbidden:forbidden" "1 1:allowed:allowed:allowed"
+run_jobs
+print_rows
 exit $bad
