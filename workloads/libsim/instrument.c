@@ -53,16 +53,20 @@
  * point, then the race oracle's look (sim/explore/race.h).  errno needs
  * no saving here: the machine keeps each task's across a switch
  * (resume(), sim/machine/machine.c), and the hook's own path sets none. */
-PROG_INLINE void prog_access(enum sim_access kind, const volatile void *p,
-			       unsigned int size, int marked)
+PROG_INLINE void prog_access_at(enum sim_access kind, const volatile void *p,
+				  unsigned int size, int marked, uintptr_t pc)
 {
 	if (!sim__hooks_live)
 		return;
 	sim__hook(kind, p, size);	/* sim_hook() past its gate */
 	if (__builtin_expect(sim_race_on(), 0))
-		sim_race_access(p, size, kind != SIM_LOAD, marked,
-				(uintptr_t)__builtin_return_address(0));
+		sim_race_access(p, size, kind != SIM_LOAD, marked, pc);
 }
+
+/* The same, for the code the __tsan_* function returns to. */
+#define PROG_PC		((uintptr_t)__builtin_return_address(0))
+#define prog_access(kind, p, size, marked)				\
+	prog_access_at(kind, p, size, marked, PROG_PC)
 
 /* Do the store buffers apply to this access: memory=tso|arm64, in a task? */
 static inline int sb_live(void)
@@ -85,12 +89,12 @@ PROG_INLINE void prog_store(const volatile void *p, unsigned int size,
  * memory=arm64 in explore: first a promise point (sim/machine/memmodel.h),
  * before its hook, so that the other CPUs may see the promise before the
  * load is made. */
-PROG_INLINE void prog_promise_point(const volatile void *p)
+PROG_INLINE void prog_promise_point_at(const volatile void *p, uintptr_t pc)
 {
 	if (__builtin_expect(sim__sb_arm64, 0) && sim__hooks_live)
-		sim_sb_promise_point(sim_cur, p,
-				     (uintptr_t)__builtin_return_address(0));
+		sim_sb_promise_point(sim_cur, p, pc);
 }
+#define prog_promise_point(p)	prog_promise_point_at(p, PROG_PC)
 
 /* A load under memory=arm64 or the race oracle: the promise point, the
  * hook and the race oracle's look, for the program's code at @pc. */
@@ -98,13 +102,8 @@ static void __attribute__((noinline))
 prog_load_slow(const volatile void *p, unsigned int size, int marked,
 	       uintptr_t pc)
 {
-	if (sim__sb_arm64 && sim__hooks_live)
-		sim_sb_promise_point(sim_cur, p, pc);
-	if (!sim__hooks_live)
-		return;
-	sim__hook(SIM_LOAD, p, size);
-	if (sim_race_on())
-		sim_race_access(p, size, 0, marked, pc);
+	prog_promise_point_at(p, pc);
+	prog_access_at(SIM_LOAD, p, size, marked, pc);
 }
 
 /* A plain or volatile load.  One test first: with neither arm64 nor the
@@ -114,8 +113,7 @@ PROG_INLINE void prog_load(const volatile void *p, unsigned int size,
 			     int marked)
 {
 	if (__builtin_expect(sim__sb_arm64 | sim__race_live, 0))
-		prog_load_slow(p, size, marked,
-			       (uintptr_t)__builtin_return_address(0));
+		prog_load_slow(p, size, marked, PROG_PC);
 	else if (sim__hooks_live)
 		sim__hook(SIM_LOAD, p, size);
 }
