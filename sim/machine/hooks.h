@@ -62,6 +62,22 @@ static inline void sim_hook(enum sim_access kind, const volatile void *addr,
 }
 
 /*
+ * sim_acquire - an acquire of the kernel's (smp_load_acquire(), the
+ * _acquire atomic loads, smp_rmb(), smp_acquire__after_ctrl_dep()), as
+ * arm64 makes it (LDAR, DMB ISHLD): under memory=arm64
+ * (sim/machine/memmodel.h) the executing CPU's release stores become
+ * visible and its view is refreshed, so that its later loads read what
+ * is visible now; nothing otherwise (x86, and the sc and tso models).
+ */
+extern int sim__sb_arm64;
+void sim_sb_acquire(void);
+static inline void sim_acquire(void)
+{
+	if (__builtin_expect(sim__sb_arm64, 0))
+		sim_sb_acquire();
+}
+
+/*
  * sim_spin_wait - the caller spins on @addr: it read the word, found the
  * condition false, and would now loop cpu_relax() + reload until it holds
  * (smp_cond_load_*(), atomic_cond_read_*()).  Instead of iterating, the

@@ -382,6 +382,25 @@ static void sim__wake_spinners(const volatile void *addr, uint64_t issue_ps,
 	}
 }
 
+void sim__spin_store_visible(const volatile void *addr, uint64_t when_ps)
+{
+	uint64_t line;
+
+	if (!nr_parked)
+		return;
+	line = sim_cache_line_id(addr);
+	if (line >= park_cap || !park_count[line])
+		return;
+	for (int i = 0; i < nr_parked; ) {
+		struct sim_cpu *c = parked[i];
+
+		if (c->park_line == line)
+			unpark(c, when_ps);	/* moves the last one to i */
+		else
+			i++;
+	}
+}
+
 static void tick_fire(struct sim_event *ev)
 {
 	struct sim_cpu *c = &sim.cpus[ev->cpu];
@@ -651,13 +670,15 @@ static inline uint64_t hook_charge(struct sim_cpu *c, enum sim_access kind,
 
 /* memory=tso|arm64 at a hook of @c, before its scheduling point (out of
  * line: the hook's own path stays short): stores drain as the model has
- * it; a locked RMW or a fence drains the CPU's stores first, unless the
- * caller orders them (sim/machine/memmodel.h). */
+ * it; a locked RMW, a fence, or a store that is not buffered (the
+ * kernel's) drains the CPU's stores first, unless the caller orders
+ * them (sim__sb_keep; sim/machine/memmodel.h). */
 static void __attribute__((noinline, cold))
-sb_hook(struct sim_cpu *c, enum sim_access kind)
+sb_hook(struct sim_cpu *c, enum sim_access kind, int keep)
 {
 	sim_sb_hook(c);
-	if ((kind == SIM_RMW || kind == SIM_FENCE) && !sim__sb_keep)
+	if ((kind == SIM_RMW || kind == SIM_FENCE || kind == SIM_STORE) &&
+	    !keep)
 		sim_sb_drain_stores(c);	/* the view: sb_settle() */
 }
 
@@ -668,9 +689,9 @@ sb_hook(struct sim_cpu *c, enum sim_access kind)
  * bytes its view lags over. */
 static void __attribute__((noinline, cold))
 sb_settle(struct sim_cpu *c, enum sim_access kind, const volatile void *addr,
-	  unsigned int size, uintptr_t pc)
+	  unsigned int size, uintptr_t pc, int keep)
 {
-	if ((kind == SIM_RMW || kind == SIM_FENCE) && !sim__sb_keep) {
+	if ((kind == SIM_RMW || kind == SIM_FENCE) && !keep) {
 		sim_sb_refresh(c);	/* nothing left to settle */
 	} else {
 		sim_sb_settle(c);
@@ -679,7 +700,6 @@ sb_settle(struct sim_cpu *c, enum sim_access kind, const volatile void *addr,
 		else if (kind == SIM_LOAD && sim_sb_busy(c->k.cpu))
 			sim_sb_load(c, addr, size, pc);
 	}
-	sim__sb_keep = 0;
 }
 
 /* Every hook of a task (sim_hook(), sim/machine/hooks.h, calls it only
@@ -689,16 +709,21 @@ sb_settle(struct sim_cpu *c, enum sim_access kind, const volatile void *addr,
 void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int size)
 {
 	struct sim_cpu *c = sim_cur;
-	uint64_t issue_ps, post_ps;
-	const int sb = unlikely(sim__sb_on);
+	uint64_t issue_ps, post_ps, sb_cost_ps = 0;
+	int sb = 0;	/* memory=tso|arm64: 1, 2 if the caller orders it */
 
 	sim.counters.hooks++;
-	if (sb)
-		sb_hook(c, kind);
+	if (unlikely(sim__sb_on)) {
+		/* the caller's flag is this hook's: other CPUs' hooks run
+		 * in its dispatch */
+		sb = 1 + sim__sb_keep;
+		sim__sb_keep = 0;
+		sb_hook(c, kind, sb == 2);
+	}
 	issue_ps = c->now_ps;
 	post_ps = hook_charge(c, kind, addr, size);
 	if (sb)
-		sim__sb_cost_ps = c->now_ps - issue_ps + post_ps;
+		sb_cost_ps = c->now_ps - issue_ps + post_ps;
 	if (unlikely(c->now_ps >= horizon_ps)) {
 		struct sim_cpu *was = c;
 		uint64_t done_ps = c->now_ps + post_ps;
@@ -716,9 +741,11 @@ void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int siz
 	}
 	if (unlikely(post_ps))
 		issue_ps = hook_arrive(c, &post_ps);
-	if (sb)
+	if (sb) {
 		sb_settle(c, kind, addr, size,
-			  (uintptr_t)__builtin_return_address(0));
+			  (uintptr_t)__builtin_return_address(0), sb == 2);
+		sim__sb_cost_ps = sb_cost_ps;	/* for sim_sb_store(), next */
+	}
 	/*
 	 * The access happens when we return, with no scheduling point in
 	 * between: only now may a write end other CPUs' spin-waits (a

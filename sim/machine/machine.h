@@ -175,6 +175,13 @@ void sim_charge_ps(uint64_t ps);
 /* sim_account - close the current user/sys span of the running task. */
 void sim_account(struct sim_task *t, uint64_t now_ps);
 
+/* ---- for the memory model (sim/machine/memmodel.c) ---- */
+/* sim__spin_store_visible - a buffered store to @addr became visible to
+ * all at @when_ps: the spin-waits on its line end (the store's own hook
+ * ended them before it was visible; they read the old value and parked
+ * again). */
+void sim__spin_store_visible(const volatile void *addr, uint64_t when_ps);
+
 /* ---- for the workloads ---- */
 uint64_t sim_now_ps(void);
 struct sim_task *sim_current(void);

@@ -603,6 +603,15 @@ void sim_sb_certify_end(void)
 	cert_end(&sim.cpus[cert.cpu]);
 }
 
+/* When store @e of CPU @c, draining now in timed mode, is visible: at
+ * its completion, or at the executing CPU's clock if that is earlier. */
+static uint64_t visible_at(const struct sim_cpu *c, const struct sb_entry *e)
+{
+	uint64_t now = sim_cur ? sim_cur->now_ps : c->now_ps;
+
+	return e->visible_ps < now ? e->visible_ps : now;
+}
+
 /* Entry @i of CPU @c's buffer, which may drain, becomes visible. */
 static void drain_at(struct sim_cpu *c, int i)
 {
@@ -624,6 +633,10 @@ static void drain_at(struct sim_cpu *c, int i)
 	if (sim__sb_arm64)
 		stale_add(c->k.cpu, e, old,
 			  sim_explore_on ? c->now_ps : e->visible_ps);
+	/* timed: the spinners parked on its line wake; explore's spin rule
+	 * needs nothing (a spinner runs again once every CPU spins) */
+	if (!sim_explore_on)
+		sim__spin_store_visible((const void *)e->addr, visible_at(c, e));
 	pop_at(b, i);
 }
 
@@ -662,6 +675,14 @@ void sim_sb_store(struct sim_cpu *c, const volatile void *p, unsigned int size,
 	e->release = sim__sb_arm64 && release;
 	memcpy(e->saved, (const void *)p, size);
 	e->visible_ps = c->now_ps + (lat > 1000 ? lat : 1000);
+}
+
+void sim_sb_store_hooked(const volatile void *p, unsigned int size,
+			 int release)
+{
+	sim__sb_keep = 1;
+	sim__hook(SIM_STORE, p, size);
+	sim_sb_store(sim_cur, p, size, release);
 }
 
 void sim_sb_drain_stores(struct sim_cpu *c)

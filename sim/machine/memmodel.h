@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sim/machine/memmodel.h - the memory model of an instrumented program's
- * stores (scenario key memory=, docs/programs.md "Memory models"):
+ * sim/machine/memmodel.h - the memory model of the stores of an
+ * instrumented program and of the libraries (the built-in workloads'
+ * user locks and the program's library, workloads/ulock/uatomic.h)
+ * (scenario key memory=, docs/programs.md "Memory models"):
  *
  *   sc     every store visible to all CPUs at once (the default);
  *   tso    x86-TSO: per-CPU FIFO store buffers (Owens, Sarkar and
@@ -68,11 +70,14 @@
  * replay files) drains one store that may drain, or none.  A full buffer
  * (SIM_SB_ENTRIES) drains as much as it must.
  *
- * Writes that are not buffered (the kernel's and the libraries', which
- * are not instrumented; the simulated system calls') take effect at
- * once and win over a buffered store of their CPU to the same bytes.
- * They are not ordered after the buffered stores: the fences and RMWs
- * around them are.
+ * Writes that are not buffered (the kernel's, the simulated system
+ * calls') take effect at once and win over a buffered store of their
+ * CPU to the same bytes.  A kernel store's hook drains its CPU's
+ * buffered stores first (x86 and arm64 keep a store after older ones
+ * the kernel relies on: TSO's FIFO, the release orders of its unlocks);
+ * the system calls' writes are ordered by the fences and RMWs around
+ * them.  The libraries' stores (uatomic_store(): release; the relaxed
+ * ones of the workloads' protected data) are buffered as a program's.
  */
 #ifndef SIM_MACHINE_MEMMODEL_H
 #define SIM_MACHINE_MEMMODEL_H
@@ -92,12 +97,16 @@ enum sim_memory {
 
 extern int sim__sb_on;		/* memory=tso or arm64 in this run	*/
 extern int sim__sb_arm64;	/* memory=arm64				*/
-/* Set by the caller of an RMW or FENCE hook that orders the buffer
- * itself (arm64: a program's atomic, workloads/libsim/instrument.c):
- * the hook then does not drain.  The hook clears it. */
+/* Set by the caller of an RMW, FENCE or STORE hook that orders the
+ * buffer itself (a program's atomic, workloads/libsim/instrument.c; a
+ * buffered store): the hook then does not drain.  A STORE hook without
+ * it is a store that is not buffered (the kernel's): the CPU's buffered
+ * stores drain first, so that it comes after them.  The hook takes the
+ * flag and clears it at its start (other CPUs' hooks run inside it). */
 extern int sim__sb_keep;
-/* What the last hook charged its access (sim__hook() sets it when
- * sim__sb_on): an arm64 store's time to drain in timed mode. */
+/* What the last hook charged its access (sim__hook() sets it on its
+ * return when sim__sb_on): an arm64 store's time to drain in timed
+ * mode. */
 extern uint64_t sim__sb_cost_ps;
 
 /* sim_memory_set - the run's model.  After sim_machine_init(), which
@@ -110,9 +119,18 @@ const char *sim_memory_name(void);
 /* sim_sb_store - CPU @c, executing, is about to store @size bytes (at
  * most 16) at @p; the store goes into its buffer, a release store
  * (STLR) if @release (arm64; tso ignores it).  Call right after the
- * store's hook (its scheduling point), before the store. */
+ * store's hook (its scheduling point, made with sim__sb_keep), before
+ * the store. */
 void sim_sb_store(struct sim_cpu *c, const volatile void *p, unsigned int size,
 		  int release);
+
+/* sim_sb_store_hooked - the hook of a buffered store of @size bytes at
+ * @p (a store's scheduling point, which drains nothing: the caller sets
+ * sim__sb_keep), then sim_sb_store() on the CPU that executes after it.
+ * For the libraries' stores (workloads/ulock/uatomic.h); call only when
+ * sim__sb_on and sim__hooks_live. */
+void sim_sb_store_hooked(const volatile void *p, unsigned int size,
+			 int release);
 
 /* sim_sb_drain - every store of executing CPU @c becomes visible, and
  * (arm64) its view is refreshed: a full barrier. */

@@ -72,9 +72,11 @@ void futexsim_atomic(const volatile void *p, unsigned int size, int kind)
 	 * call, next, orders the store buffer as its memory order says
 	 * (workloads/libsim/instrument.c); tso's locked RMWs drain here */
 	if (__builtin_expect(sim__sb_on, 0) &&
-	    (kind == FUTEXSIM_FENCE || (kind == FUTEXSIM_RMW && sim__sb_arm64)))
+	    (kind == FUTEXSIM_FENCE || kind == FUTEXSIM_STORE ||
+	     (kind == FUTEXSIM_RMW && sim__sb_arm64)))
 		sim__sb_keep = 1;
 	sim_hook((enum sim_access)kind, p, size);	/* errno: resume() keeps it */
+	sim__sb_keep = 0;
 	/* in an instrumented program, the builtin's own call comes next */
 	if (kind != FUTEXSIM_RELAX)
 		wl_prog_atomic_announced = p ? p : WL_PROG_ATOMIC_FENCE;

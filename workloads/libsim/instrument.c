@@ -80,9 +80,14 @@ static inline int sb_live(void)
 PROG_INLINE void prog_store(const volatile void *p, unsigned int size,
 			      int marked)
 {
-	prog_access(SIM_STORE, p, size, marked);
-	if (sb_live())
+	if (sb_live()) {
+		sim__sb_keep = 1;	/* buffered: its hook drains nothing */
+		prog_access(SIM_STORE, p, size, marked);
+		sim__sb_keep = 0;	/* (the hook may not have been made) */
 		sim_sb_store(sim_cur, p, size, 0);
+		return;
+	}
+	prog_access(SIM_STORE, p, size, marked);
 }
 
 /* A load that later stores may pass (plain, volatile, relaxed), under
@@ -246,7 +251,7 @@ static inline void atomic_rmw_order(const volatile void *a, unsigned int size,
 	((mo) == __ATOMIC_RELAXED ? prog_promise_point(a) : (void)0,	\
 	 atomic_access(SIM_LOAD, a, n / 8, 0), atomic_load_order(mo))
 #define ATOMIC_STORE(a, n, mo)						\
-	(atomic_access(SIM_STORE, a, n / 8, 0), atomic_store_order(a, n / 8, mo))
+	(atomic_access(SIM_STORE, a, n / 8, 1), atomic_store_order(a, n / 8, mo))
 #define ATOMIC_RMW(a, n, mo)						\
 	(atomic_access(SIM_RMW, a, n / 8, sim__sb_arm64),		\
 	 atomic_rmw_order(a, n / 8, mo))

@@ -6,10 +6,11 @@
  * (sim_hook(): a scheduling point that charges the access) and then does
  * the access with a GCC __atomic builtin, sequentially consistent like
  * the simulation itself.  The names follow C11 and glibc's atomic.h.
- * Under memory=arm64 (sim/machine/memmodel.h) uatomic_load() is an
- * acquire load of the libraries (LDAR): the executing CPU's later loads
- * come after it; the RMWs order the store buffer as every RMW hook of
- * code that is not the program's does.
+ * Under memory=tso|arm64 (sim/machine/memmodel.h) uatomic_store() is
+ * buffered as a program's store is (a release store, STLR, on arm64) and
+ * uatomic_load() is, on arm64, an acquire load (LDAR): the executing
+ * CPU's later loads come after it; the RMWs drain the store buffer as
+ * every RMW hook of code that is not the program's does.
  */
 #ifndef ULOCK_UATOMIC_H
 #define ULOCK_UATOMIC_H
@@ -27,10 +28,34 @@ static inline uint32_t uatomic_load(uint32_t *p)
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
+/* uatomic_store - a release store: under memory=tso|arm64 it goes into
+ * the CPU's store buffer (STLR on arm64), after the program's own. */
 static inline void uatomic_store(uint32_t *p, uint32_t v)
 {
-	sim_hook(SIM_STORE, p, 4);
+	if (__builtin_expect(sim__sb_on, 0) && sim__hooks_live)
+		sim_sb_store_hooked(p, 4, 1);
+	else
+		sim_hook(SIM_STORE, p, 4);
 	__atomic_store_n(p, v, __ATOMIC_RELEASE);
+}
+
+/* uatomic_load_relaxed, uatomic_store_relaxed - a relaxed load (LDR on
+ * arm64: it may read what the CPU's view lags over) and a relaxed store
+ * (STR: it may become visible after later stores): the built-in
+ * workloads' protected data, whose order only the lock gives. */
+static inline uint32_t uatomic_load_relaxed(uint32_t *p)
+{
+	sim_hook(SIM_LOAD, p, 4);
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static inline void uatomic_store_relaxed(uint32_t *p, uint32_t v)
+{
+	if (__builtin_expect(sim__sb_on, 0) && sim__hooks_live)
+		sim_sb_store_hooked(p, 4, 0);
+	else
+		sim_hook(SIM_STORE, p, 4);
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
 /* uatomic_cmpxchg - Return: the value found (== @old on success). */

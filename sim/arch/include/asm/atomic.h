@@ -11,7 +11,8 @@
  *
  * Each primitive is one access and calls sim_hook() once, right before
  * it, with the counter's address and size and the real kind:
- *   arch_atomic{,64}_read, _read_acquire          SIM_LOAD
+ *   arch_atomic{,64}_read, _read_acquire          SIM_LOAD (_acquire:
+ *                                                 and sim_acquire())
  *   arch_atomic{,64}_set, _set_release            SIM_STORE
  *   every other primitive (add, fetch_or, xchg, cmpxchg, try_cmpxchg ...)
  *                                                 SIM_RMW
@@ -42,6 +43,7 @@ static __always_inline T arch_##pfx##_read(const V *v)			\
 static __always_inline T arch_##pfx##_read_acquire(const V *v)		\
 {									\
 	__SIM_ATOMIC_HOOK(SIM_LOAD, v);					\
+	sim_acquire();							\
 	return __atomic_load_n(&v->counter, __ATOMIC_ACQUIRE);		\
 }									\
 static __always_inline void arch_##pfx##_set(V *v, T i)		\

@@ -8,8 +8,14 @@
  * (smp_mb(), smp_store_mb(), smp_cond_load_{relaxed,acquire}() ...) from
  * the primitives below.
  *
- * The machine is sequentially consistent: no barrier changes what a load
- * returns.  Barriers are kept as scheduling points and priced where the
+ * The kernel's own stores are never buffered (under memory=tso|arm64 a
+ * store hook drains the CPU's buffered stores first, sim/machine/
+ * memmodel.h), so barriers change what a load returns only under
+ * memory=arm64, where the program's and the libraries' stores may
+ * become visible late to a CPU: there the acquires (smp_load_acquire(),
+ * smp_rmb() and smp_acquire__after_ctrl_dep(), so smp_cond_load_acquire())
+ * call sim_acquire(), as LDAR and DMB ISHLD order an arm64 CPU's later
+ * loads.  Barriers are kept as scheduling points and priced where the
  * modelled hardware (x86-TSO, with fully ordered atomics) pays for them:
  *
  *   mb(), smp_mb()             sim_hook(SIM_FENCE, NULL, 0) + host fence
@@ -17,8 +23,11 @@
  *                              x86, which uses xchg) - set_current_state()
  *   smp_store_release(p, v)    sim_hook(SIM_STORE, p, size), release store
  *   smp_load_acquire(p)        sim_hook(SIM_LOAD, p, size), acquire load
- *   rmb(), wmb(), smp_rmb(), smp_wmb(), smp_acquire__after_ctrl_dep(),
- *   smp_mb__before_atomic(), smp_mb__after_atomic()
+ *                              (and sim_acquire())
+ *   rmb(), smp_rmb(), smp_acquire__after_ctrl_dep()
+ *                              compiler barrier and sim_acquire(), no hook:
+ *                              free on x86 (TSO)
+ *   wmb(), smp_wmb(), smp_mb__before_atomic(), smp_mb__after_atomic()
  *                              compiler barrier only, no hook: free on
  *                              x86 (TSO; atomics are already full barriers)
  *   smp_cond_load_relaxed/acquire(p, c)
@@ -45,11 +54,15 @@ do {									\
 	sim_hook(SIM_FENCE, NULL, 0);					\
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);			\
 } while (0)
-#define __rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define __rmb()								\
+do {									\
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);			\
+	sim_acquire();							\
+} while (0)
 #define __wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
 
 #define __smp_mb()	__mb()
-#define __smp_rmb()	barrier()
+#define __smp_rmb()	do { barrier(); sim_acquire(); } while (0)
 #define __smp_wmb()	barrier()
 
 #define __smp_mb__before_atomic()	barrier()
@@ -71,6 +84,7 @@ do {									\
 	typeof(p) __la_p = (p);						\
 	compiletime_assert_atomic_type(*__la_p);			\
 	sim_hook(SIM_LOAD, __la_p, sizeof(*__la_p));			\
+	sim_acquire();							\
 	(typeof(*__la_p))__atomic_load_n(__la_p, __ATOMIC_ACQUIRE);	\
 })
 
