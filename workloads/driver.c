@@ -31,6 +31,7 @@ void wl_run_begin(struct wl_run *run, const struct sim_scenario *s)
 	run->s = s;
 	run->n = n;
 	run->holder = 0;
+	run->data_writes = 0;
 	run->stop = 0;
 	sim_hist_clear(&run_acquire_ns);
 	run->acquire_ns = &run_acquire_ns;
@@ -106,6 +107,44 @@ void wl_cs_exit(struct wl_run *run, const struct wl_worker *w)
 	if (run->holder != w->idx + 1)
 		cs_broken();
 	run->holder = 0;
+}
+
+void wl_data_expect(struct wl_run *run, uint32_t v, uint32_t n)
+{
+	static char what[160];
+
+	if (v == n)
+		return;
+	snprintf(what, sizeof(what),
+		 "mutual exclusion violated: an update of the data was lost (read %u after %u updates; memory=%s)",
+		 v, n, sim_memory_name());
+	sim_fail(SIM_FAIL_INVARIANT, what);
+}
+
+void wl_data_read(struct wl_run *run, uint32_t *data)
+{
+	uint32_t v = uatomic_load_relaxed(data);
+
+	wl_data_expect(run, v, run->data_writes);
+}
+
+void wl_data_seen(struct wl_run *run, uint32_t v)
+{
+	wl_data_expect(run, v, run->data_writes);
+	run->data_writes++;
+}
+
+void wl_data_write(struct wl_run *run, uint32_t *data)
+{
+	uint32_t v;
+
+	if (!sim__sb_on) {
+		v = uatomic_fetch_add(data, 1);
+	} else {
+		v = uatomic_load_relaxed(data);
+		uatomic_store_relaxed(data, v + 1);
+	}
+	wl_data_seen(run, v);
 }
 
 void wl_do_work(const struct sim_work *w)

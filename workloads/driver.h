@@ -36,6 +36,7 @@ struct wl_run {
 	int n;				/* workers			*/
 	struct wl_worker *w;
 	int holder;			/* worker in the section, + 1	*/
+	uint32_t data_writes;		/* the protected word's updates	*/
 	int stop;			/* fixed-time: set at duration	*/
 	/* every worker's lock call to lock held (wl_note_acquire()): the
 	 * driver's one histogram, emptied by wl_run_begin() */
@@ -66,6 +67,27 @@ static inline void wl_note_acquire(struct wl_run *run, uint64_t t0_ps)
  * acquisition. */
 void wl_cs_enter(struct wl_run *run, const struct wl_worker *w);
 void wl_cs_exit(struct wl_run *run, const struct wl_worker *w);
+/*
+ * The protected word: the driver's check that the lock orders memory.
+ * The critical sections count in @data (simulated memory) and in
+ * @run->data_writes (the driver's own): each value a section reads must
+ * be the number of updates before it, else one was lost (a store the
+ * lock left unordered before the next holder's load, which only a weak
+ * memory model shows), a simulated failure reported by the task that
+ * read it.
+ * wl_data_write - a writer's update of @data: under memory=sc an atomic
+ * add (one RMW, the access the studies' figures were measured with);
+ * under tso|arm64 a relaxed load and a relaxed store (LDR, STR on
+ * arm64), whose order only the lock gives.
+ * wl_data_read - a reader's relaxed load of @data (no update).
+ * wl_data_seen - @v was read from the word by a section that stores
+ * @v + 1 next (workloads/spin.c): counts that update.
+ * wl_data_expect - @v, read from the word by a task, must be @n.
+ */
+void wl_data_write(struct wl_run *run, uint32_t *data);
+void wl_data_read(struct wl_run *run, uint32_t *data);
+void wl_data_seen(struct wl_run *run, uint32_t v);
+void wl_data_expect(struct wl_run *run, uint32_t v, uint32_t n);
 /* wl_do_work - the critical section or the work between operations:
  * PAUSEs, a plain loop (1 ns per iteration, no memory access), a sleep. */
 void wl_do_work(const struct sim_work *w);

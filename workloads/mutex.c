@@ -38,7 +38,7 @@ static struct {
 static void critical_section(struct wl_worker *w)
 {
 	wl_cs_enter(&wl.run, w);
-	uatomic_fetch_add(wl.data, 1);	/* touch the protected line */
+	wl_data_write(&wl.run, wl.data);	/* touch the protected line */
 	wl_do_work(&wl.run.s->cs);
 	wl_cs_exit(&wl.run, w);
 }

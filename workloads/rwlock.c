@@ -108,7 +108,7 @@ static void read_op(struct wl_worker *w)
 		ops->rdlock(rw.word, &w->st);
 	wl_note_acquire(&rw.run, t0);
 	enter(w, 1);
-	uatomic_load(rw.data);			/* read the protected line */
+	wl_data_read(&rw.run, rw.data);		/* read the protected line */
 	wl_do_work(&rw.run.s->cs);
 	leave(1);
 	for (d = 0; d < depth; d++)
@@ -123,7 +123,7 @@ static void write_op(struct wl_worker *w)
 	rw.lock->lock(rw.word, &w->st);
 	wl_note_acquire(&rw.run, t0);
 	enter(w, 0);
-	uatomic_fetch_add(rw.data, 1);		/* write the protected line */
+	wl_data_write(&rw.run, rw.data);	/* write the protected line */
 	wl_do_work(&rw.run.s->cs);
 	leave(0);
 	rw.lock->unlock(rw.word, &w->st);

@@ -99,20 +99,23 @@ void sim_program_refuse_builtin_keys(const struct sim_scenario *s)
 extern const char futexsim_instrumented __attribute__((weak));
 
 /*
- * memory=tso|arm64 works on an instrumented program's accesses, the race
- * oracle on those and on an instrumented kernel's (make INSTR=1):
- * anywhere else they would do nothing, so they are bad input.
+ * memory=tso|arm64 works on the stores of an instrumented program and of
+ * the libraries (the built-in workloads' user locks, workloads/ulock):
+ * a program that is not instrumented would have its own stores in order
+ * and its library's buffered, which no hardware does, so it is bad
+ * input.  The race oracle works on an instrumented program's accesses
+ * and an instrumented kernel's (make INSTR=1): anywhere else it would do
+ * nothing.
  */
 static void refuse_uninstrumented(const struct sim_scenario *s, int program)
 {
 	static const char *const names[] = { "sc", "tso", "arm64" };
 	const int prog_instr = program && &futexsim_instrumented;
-	const char *why = program ?
-		"sc: this program is not instrumented (build it with 'futexsim build --instrument')" :
-		"sc: a weak memory model applies to a program built with 'futexsim build --instrument'";
 
-	if (s->memory != SIM_MEMORY_SC && !prog_instr)
-		sim_config_fail(&s->memory_at, "memory", why, names[s->memory]);
+	if (s->memory != SIM_MEMORY_SC && program && !prog_instr)
+		sim_config_fail(&s->memory_at, "memory",
+				"sc: this program is not instrumented (build it with 'futexsim build --instrument')",
+				names[s->memory]);
 	if ((s->oracles.mask & SIM_ORACLE_RACE) && !prog_instr &&
 	    !FUTEXSIM_KERNEL_INSTRUMENTED)
 		sim_config_fail(&s->oracle_at, "oracle", program ?

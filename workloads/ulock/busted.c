@@ -15,6 +15,16 @@
  * ww-racy: the lock's fast path is a load followed by a separate store
  * (no atomic RMW): two tasks can both see 0 and both enter.  The workload
  * driver's mutual-exclusion check must fire.
+ *
+ * tas-relaxed: a test-and-test-and-set lock (cmpxchg 0 -> 1; while taken,
+ * PAUSE and load until it reads 0)
+ * released by a relaxed store of 0 where a release store belongs (STR,
+ * not STLR).  Correct under memory=sc and tso (x86 releases a spinlock
+ * with a plain MOV: TSO keeps the critical section's stores before it);
+ * under memory=arm64 the unlock may become visible before the critical
+ * section's store of the protected data, the next holder reads the old
+ * value and an update is lost: the driver's data check must fire
+ * (workloads/driver.h, wl_data_check()).
  */
 #include <stddef.h>
 
@@ -67,6 +77,20 @@ static int racy_unlock(void *l, struct ulock_stats *st)
 	return 0;
 }
 
+static int tas_lock(void *l, struct ulock_stats *st)
+{
+	while (uatomic_cmpxchg(l, 0, 1) != 0)
+		while (uatomic_load_relaxed(l) != 0)
+			uatomic_pause();
+	return 0;
+}
+
+static int tas_relaxed_unlock(void *l, struct ulock_stats *st)
+{
+	uatomic_store_relaxed(l, 0);	/* BUG: no release order */
+	return 0;
+}
+
 /* the words a page of the run shows (struct ulock_ops.words) */
 static const char *const busted_words[] = { "__lock", NULL };
 
@@ -89,5 +113,16 @@ const struct ulock_ops ulock_racy_ops = {
 	.init		= busted_init,
 	.lock		= racy_lock,
 	.unlock		= racy_unlock,
+	.broken		= true,
+};
+
+const struct ulock_ops ulock_tas_relaxed_ops = {
+	.name		= "tas-relaxed",
+	.words		= busted_words,
+	.description	= "BROKEN: test-and-set lock released by a relaxed store (arm64 loses updates)",
+	.size		= sizeof(uint32_t),
+	.init		= busted_init,
+	.lock		= tas_lock,
+	.unlock		= tas_relaxed_unlock,
 	.broken		= true,
 };

@@ -18,6 +18,7 @@ const struct ulock_ops *const ulock_registry[] = {
 	&ulock_tp_timed_busted_ops,
 	&ulock_ww_busted_ops,
 	&ulock_racy_ops,
+	&ulock_tas_relaxed_ops,
 	&ulock_adaptive_ops,
 	&ulock_rw_prefer_reader_ops,
 	&ulock_rw_prefer_writer_ops,

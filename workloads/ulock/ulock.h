@@ -106,6 +106,7 @@ int ulock_tp_lock_call(uint32_t *w, int op, uint32_t val,
 		       struct ulock_stats *st, bool timed, bool busted);
 extern const struct ulock_ops ulock_ww_busted_ops;	/* busted.c	*/
 extern const struct ulock_ops ulock_racy_ops;		/* busted.c	*/
+extern const struct ulock_ops ulock_tas_relaxed_ops;	/* busted.c	*/
 extern const struct ulock_ops ulock_adaptive_ops;	/* adaptive.c	*/
 extern const struct ulock_ops ulock_rw_prefer_reader_ops;	/* rwlock.c */
 extern const struct ulock_ops ulock_rw_prefer_writer_ops;	/* rwlock.c */
