@@ -57,8 +57,25 @@ static inline struct rq *cpu_rq(const struct sim_cpu *c)
 	return &runqueues[c->k.cpu];
 }
 
+/*
+ * Has anything sched_assert_state() reads changed since it last passed?
+ * What it reads (a task's state, CPU and runqueue links, a CPU's curr,
+ * the runqueues, the task counts) is written in this file only, and by
+ * sim_task_create() right before it calls sched_task_start(); each of
+ * those writers calls state_changed() first.  Unchanged, the check would
+ * pass again, so it is skipped; the first dispatch after any change
+ * checks everything, as every dispatch did.
+ */
+static bool sched_changed = true;
+
+static inline void state_changed(void)
+{
+	sched_changed = true;
+}
+
 static void enqueue(struct rq *rq, struct sim_task *t)
 {
+	state_changed();
 	t->ready_ps = sim_now_ps();	/* run_task(): never before this */
 	t->rq_next = NULL;
 	t->rq_prev = rq->tail;
@@ -73,6 +90,7 @@ static void enqueue(struct rq *rq, struct sim_task *t)
 
 static void dequeue(struct rq *rq, struct sim_task *t)
 {
+	state_changed();
 	if (t->rq_prev)
 		t->rq_prev->rq_next = t->rq_next;
 	else
@@ -89,6 +107,7 @@ void sched_init(void)
 {
 	int factor = 1, n = sim.nr_cpus < 8 ? sim.nr_cpus : 8;
 
+	state_changed();		/* a new machine */
 	while (n >>= 1)
 		factor++;
 	sleeper_credit_ps = 6000000000LL * factor / 2;
@@ -176,6 +195,7 @@ static void place(struct sim_task *t, int cpu, uint64_t latency_ps)
 {
 	struct sim_cpu *c = &sim.cpus[cpu];
 
+	state_changed();
 	t->cpu = cpu;
 	enqueue(cpu_rq(c), t);
 	if (!c->curr)
@@ -204,6 +224,7 @@ static void run_task(struct sim_cpu *c, struct sim_task *next)
 	c->k.need_resched = 0;
 	if (!next)
 		return;
+	state_changed();
 	if (c->now_ps < next->ready_ps)
 		c->now_ps = next->ready_ps;
 	next->state = SIM_TASK_RUNNING;
@@ -344,6 +365,7 @@ static void switch_away(struct sim_task *prev)
 		c->now_ps += p->idle_enter_ps;
 		c->k.need_resched = 0;
 	}
+	state_changed();		/* sim_switch_to() sets c->curr */
 	sim_switch_to(next);
 }
 
@@ -355,6 +377,7 @@ void sched_block(void)
 
 	if (sim_cur->k.preempt_count)
 		sim_fail(SIM_FAIL_BUG, "scheduling while atomic (preempt_count != 0)");
+	state_changed();
 	t->state = SIM_TASK_SLEEPING;
 	if (sched_task_watch)
 		sched_task_watch(t, SCHED_WATCH_SLEEP);
@@ -366,6 +389,7 @@ void sched_exit(void)
 {
 	struct sim_task *t = sim_cur->curr;
 
+	state_changed();
 	t->state = SIM_TASK_DEAD;
 	sim.nr_live--;
 	switch_away(t);
@@ -427,6 +451,7 @@ void sched_cpu_wakeup(struct sim_cpu *c)
 	if (!next)
 		return;
 	sim_trace_sched_switch(c->k.cpu, c->now_ps, NULL, next);
+	state_changed();
 	c->curr = next;
 	run_task(c, next);
 }
@@ -526,6 +551,8 @@ void sched_assert_state(void)
 {
 	int queued[SIM_MAX_CPUS], live = 0;
 
+	if (!sched_changed)	/* it passed, and nothing changed since */
+		return;
 	memset(queued, 0, (size_t)sim.nr_cpus * sizeof(queued[0]));
 
 	for (int i = 0; i < sim.nr_tasks; i++) {
@@ -558,6 +585,7 @@ void sched_assert_state(void)
 		}
 		check(n == rq->nr && n == queued[i], "runqueue length");
 	}
+	sched_changed = false;
 }
 
 /* at every dispatch of a checked run (sim/machine/hooks.h) */

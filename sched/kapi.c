@@ -375,19 +375,32 @@ void ksim_task_set_slack(void *kt, unsigned long long ns)
 extern const struct sim_initcall __start_sim_initcall[] __weak;
 extern const struct sim_initcall __stop_sim_initcall[] __weak;
 
+/*
+ * One initcall.  futex_init() sets up the futex hash table, the same at
+ * every boot with as many CPUs: the table of the boot before, put back
+ * by the arena's reset, replaces the call when it can (sim/arch/alloc.c).
+ */
+static void initcall(const struct sim_initcall *ic)
+{
+	bool futex = !strcmp(ic->name, "futex_init");
+
+	if (futex && ksim_futex_hash_take_back())
+		return;
+	if (ic->fn())
+		sim_bug("an initcall failed", __FILE__, __LINE__);
+	if (futex)
+		ksim_futex_hash_keep();
+}
+
 void ksim_boot(void)
 {
 	const struct sim_initcall *ic;
 	int level;
 
-	for (level = 0; level < SIM_INITCALL_NR_LEVELS; level++) {
-		for (ic = __start_sim_initcall; ic < __stop_sim_initcall; ic++) {
-			if (ic->level != level)
-				continue;
-			if (ic->fn())
-				sim_bug("an initcall failed", __FILE__, __LINE__);
-		}
-	}
+	for (level = 0; level < SIM_INITCALL_NR_LEVELS; level++)
+		for (ic = __start_sim_initcall; ic < __stop_sim_initcall; ic++)
+			if (ic->level == level)
+				initcall(ic);
 }
 
 /*

@@ -49,7 +49,8 @@
  *
  * sched_assert_state() checks these invariants at every dispatch of the
  * machine when FUTEXSIM_CHECK_STATE=1 is set in the environment (the
- * scenario tests set it).
+ * scenario tests set it): in full at the first dispatch after a change
+ * of what it reads, at once at the others (sched/core.c).
  */
 #ifndef SCHED_SCHED_H
 #define SCHED_SCHED_H

@@ -145,6 +145,104 @@ START_TEST(test_arena_check_finds_a_byte_an_owner_left)
 }
 END_TEST
 
+/* ---- a block kept for its owner (sim_arena_keep()) ---- */
+
+#define KEPT_BYTES	(64 * 1024 + 64)
+
+static char *kept_block;
+static size_t kept_from, kept_to;	/* what the run changed: [from, to) */
+static int kept_restores;
+
+static void kept_restore(void *block)
+{
+	ck_assert_ptr_eq(block, kept_block);
+	memset(kept_block + kept_from, 0x11, kept_to - kept_from);
+	kept_restores++;
+}
+
+/* A neighbour, the table set up and kept, a neighbour, a run. */
+static void kept_boot(char **before, char **after, size_t from, size_t to)
+{
+	*before = sim_arena_alloc(100, 16);
+	kept_block = sim_arena_alloc(KEPT_BYTES, 64);
+	memset(kept_block, 0x11, KEPT_BYTES);
+	sim_arena_keep(kept_block, KEPT_BYTES, kept_restore);
+	*after = sim_arena_alloc(100, 16);
+	memset(*after, 0xa5, 100);
+	memset(kept_block + 1000, 0x77, 24);	/* the run */
+	kept_from = from;
+	kept_to = to;
+}
+
+START_TEST(test_arena_gives_a_kept_block_back_as_restored)
+{
+	char *before, *after, *p;
+
+	sim_arena_check_owners(1);
+	sim_arena_init();
+	kept_restores = 0;
+	kept_boot(&before, &after, 1000, 1024);
+	sim_arena_init();		/* the owner restores, the arena zeroes */
+	ck_assert_int_eq(kept_restores, 1);
+	ck_assert_ptr_eq(sim_arena_alloc(100, 16), before);
+	p = sim_arena_take_back(kept_block, KEPT_BYTES, 64);
+	ck_assert_ptr_eq(p, kept_block);
+	for (size_t i = 0; i < KEPT_BYTES; i++)
+		ck_assert_int_eq(p[i], 0x11);
+	ck_assert_ptr_eq(sim_arena_alloc(100, 16), after);
+	for (int i = 0; i < 100; i++)
+		ck_assert_int_eq(after[i], 0);
+	sim_arena_init();		/* taken back: kept again */
+	ck_assert_int_eq(kept_restores, 2);
+	sim_arena_check_owners(0);
+}
+END_TEST
+
+/* Other calls after the reset: the block is not given back, and the
+ * allocation that reaches it gets zeros. */
+START_TEST(test_arena_zeroes_a_kept_block_not_taken_back)
+{
+	char *before, *after, *p;
+
+	sim_arena_init();
+	kept_boot(&before, &after, 1000, 1024);
+	sim_arena_init();
+	/* not where it was: the allocations before it are missing */
+	ck_assert_ptr_null(sim_arena_take_back(kept_block, KEPT_BYTES, 64));
+	p = sim_arena_alloc(200, 16);	/* other calls: they reach it */
+	ck_assert_ptr_null(sim_arena_take_back(kept_block, KEPT_BYTES, 64));
+	for (size_t i = 0; i < KEPT_BYTES; i++)
+		ck_assert_int_eq(kept_block[i], 0);
+	p = sim_arena_alloc(KEPT_BYTES, 64);
+	for (size_t i = 0; i < KEPT_BYTES; i++)
+		ck_assert_int_eq(p[i], 0);
+}
+END_TEST
+
+static void owner_restores_too_little(void *arg)
+{
+	char *before, *after;
+
+	(void)arg;
+	sim_arena_check_owners(1);
+	sim_arena_init();
+	kept_boot(&before, &after, 1000, 1023);	/* one byte left */
+	sim_arena_init();
+}
+
+/* negative control: the check finds the byte the owner left */
+START_TEST(test_arena_check_finds_a_byte_a_restore_left)
+{
+	static struct child_out o;
+
+	run_child(owner_restores_too_little, NULL, &o);
+	ck_assert_msg(o.status == 128 + SIGABRT, "status %d, stderr:\n%s",
+		      o.status, o.err);
+	ck_assert_msg(strstr(o.err, "is not as it was kept after its owner restored it"),
+		      "stderr:\n%s", o.err);
+}
+END_TEST
+
 Suite *arena_suite(void)
 {
 	Suite *s = suite_create("arena");
@@ -156,6 +254,9 @@ Suite *arena_suite(void)
 	tcase_add_test(tc, test_arena_reuses_a_freed_block_of_the_same_class);
 	tcase_add_test(tc, test_arena_owner_clears_its_block_and_the_arena_the_rest);
 	tcase_add_test(tc, test_arena_check_finds_a_byte_an_owner_left);
+	tcase_add_test(tc, test_arena_gives_a_kept_block_back_as_restored);
+	tcase_add_test(tc, test_arena_zeroes_a_kept_block_not_taken_back);
+	tcase_add_test(tc, test_arena_check_finds_a_byte_a_restore_left);
 	suite_add_tcase(s, tc);
 	return s;
 }

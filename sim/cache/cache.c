@@ -117,8 +117,22 @@ static void memo_clear(void)
  * lines (the memo holds no other), its stack lines; its refs are kept
  * for the next machine's lines.
  */
+unsigned long sim_cache_epoch;
+
+void sim_cache_each_line(unsigned long lo, unsigned long hi,
+			 void (*fn)(unsigned long line, void *arg), void *arg)
+{
+	for (const struct line_ref *r = all_refs; r; r = r->next_alloc) {
+		unsigned long line = r->raw << SIM_CACHE_LINE_SHIFT;
+
+		if (line < hi && line + (1UL << SIM_CACHE_LINE_SHIFT) > lo)
+			fn(line, arg);
+	}
+}
+
 void sim_cache_init(const struct sim_preset *p)
 {
+	sim_cache_epoch++;
 	HASH_CLEAR(hh, refs);
 	if (!memo_ready) {
 		memo_clear();

@@ -181,6 +181,17 @@ static inline unsigned int sim__cache_slot(uintptr_t raw)
  */
 void sim_cache_init(const struct sim_preset *p);
 
+/*
+ * sim_cache_each_line - call @fn(@line, @arg) for every line the model
+ * met since sim_cache_init() (an access, or a line identity asked for)
+ * that overlaps [@lo, @hi), @line its address; in no meaningful order.
+ * sim_cache_epoch - how many times sim_cache_init() ran: the lines met
+ * are those since the epoch the caller saw, if it is still the same.
+ */
+void sim_cache_each_line(unsigned long lo, unsigned long hi,
+			 void (*fn)(unsigned long line, void *arg), void *arg);
+extern unsigned long sim_cache_epoch;
+
 #define SIM_CACHE_JITTER_MAX	50	/* percent				*/
 
 /*

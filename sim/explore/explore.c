@@ -328,8 +328,8 @@ bool sim_explore_solo_on(void)
 struct sim_cpu *sim_explore_pick(void)
 {
 	struct sim_cpu *cand[SIM_MAX_CPUS], *c, *run = sim_cur;
-	int nr = sim_runheap_nr(), n = 0, k, i;
-	bool cur = false, all_spin = true;
+	int n = 0, k;
+	bool cur = false;
 
 	if (__builtin_expect(solo_cpu >= 0, 0)) {
 		c = &sim.cpus[solo_cpu];
@@ -339,19 +339,6 @@ struct sim_cpu *sim_explore_pick(void)
 		return c;
 	}
 
-	for (i = 0; i < nr; i++)
-		if (!ex.spinning[sim_runheap_at(i)->k.cpu])
-			all_spin = false;
-	/*
-	 * Every CPU that may run is spinning: timed mode's rule, the
-	 * smallest clock, and no choice.  Priorities (pct) or chance would
-	 * let one spinner run ahead in time while another, whose spin is
-	 * bounded by time (a TP waiter's 50 us window on readers) or whose
-	 * wait is over with no write to a line it reads (an owner that left
-	 * its CPU), never saw its own clock move.
-	 */
-	if (all_spin)
-		return sim_runheap_pop_earliest();
 	/* the running CPU first, then by CPU number; no spinner */
 	if (run && sim_runheap_contains(run) && !ex.spinning[run->k.cpu]) {
 		cand[n++] = run;
@@ -363,8 +350,17 @@ struct sim_cpu *sim_explore_pick(void)
 			continue;
 		cand[n++] = c;
 	}
-	if (!n)		/* cannot happen: the heap is not empty */
-		cand[n++] = sim_runheap_at(0);
+	/*
+	 * No candidate: every CPU that may run is spinning (or none may
+	 * run).  Timed mode's rule, the smallest clock, and no choice.
+	 * Priorities (pct) or chance would let one spinner run ahead in
+	 * time while another, whose spin is bounded by time (a TP waiter's
+	 * 50 us window on readers) or whose wait is over with no write to a
+	 * line it reads (an owner that left its CPU), never saw its own
+	 * clock move.
+	 */
+	if (!n)
+		return sim_runheap_pop_earliest();
 	k = 0;
 	if (n > 1) {
 		ex.steps++;

@@ -26,6 +26,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,52 @@ static struct {
 static int nr_owned;
 static int check_owned = -1;		/* FUTEXSIM_ARENA_CHECK, read once */
 
+/*
+ * The block kept for its owner (sim_arena_keep()): its bytes [lo, lo +
+ * size) hold what the owner set up, not zeros.  Held: handed out to the
+ * machine now running (the reset restores it, its range is in clean[]);
+ * not held: past brk_off, waiting for sim_arena_take_back(), and the
+ * first allocation that reaches it any other way zeroes it and forgets
+ * it (kept_drop()), so that everything from brk_off up is zero for
+ * every other caller.  FUTEXSIM_ARENA_CHECK=1: image is a copy of the
+ * bytes given, which the reset compares with the restored block.
+ */
+static struct {
+	char *block;			/* NULL: none			*/
+	size_t lo, size;		/* offset, requested bytes	*/
+	unsigned int class;
+	bool held;
+	void (*restore)(void *block);
+	unsigned char *image;
+} kept;
+
+/* Zero the kept block's bytes and forget it. */
+static void kept_drop(void)
+{
+	arena_unpoison(kept.block, kept.size);
+	memset(kept.block, 0, kept.size);
+	free(kept.image);
+	kept.block = NULL;
+	kept.image = NULL;
+}
+
+/* The reset: a held block is restored by its owner and waits past
+ * brk_off for sim_arena_take_back(); FUTEXSIM_ARENA_CHECK=1: is it as
+ * it was given? */
+static void kept_restore(void)
+{
+	if (!kept.block || !kept.held)
+		return;
+	kept.restore(kept.block);
+	kept.held = false;
+	if (kept.image && memcmp(kept.image, kept.block, kept.size)) {
+		fprintf(stderr, "futexsim: BUG: arena block %p is not as it was kept after its owner restored it\n",
+			kept.block);
+		abort();
+	}
+	arena_poison(kept.block, kept.size);
+}
+
 /* Zero [0, brk_off) but the clean ranges; forget them. */
 static void zero_used(void)
 {
@@ -108,6 +155,14 @@ static void zero_used(void)
 	nr_clean = 0;
 }
 
+/* check_owned from FUTEXSIM_ARENA_CHECK (read once). */
+static void read_check_env(void)
+{
+	const char *e = getenv("FUTEXSIM_ARENA_CHECK");
+
+	check_owned = e && !strcmp(e, "1");
+}
+
 void sim_arena_check_owners(int on)
 {
 	check_owned = !!on;
@@ -116,11 +171,8 @@ void sim_arena_check_owners(int on)
 /* Owners clear their blocks; FUTEXSIM_ARENA_CHECK=1: did they? */
 static void owners_clear(void)
 {
-	if (check_owned < 0) {
-		const char *e = getenv("FUTEXSIM_ARENA_CHECK");
-
-		check_owned = e && !strcmp(e, "1");
-	}
+	if (check_owned < 0)
+		read_check_env();
 	for (int i = 0; i < nr_owned; i++)
 		owned[i].clear(owned[i].block);
 	for (int i = 0; check_owned && i < nr_owned; i++) {
@@ -183,11 +235,16 @@ void sim_arena_init(void)
 		memset(free_list, 0, sizeof(free_list));
 		owners_clear();
 		/* zero again: a small arena (explore mode builds a machine
-		 * per run) by memset, which keeps its pages; else madvise */
-		if (brk_off && brk_off <= ARENA_MEMSET_MAX)
+		 * per run) by memset, which keeps its pages and the kept
+		 * block; else madvise, which drops it */
+		if (brk_off && brk_off <= ARENA_MEMSET_MAX) {
+			kept_restore();
 			zero_used();
-		else if (brk_off)
+		} else if (brk_off) {
+			if (kept.block)
+				kept_drop();
 			madvise(base, brk_off, MADV_DONTNEED);
+		}
 		brk_off = 0;
 		nr_clean = 0;
 		return;
@@ -227,6 +284,8 @@ void *sim_arena_alloc(size_t size, size_t align)
 	/* the block starts at an aligned address; its header sits below */
 	size_t start = (brk_off + HDR + align - 1) & ~(align - 1);
 
+	if (kept.block && !kept.held && start + csize > kept.lo - HDR)
+		kept_drop();	/* it reaches the kept block */
 	if (start + csize > SIM_ARENA_SIZE) {
 		fprintf(stderr, "futexsim: simulation arena exhausted (%zu bytes)\n",
 			(size_t)SIM_ARENA_SIZE);
@@ -246,11 +305,27 @@ void *sim_arena_alloc(size_t size, size_t align)
 	return base + start;
 }
 
+/* The reset skips the whole block [lo, hi): its range replaces its
+ * tail's in clean[], in address order (the caller checked there is room). */
+static void clean_whole_block(size_t lo, size_t hi)
+{
+	int i, j;
+
+	for (i = j = 0; i < nr_clean; i++)
+		if (clean[i].lo < lo || clean[i].hi > hi)
+			clean[j++] = clean[i];
+	nr_clean = j;
+	for (i = nr_clean; i > 0 && clean[i - 1].lo > lo; i--)
+		clean[i] = clean[i - 1];
+	clean[i].lo = lo;
+	clean[i].hi = hi;
+	nr_clean++;
+}
+
 void sim_arena_owner_clears(void *p, void (*clear)(void *block))
 {
 	struct block_hdr *h = (struct block_hdr *)p - 1;
 	size_t lo = (size_t)((char *)p - base), hi;
-	int i, j;
 
 	if (!sim_arena_contains(p) || h->magic != MAGIC_USED ||
 	    nr_owned == OWNED_MAX || nr_clean == CLEAN_MAX) {
@@ -261,16 +336,65 @@ void sim_arena_owner_clears(void *p, void (*clear)(void *block))
 	owned[nr_owned].block = p;
 	owned[nr_owned].bytes = hi - lo;
 	owned[nr_owned++].clear = clear;
-	/* the whole block replaces its tail's range, in address order */
-	for (i = j = 0; i < nr_clean; i++)
-		if (clean[i].lo < lo || clean[i].hi > hi)
-			clean[j++] = clean[i];
-	nr_clean = j;
-	for (i = nr_clean; i > 0 && clean[i - 1].lo > lo; i--)
-		clean[i] = clean[i - 1];
-	clean[i].lo = lo;
-	clean[i].hi = hi;
-	nr_clean++;
+	clean_whole_block(lo, hi);
+}
+
+void sim_arena_keep(void *p, size_t size, void (*restore)(void *block))
+{
+	struct block_hdr *h = (struct block_hdr *)p - 1;
+	size_t lo = (size_t)((char *)p - base);
+
+	if (kept.block && !kept.held)
+		kept_drop();	/* the last one, not taken back */
+	if (!sim_arena_contains(p) || h->magic != MAGIC_USED || kept.block ||
+	    size > class_bytes(h->class) || nr_clean == CLEAN_MAX) {
+		fprintf(stderr, "futexsim: BUG: arena block %p cannot be kept\n", p);
+		abort();
+	}
+	kept.block = p;
+	kept.lo = lo;
+	kept.size = size;
+	kept.class = h->class;
+	kept.held = true;
+	kept.restore = restore;
+	kept.image = NULL;
+	if (check_owned < 0)
+		read_check_env();
+	if (check_owned) {
+		kept.image = malloc(size);
+		if (!kept.image) {
+			fprintf(stderr, "futexsim: out of memory\n");
+			exit(SIM_EXIT_HOST);
+		}
+		memcpy(kept.image, p, size);
+	}
+	clean_whole_block(lo, lo + class_bytes(h->class));
+}
+
+void *sim_arena_take_back(const void *p, size_t size, size_t align)
+{
+	size_t csize;
+	unsigned int class = size_class(size, &csize);
+	struct block_hdr *h;
+
+	if (align < 16)
+		align = 16;
+	if (!kept.block || kept.block != p || kept.held ||
+	    kept.size != size || kept.class != class || nr_clean == CLEAN_MAX ||
+	    ((brk_off + HDR + align - 1) & ~(align - 1)) != kept.lo)
+		return NULL;
+	h = (struct block_hdr *)(base + kept.lo - HDR);
+	h->class = class;
+	h->magic = MAGIC_USED;
+	h->next_free = NULL;
+	brk_off = kept.lo + csize;
+	kept.held = true;
+	clean_whole_block(kept.lo, brk_off);
+	arena_roots();
+	arena_poison(h, HDR);
+	arena_unpoison(kept.block, size);
+	arena_poison(kept.block + size, csize - size);
+	return kept.block;
 }
 
 void sim_arena_free(const void *p)
@@ -290,6 +414,10 @@ void sim_arena_free(const void *p)
 			fprintf(stderr, "futexsim: BUG: free of arena block %p, left to its owner\n", p);
 			abort();
 		}
+	}
+	if (p == kept.block) {
+		fprintf(stderr, "futexsim: BUG: free of arena block %p, kept for its owner\n", p);
+		abort();
 	}
 	h->magic = MAGIC_FREE;
 	for (int i = 0; i < nr_clean; i++) {
@@ -334,4 +462,16 @@ void sim_kfree(const void *p)
 void sim_kzalloc_owner_clears(void *p, void (*clear)(void *block))
 {
 	sim_arena_owner_clears(p, clear);
+}
+
+void sim_kzalloc_keep(void *p, unsigned long bytes,
+		      void (*restore)(void *block))
+{
+	sim_arena_keep(p, bytes, restore);
+}
+
+/* the same offset as sim_kzalloc(@bytes) would give, aligned alike */
+void *sim_kzalloc_take_back(const void *p, unsigned long bytes)
+{
+	return sim_arena_take_back(p, bytes, bytes >= 64 ? 64 : 16);
 }

@@ -39,6 +39,26 @@ void sim_arena_free(const void *p);
  * the block is all zero after @clear (a BUG, abort(), if not).
  */
 void sim_arena_owner_clears(void *p, void (*clear)(void *block));
+/*
+ * sim_arena_keep - block @p (from sim_arena_alloc(), not to be freed),
+ * whose first @size bytes its owner set up, keeps them across the next
+ * reset for the owner to take back: sim_arena_init() calls @restore(@p),
+ * which must bring every one of those bytes back to its value at this
+ * call, and leaves the block out of its zeroing.  One block at a time.
+ * FUTEXSIM_ARENA_CHECK=1: the reset compares the block with a copy of
+ * it made here (a BUG, abort(), if they differ).
+ */
+void sim_arena_keep(void *p, size_t size, void (*restore)(void *block));
+/*
+ * sim_arena_take_back - the kept block @p, as restored, if the
+ * allocation sim_arena_alloc(@size, @align) would give it now (the same
+ * offset and size: the same calls since the reset); else NULL, and the
+ * caller allocates as usual.  A taken back block is kept again for the
+ * next reset.  An allocation that reaches the kept block first zeroes
+ * it and forgets it, as does a reset by madvise(): sim_arena_alloc()
+ * always hands out zeros.
+ */
+void *sim_arena_take_back(const void *p, size_t size, size_t align);
 /* sim_arena_check_owners - the check of FUTEXSIM_ARENA_CHECK=1 on (1) or
  * off (0), whatever the environment says. */
 void sim_arena_check_owners(int on);

@@ -185,6 +185,25 @@ void sim_kfree(const void *p);
  * of which a run writes a few entries): sim/host/arena.h,
  * sim_arena_owner_clears(). */
 void sim_kzalloc_owner_clears(void *p, void (*clear)(void *block));
+/* sim_kzalloc_keep - @p, from sim_kzalloc(@bytes) and kept for the run,
+ * keeps what its owner set up across the next reset, @restore(@p) there
+ * bringing it back; sim_kzalloc_take_back(@p, @bytes) at the next boot
+ * returns it if sim_kzalloc(@bytes) would give it then, else NULL:
+ * sim/host/arena.h, sim_arena_keep() and sim_arena_take_back(). */
+void sim_kzalloc_keep(void *p, unsigned long bytes,
+		      void (*restore)(void *block));
+void *sim_kzalloc_take_back(const void *p, unsigned long bytes);
+/*
+ * sim_lines_touched - the machine before this one (call it only from the
+ * arena's reset, in sim_machine_init()): @fn(@line, @arg) for every
+ * 64-byte line overlapping [@lo, @hi) that a hook of its tasks met (a
+ * load, store or RMW the cache-line model priced), @line its address,
+ * and 1.  0, and no call, when it cannot tell (no cache-line model): any
+ * line may have been met.  Plain accesses are no hooks: a caller must
+ * know that every write it cares about comes with a hook on its line.
+ */
+int sim_lines_touched(unsigned long lo, unsigned long hi,
+		      void (*fn)(unsigned long line, void *arg), void *arg);
 
 /* ---- failures (sim/report/failure.c): report and exit status 3 ---- */
 void sim_bug(const char *what, const char *file, int line)

@@ -66,6 +66,7 @@ static struct sim_coro *running_coro;	/* the coroutine executing now	*/
 static uint64_t horizon_ps;		/* the running CPU may run below it */
 static uint64_t cost_ps[SIM_NR_ACCESS];	/* flat costs; RELAX, LOAD: parking */
 static bool cache_on;			/* sim/cache/cache.c prices the accesses */
+static unsigned long cache_epoch;	/* sim_cache_epoch at the boot	*/
 static int in_event;			/* an event callback is running	*/
 static uint64_t event_now_ps;		/* its deadline			*/
 static uint64_t last_progress_ps;	/* livelock watchdog		*/
@@ -213,6 +214,7 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 		c->tick.cpu = c->kick.cpu = i;
 	}
 	sim_cache_init(preset);
+	cache_epoch = sim_cache_epoch;
 	sim_sb_reset();
 	cache_on = preset->cache_model;
 	percpu_init();
@@ -220,6 +222,18 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 	sim_this_cpu = &sim.cpus[0].k;	/* the boot CPU runs the initcalls */
 	ksim_boot();
 	sim_failure_install();
+}
+
+/* The arena's reset runs before sim_cache_init() and cache_on's new
+ * value: the model still holds the lines of the last machine, if no one
+ * else reset it since its boot. */
+int sim_lines_touched(unsigned long lo, unsigned long hi,
+		      void (*fn)(unsigned long line, void *arg), void *arg)
+{
+	if (!cache_on || cache_epoch != sim_cache_epoch)
+		return 0;
+	sim_cache_each_line(lo, hi, fn, arg);
+	return 1;
 }
 
 void sim_set_check_state(int on)

@@ -52,9 +52,11 @@ uint64_t sim_prng_next(struct sim_prng *r)
 uint64_t sim_prng_below(struct sim_prng *r, uint64_t n)
 {
 	/* reject the top partial range so every value is equally likely */
-	uint64_t limit = -n % n;	/* == 2^64 mod n */
-	uint64_t x;
+	uint64_t limit, x;
 
+	if (!(n & (n - 1)))	/* a power of two: no range to reject, */
+		return sim_prng_next(r) & (n - 1);	/* and x % n */
+	limit = -n % n;		/* == 2^64 mod n */
 	do
 		x = sim_prng_next(r);
 	while (x < limit);

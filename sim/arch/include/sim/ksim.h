@@ -43,6 +43,28 @@ struct signal_struct *ksim_process_signal(void);
 void *ksim_alloc_lines(size_t size);
 
 /**
+ * ksim_futex_hash_keep() - keep the futex hash table for the next boot
+ *
+ * Call right after futex_init().  The table it set up stays in the
+ * arena across the reset, which puts back what a run changed in it
+ * (sim/arch/alloc.c says how, and why that is what futex_init() sets).
+ *
+ * Return: true if kept; false if the table is not as that needs.
+ */
+bool ksim_futex_hash_keep(void);
+
+/**
+ * ksim_futex_hash_take_back() - the kept table instead of futex_init()
+ *
+ * Call where futex_init() would run.  True: the table is back where
+ * futex_init() would allocate it (same CPUs, same allocations before it)
+ * with the bytes it would write, and its variables hold what it would
+ * set: do not call futex_init().  False: call it, then
+ * ksim_futex_hash_keep().
+ */
+bool ksim_futex_hash_take_back(void);
+
+/**
  * ksim_kcsan_access() - an instrumented kernel access, to the race oracle
  * @p, @size: the bytes
  * @how: SIM_RACE_* (sim/explore/race_abi.h)

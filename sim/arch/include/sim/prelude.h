@@ -15,7 +15,8 @@
  *    without CONFIG_MODULES).
  *  - __init, __initdata, __exit ... and __lockfunc are plain functions and
  *    data: nothing is discarded after boot, no special text sections.
- *  - <level>_initcall(fn) records { level, fn } in section "sim_initcall".
+ *  - <level>_initcall(fn) records { level, fn, name } in section
+ *    "sim_initcall".
  *    ksim_boot() runs the records level by level (early first, late last)
  *    and, within a level, in link order - the kernel's do_initcalls()
  *    order.  The records are static, so they add no global symbol.
@@ -54,12 +55,13 @@ struct file;
 struct sim_initcall {
 	int level;
 	int (*fn)(void);
+	const char *name;		/* the function's			*/
 };
 
 #define __sim_initcall(fn, lvl)						\
 	static const struct sim_initcall __sim_initcall_##fn		\
 	__attribute__((__used__, __section__("sim_initcall"),		\
-		       __aligned__(sizeof(void *)))) = { (lvl), (fn) }
+		       __aligned__(sizeof(void *)))) = { (lvl), (fn), #fn }
 
 #define early_initcall(fn)	__sim_initcall(fn, SIM_INITCALL_EARLY)
 #define core_initcall(fn)	__sim_initcall(fn, SIM_INITCALL_CORE)
