@@ -74,6 +74,9 @@ static uint64_t last_progress_ps;	/* livelock watchdog		*/
  * them before the watchdog gives up (dispatch_fire_due()). */
 #define SIM_LATE_EVENTS_MAX	100000
 static uint64_t livelock_ps = 10ULL * 1000 * 1000 * 1000 * 1000;
+/* livelock_deadline()'s value, kept by set_progress_ps() and
+ * sim_set_livelock_ps(): every dispatch reads it twice */
+static uint64_t livelock_at_ps;
 static int check_state;			/* FUTEXSIM_CHECK_STATE=1	*/
 static int nr_parked;			/* CPUs in sim_spin_wait()	*/
 static struct sim_cpu *parked[SIM_MAX_CPUS];	/* those CPUs, any order */
@@ -82,6 +85,19 @@ static struct sim_cpu *parked[SIM_MAX_CPUS];	/* those CPUs, any order */
 static uint16_t *park_count;
 static size_t park_cap;
 static jmp_buf abort_jb;		/* sim_run_abort() from main	*/
+
+/* The watchdog's deadline after progress at @ps (or a new bound), never
+ * past the clocks' limit (SIM_CLOCK_MAX_PS): a bound near 2^64 ps means
+ * the limit only. */
+static void set_progress_ps(uint64_t ps)
+{
+	uint64_t d;
+
+	last_progress_ps = ps;
+	if (__builtin_add_overflow(ps, livelock_ps, &d) || d > SIM_CLOCK_MAX_PS)
+		d = SIM_CLOCK_MAX_PS;
+	livelock_at_ps = d;
+}
 
 /* sim_hook()'s gate: a task runs (not the boot, not an event).  Set
  * wherever sim_cur or in_event change. */
@@ -188,7 +204,7 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 	running_coro = NULL;
 	horizon_ps = 0;
 	event_now_ps = 0;
-	last_progress_ps = 0;
+	set_progress_ps(0);
 	while (nr_parked)		/* an aborted run's spinners */
 		park_count[parked[--nr_parked]->park_line]--;
 	sim_runheap_reset();
@@ -249,6 +265,7 @@ int sim_check_state(void)
 void sim_set_livelock_ps(uint64_t ps)
 {
 	livelock_ps = ps;
+	set_progress_ps(last_progress_ps);
 }
 
 /* ---- clock -------------------------------------------------------------- */
@@ -282,7 +299,7 @@ uint64_t sim_jitter_ps(uint64_t ps)
 
 void sim_progress(void)
 {
-	last_progress_ps = sim_now_ps();
+	set_progress_ps(sim_now_ps());
 	sim.counters.progress++;
 }
 
@@ -493,16 +510,10 @@ static void fire(struct sim_event *ev)
 
 /* ---- dispatch ---------------------------------------------------------- */
 
-/* The livelock watchdog's deadline, never past the clocks' limit
- * (SIM_CLOCK_MAX_PS): a bound near 2^64 ps means the limit only. */
+/* The livelock watchdog's deadline (set_progress_ps()). */
 static inline uint64_t livelock_deadline(void)
 {
-	uint64_t d;
-
-	if (__builtin_add_overflow(last_progress_ps, livelock_ps, &d) ||
-	    d > SIM_CLOCK_MAX_PS)
-		return SIM_CLOCK_MAX_PS;
-	return d;
+	return livelock_at_ps;
 }
 
 /* What the CPU picked to run may run up to: the next CPU's clock, the
@@ -603,6 +614,25 @@ static struct sim_cpu *dispatch_pick(void)
 	return sim_explore_on ? sim__explore_next() : sim_runheap_pop_earliest();
 }
 
+/* Phases 1 and 2 in one when they come to a put back and a pick (timed
+ * mode, the dispatching CPU may run on, no event due before the earliest
+ * clock): sim_runheap_push_pop().  NULL: the two phases as they are. */
+static inline struct sim_cpu *dispatch_fast(void)
+{
+	struct sim_cpu *c = sim_cur;
+	struct sim_event *ev = sim_events_peek();
+	uint64_t earliest_ps = sim_runheap_min_ps();
+
+	if (sim_explore_on || !c || !c->curr || c->parked ||
+	    sim_runheap_contains(c))
+		return NULL;
+	if (c->now_ps < earliest_ps)
+		earliest_ps = c->now_ps;
+	if (ev && ev->when_ps <= earliest_ps)
+		return NULL;
+	return sim_runheap_push_pop(c);
+}
+
 /* Phase 3: the checks of every dispatch: the livelock watchdog, then,
  * when asked for, every layer's state checker. */
 static void dispatch_check(const struct sim_cpu *next)
@@ -622,10 +652,12 @@ static void dispatch_check(const struct sim_cpu *next)
  * (preempt_point()). */
 static void sim__dispatch(void)
 {
-	struct sim_cpu *next;
+	struct sim_cpu *next = dispatch_fast();
 
-	dispatch_fire_due();
-	next = dispatch_pick();
+	if (!next) {
+		dispatch_fire_due();
+		next = dispatch_pick();
+	}
 	dispatch_check(next);
 	/* explore mode: every hook is a scheduling point */
 	horizon_ps = sim_explore_on ? 0 : compute_horizon();
@@ -878,7 +910,7 @@ void sim_run(void)
 {
 	sim_coro_init_main(&main_coro);
 	running_coro = &main_coro;
-	last_progress_ps = 0;
+	set_progress_ps(0);
 	if (setjmp(abort_jb))
 		return;		/* sim_run_abort() from the main context */
 	sim__dispatch();

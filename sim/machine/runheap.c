@@ -233,6 +233,35 @@ struct sim_cpu *sim_runheap_pop_earliest(void)
 	return c;
 }
 
+/*
+ * The flat array's two cases without a tie at the smallest clock: @c
+ * alone before every CPU of the array (it stays out), or the last CPU
+ * alone before @c and every other (it leaves, @c goes in at its place).
+ * Neither draws: the PRNG tells apart only equal clocks.
+ */
+struct sim_cpu *sim_runheap_push_pop(struct sim_cpu *c)
+{
+	struct sim_cpu *min;
+	int i;
+
+	if (!flat || nr == FLAT_MAX)
+		goto slow;
+	if (!nr || c->now_ps < key[nr - 1])
+		return c;
+	if (c->now_ps == key[nr - 1] || (nr > 1 && key[nr - 2] == key[nr - 1]))
+		goto slow;
+	min = heap[nr - 1];
+	min->run_idx = -1;
+	for (i = nr - 1; i > 0 && before_at(i - 1, c); i--)
+		place(heap[i - 1], i);
+	place(c, i);
+	set_min();
+	return min;
+slow:
+	sim_runheap_add(c);
+	return sim_runheap_pop_earliest();
+}
+
 void sim_runheap_remove(struct sim_cpu *c)
 {
 	remove_at(c->run_idx);
