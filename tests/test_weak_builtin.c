@@ -6,7 +6,8 @@
  * critical sections update the protected word with a relaxed load and
  * store, and the driver checks every value a section reads
  * (workloads/driver.h, wl_data_write()).  Every user lock, a reader-writer
- * lock and a kernel spinlock pass, timed and under explore; the
+ * lock and a kernel spinlock pass, timed (twice, the same bytes) and
+ * under explore; the
  * negative control, tas-relaxed (workloads/ulock/busted.c: released by a
  * relaxed store), passes under sc and tso, where stores leave in order,
  * and loses an update under arm64, found by explore, shrunk, replayed.
@@ -51,18 +52,27 @@ START_TEST(test_builtin_locks_pass_under_tso_and_arm64)
 {
 	static const char *const models[] = { "tso", "arm64" };
 	struct child_out *o = malloc(sizeof(*o));
+	struct child_out *again = malloc(sizeof(*again));
 
 	ck_assert_ptr_nonnull(o);
+	ck_assert_ptr_nonnull(again);
 	for (size_t m = 0; m < 2; m++) {
 		for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 			passes(o, "run", models[m], runs[i][0], runs[i][1],
 			       "--ops=3000", NULL);
 			ck_assert_ptr_nonnull(strstr(o->out, "3,000"));
+			/* the same run, the same bytes */
+			passes(again, "run", models[m], runs[i][0], runs[i][1],
+			       "--ops=3000", NULL);
+			ck_assert_msg(!strcmp(o->out, again->out),
+				      "%s %s: two runs differ", models[m],
+				      runs[i][1]);
 			passes(o, "explore", models[m], runs[i][0], runs[i][1],
 			       "--ops=6", "--runs=300");
 			ck_assert_ptr_nonnull(strstr(o->out, "no oracle fired in 300 runs"));
 		}
 	}
+	free(again);
 	free(o);
 }
 END_TEST

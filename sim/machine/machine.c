@@ -373,6 +373,19 @@ static void unpark(struct sim_cpu *c, uint64_t after_ps)
 		horizon_ps = c->now_ps;
 }
 
+/* Every CPU parked on @line resumes its spin to see a write at @after_ps. */
+static void unpark_line(uint64_t line, uint64_t after_ps)
+{
+	for (int i = 0; i < nr_parked; ) {
+		struct sim_cpu *c = parked[i];
+
+		if (c->park_line == line)
+			unpark(c, after_ps);	/* moves the last one to i */
+		else
+			i++;
+	}
+}
+
 /*
  * sim__wake_spinners - a store or RMW by the running CPU to @addr, issued
  * at @issue_ps (its hook's clock before the charge; ~0 if the task was
@@ -403,14 +416,7 @@ static void sim__wake_spinners(const volatile void *addr, uint64_t issue_ps,
 		if (after)
 			after--;
 	}
-	for (int i = 0; i < nr_parked; ) {
-		struct sim_cpu *c = parked[i];
-
-		if (c->park_line == line)
-			unpark(c, after);	/* moves the last one to i */
-		else
-			i++;
-	}
+	unpark_line(line, after);
 }
 
 void sim__spin_store_visible(const volatile void *addr, uint64_t when_ps)
@@ -422,14 +428,7 @@ void sim__spin_store_visible(const volatile void *addr, uint64_t when_ps)
 	line = sim_cache_line_id(addr);
 	if (line >= park_cap || !park_count[line])
 		return;
-	for (int i = 0; i < nr_parked; ) {
-		struct sim_cpu *c = parked[i];
-
-		if (c->park_line == line)
-			unpark(c, when_ps);	/* moves the last one to i */
-		else
-			i++;
-	}
+	unpark_line(line, when_ps);
 }
 
 static void tick_fire(struct sim_event *ev)

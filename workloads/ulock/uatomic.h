@@ -28,14 +28,21 @@ static inline uint32_t uatomic_load(uint32_t *p)
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
+/* The hook of a store of the libraries: buffered under memory=tso|arm64
+ * (a release store, STLR, if @release), a plain store hook otherwise. */
+static inline void uatomic__store_hook(uint32_t *p, int release)
+{
+	if (__builtin_expect(sim__sb_on, 0) && sim__hooks_live)
+		sim_sb_store_hooked(p, 4, release);
+	else
+		sim_hook(SIM_STORE, p, 4);
+}
+
 /* uatomic_store - a release store: under memory=tso|arm64 it goes into
  * the CPU's store buffer (STLR on arm64), after the program's own. */
 static inline void uatomic_store(uint32_t *p, uint32_t v)
 {
-	if (__builtin_expect(sim__sb_on, 0) && sim__hooks_live)
-		sim_sb_store_hooked(p, 4, 1);
-	else
-		sim_hook(SIM_STORE, p, 4);
+	uatomic__store_hook(p, 1);
 	__atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
@@ -51,10 +58,7 @@ static inline uint32_t uatomic_load_relaxed(uint32_t *p)
 
 static inline void uatomic_store_relaxed(uint32_t *p, uint32_t v)
 {
-	if (__builtin_expect(sim__sb_on, 0) && sim__hooks_live)
-		sim_sb_store_hooked(p, 4, 0);
-	else
-		sim_hook(SIM_STORE, p, 4);
+	uatomic__store_hook(p, 0);
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
