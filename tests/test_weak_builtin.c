@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "tests/run_child.h"
+#include "version.h"
 
 /* The built-in runs of the check: workload and lock. */
 static const char *const runs[][2] = {
@@ -113,10 +114,52 @@ START_TEST(test_relaxed_unlock_loses_an_update_under_arm64_only)
 }
 END_TEST
 
+/* The bug catalogue (workloads/bugs/) under tso and arm64: each correct
+ * twin passes 300 explore runs, and two bugs are still found. */
+START_TEST(test_bug_catalogue_under_tso_and_arm64)
+{
+	static const char *const ok[] = {
+		"lost-wakeup-ok", "qspin-noundo-ok", "rw-writer-starved-ok",
+		"tp-nohandoff-starve-ok",
+	};
+	static const char *const bug[][2] = {
+		{ "lost-wakeup", "lost-wakeup fired" },
+		{ "racy-mutex", "mutex fired" },
+	};
+	static const char *const models[] = { "--memory=tso", "--memory=arm64" };
+	struct child_out *o = malloc(sizeof(*o));
+	char scn[512];
+	const char *argv[] = { "futexsim", "explore", scn, NULL,
+			       "--strategy=random", "--runs=300", NULL };
+
+	ck_assert_ptr_nonnull(o);
+	for (size_t m = 0; m < 2; m++) {
+		argv[3] = models[m];
+		for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+			snprintf(scn, sizeof(scn), "%s/workloads/bugs/%s.scn",
+				 FUTEXSIM_SOURCE_DIR, ok[i]);
+			ck_assert(run_futexsim(o, argv));
+			ck_assert_msg(o->status == 0, "%s %s: status %d: %.2000s",
+				      ok[i], models[m], o->status, o->out);
+		}
+		for (size_t i = 0; i < sizeof(bug) / sizeof(bug[0]); i++) {
+			snprintf(scn, sizeof(scn), "%s/workloads/bugs/%s.scn",
+				 FUTEXSIM_SOURCE_DIR, bug[i][0]);
+			run_futexsim(o, argv);
+			ck_assert_msg(o->status == 3 && strstr(o->out, bug[i][1]),
+				      "%s %s: status %d: %.2000s", bug[i][0],
+				      models[m], o->status, o->out);
+		}
+	}
+	free(o);
+}
+END_TEST
+
 Suite *weak_builtin_suite(void)
 {
 	return one_case_suite("weak_builtin", 600, (const TTest *const[]){
 		test_builtin_locks_pass_under_tso_and_arm64,
 		test_relaxed_unlock_loses_an_update_under_arm64_only,
+		test_bug_catalogue_under_tso_and_arm64,
 		NULL });
 }
