@@ -134,6 +134,18 @@ void wl_data_seen(struct wl_run *run, uint32_t v)
 	run->data_writes++;
 }
 
+void wl_name_data(const char *lock, const void *word, unsigned int size,
+		  const uint32_t *data)
+{
+	static char lock_name[80];
+	const char *names[2] = { lock_name, "protected data" };
+	const void *addr[2] = { word, data };
+	const unsigned int sizes[2] = { size, sizeof(*data) };
+
+	snprintf(lock_name, sizeof(lock_name), "lock word (lock=%s)", lock);
+	sim_failure_name_data(2, addr, sizes, names);
+}
+
 void wl_data_write(struct wl_run *run, uint32_t *data)
 {
 	uint32_t v;

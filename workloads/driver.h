@@ -85,6 +85,11 @@ void wl_cs_exit(struct wl_run *run, const struct wl_worker *w);
  * wl_data_expect - @v, read from the word by a task, must be @n.
  */
 void wl_data_write(struct wl_run *run, uint32_t *data);
+/* wl_name_data - the reports name the lock (@size bytes at @word)
+ * "lock word (lock=@lock)" and @data "protected data"; @lock must
+ * outlive the run. */
+void wl_name_data(const char *lock, const void *word, unsigned int size,
+		  const uint32_t *data);
 void wl_data_read(struct wl_run *run, uint32_t *data);
 void wl_data_seen(struct wl_run *run, uint32_t v);
 void wl_data_expect(struct wl_run *run, uint32_t v, uint32_t n);

@@ -81,6 +81,7 @@ static void mutex_run(const struct sim_scenario *s, const struct ulock_ops *lock
 	wl.data = sim_arena_alloc(sizeof(uint32_t), 64);
 	lock->init(wl.word);
 	sim_trace_lock_words(wl.word, lock->words);	/* an HTML page */
+	wl_name_data(lock->name, wl.word, lock->size, wl.data);
 	wl_run_begin(&wl.run, s);
 	sim_oracle_watch(wl.word);	/* a futex word: 0 is free */
 	wl_run_tasks(&wl.run, "worker", worker, NULL);

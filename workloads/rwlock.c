@@ -190,6 +190,7 @@ static void rwlock_run(const struct sim_scenario *s, const struct ulock_ops *loc
 	rw.data = sim_arena_alloc(sizeof(uint32_t), 64);
 	lock->init(rw.word);
 	sim_trace_lock_words(rw.word, lock->words);	/* an HTML page */
+	wl_name_data(lock->name, rw.word, lock->size, rw.data);
 	wl_run_begin(&rw.run, s);
 	rw.role = calloc(rw.run.n, sizeof(*rw.role));
 	rw.reads = calloc(rw.run.n, sizeof(*rw.reads));

@@ -277,6 +277,7 @@ static void setup(const struct sim_scenario *s, const struct wl_klock *k)
 		sp.data = (uint32_t *)(line + EMBEDDED_DATA_OFFSET);
 	else
 		sp.data = sim_arena_alloc(64, 64);
+	wl_name_data(k->name, sp.word, 4, sp.data);
 	ksim_spin_paths_reset();
 	wl_run_begin(&sp.run, s);
 	place(s->placement, s->threads, cpu_of);

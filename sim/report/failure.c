@@ -451,11 +451,51 @@ static const char *failure_code_of(uintptr_t pc, char *buf, size_t len)
 	return buf;
 }
 
+/* sim_failure_name_data()'s regions */
+#define DATA_NAMES 4
+static struct {
+	uint64_t addr, size;
+	const char *name;
+} data_names[DATA_NAMES];
+static int nr_data_names;
+
+void sim_failure_name_data(int n, const void *const *addr,
+			   const unsigned int *size, const char *const *name)
+{
+	nr_data_names = n < DATA_NAMES ? n : DATA_NAMES;
+	for (int i = 0; i < nr_data_names; i++) {
+		data_names[i].addr = (uintptr_t)addr[i];
+		data_names[i].size = size[i];
+		data_names[i].name = name[i];
+	}
+}
+
+/* @addr named by a symbol, or by sim_failure_name_data(), or its hex. */
+static const char *data_sym_name(uint64_t addr, char *buf, size_t len)
+{
+	sim_sym_name(addr, buf, len);
+	if (strncmp(buf, "0x", 2))
+		return buf;
+	for (int i = 0; i < nr_data_names; i++) {
+		uint64_t off = addr - data_names[i].addr;
+
+		if (addr < data_names[i].addr || off >= data_names[i].size)
+			continue;
+		if (off)
+			snprintf(buf, len, "%s +%llu", data_names[i].name,
+				 (unsigned long long)off);
+		else
+			snprintf(buf, len, "%s", data_names[i].name);
+		break;
+	}
+	return buf;
+}
+
 const char *sim_failure_data_name(uint64_t addr, char *buf, size_t len)
 {
 	const struct sim_task *on;
 
-	sim_sym_name(addr, buf, len);
+	data_sym_name(addr, buf, len);
 	on = strncmp(buf, "0x", 2) ? NULL :
 		failure_stack_owner((const void *)(uintptr_t)addr);
 	if (on)
@@ -529,7 +569,7 @@ static void failure_store_buffers(void)
 					       t ? " (task \"" : "",
 					       t ? t->name : "", t ? "\")" : "");
 			failure_printf("        %s = %llu (%u bytes%s)\n",
-				       sim_sym_name(addr, name, sizeof(name)),
+				       data_sym_name(addr, name, sizeof(name)),
 				       (unsigned long long)val, size,
 				       rel ? ", release" : "");
 			any = 1;

@@ -88,6 +88,12 @@ void sim_failure_stack_here(char *out, int len);
  * when no symbol does, as an address on the stack of the task whose stack
  * holds it ("0x... (on the stack of task 100 \"main\")"), into @buf. */
 const char *sim_failure_data_name(uint64_t addr, char *buf, size_t len);
+/* sim_failure_name_data - until the next call, the reports name the
+ * @n regions [@addr[i], @addr[i] + @size[i]) @name[i] where no symbol
+ * names them (the built-in workloads' lock word and protected data,
+ * which live in the arena); @name[i] must outlive them.  At most 4. */
+void sim_failure_name_data(int n, const void *const *addr,
+			   const unsigned int *size, const char *const *name);
 
 /* Internal to sim/report/failure.c: file:line of code addresses, resolved by
  * sim/report/failure_lines.c.  sim__failure_lines_add - remember @pc (an address
