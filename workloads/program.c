@@ -142,7 +142,7 @@ void wl_prog_finish(struct sim_result *r)
 {
 	int n = wl_prog.nr_threads, nops = 0;
 	uint64_t *ops = calloc(n, sizeof(*ops)), tsum = 0, end_ps = 0;
-	struct sim_hist *all = calloc(1, sizeof(*all));
+	struct sim_hist *all = sim_hist_new();
 
 	if (!ops || !all) {
 		fprintf(stderr, "futexsim: out of memory for the program's figures\n");
@@ -186,7 +186,7 @@ void wl_prog_finish(struct sim_result *r)
 	r->prog_threads = n;
 	r->prog_rt = wl_prog.rt_requested;
 	for (int i = 0; i < n; i++) {
-		free(wl_prog.threads[i]->acquire_ns);
+		sim_hist_free(wl_prog.threads[i]->acquire_ns);
 		free(wl_prog.threads[i]->line[1]);
 		free(wl_prog.threads[i]->line[2]);
 		free(wl_prog.threads[i]->all);
@@ -195,7 +195,7 @@ void wl_prog_finish(struct sim_result *r)
 	wl_prog.threads = NULL;
 	wl_prog.nr_threads = 0;
 	free(ops);
-	free(all);
+	sim_hist_free(all);
 }
 
 void wl_program_mute(int on)

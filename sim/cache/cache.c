@@ -111,6 +111,14 @@ static void memo_clear(void)
 	}
 }
 
+void sim_cache_prepare(void)
+{
+	if (!memo_ready) {
+		memo_clear();
+		memo_ready = true;
+	}
+}
+
 /*
  * A new machine forgets every line.  Only what the last one used is
  * cleared (explore builds a machine per run): the memo slots of its
@@ -134,10 +142,7 @@ void sim_cache_init(const struct sim_preset *p)
 {
 	sim_cache_epoch++;
 	HASH_CLEAR(hh, refs);
-	if (!memo_ready) {
-		memo_clear();
-		memo_ready = true;
-	}
+	sim_cache_prepare();
 	while (all_refs) {
 		struct line_ref *r = all_refs;
 		struct sim__cache_memo *m = &sim__cache_memo[sim__cache_slot(r->raw)];

@@ -182,6 +182,15 @@ static inline unsigned int sim__cache_slot(uintptr_t raw)
 void sim_cache_init(const struct sim_preset *p);
 
 /*
+ * sim_cache_prepare - empty the lookup memo now rather than at the first
+ * sim_cache_init().  Called by a process that forks the runs
+ * (sim/explore/explore_fork.c): each run's process then only reads the
+ * memo's 16 pages, which it shares with the parent, instead of writing
+ * them all.
+ */
+void sim_cache_prepare(void);
+
+/*
  * sim_cache_each_line - call @fn(@line, @arg) for every line the model
  * met since sim_cache_init() (an access, or a line identity asked for)
  * that overlaps [@lo, @hi), @line its address; in no meaningful order.

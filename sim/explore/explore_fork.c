@@ -37,6 +37,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "sim/cache/cache.h"
 #include "sim/explore/explore_run.h"
 #include "sim/host/fdio.h"
 #include "workloads/workload.h"
@@ -98,6 +99,7 @@ void sim__xrun_forked(sim_xrun_body_fn body, struct sim_xctx *x,
 	pid_t pid;
 
 	fflush(NULL);
+	sim_cache_prepare();	/* once, for every child to share */
 	if (pipe(fd) || (pid = fork()) < 0) {
 		perror("futexsim: explore: a run's process");
 		exit(SIM_EXIT_HOST);

@@ -21,6 +21,7 @@
  * nothing else.
  */
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sim/report/stats.h"
 
@@ -88,6 +89,20 @@ void sim_hist_clear(struct sim_hist *h)
 	}
 	h->count = 0;
 	h->max = 0;
+}
+
+struct sim_hist *sim_hist_new(void)
+{
+	void *h = mmap(NULL, sizeof(struct sim_hist), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return h == MAP_FAILED ? NULL : h;
+}
+
+void sim_hist_free(struct sim_hist *h)
+{
+	if (h)
+		munmap(h, sizeof(*h));
 }
 
 void sim_hist_merge(struct sim_hist *dst, const struct sim_hist *src)

@@ -30,6 +30,14 @@ struct sim_hist {
 	uint64_t group[SIM_HIST_GROUPS];
 };
 
+/* sim_hist_new - a new empty histogram, in a mapping of its own whose
+ * pages are given zeroed when first written: a run that records a few
+ * values touches two or three of its ten pages, which a forked run's
+ * process (sim/explore/explore_fork.c) would otherwise fault in one by
+ * one to clear them.  Return: the histogram, NULL when out of memory.
+ * sim_hist_free - give back one sim_hist_new() returned (NULL: nothing). */
+struct sim_hist *sim_hist_new(void);
+void sim_hist_free(struct sim_hist *h);
 /* sim_hist_add - record value @v (e.g. nanoseconds). */
 void sim_hist_add(struct sim_hist *h, uint64_t v);
 /* sim_hist_clear - empty @h again, writing only the buckets up to the

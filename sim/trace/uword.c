@@ -36,6 +36,7 @@ static int16_t slot[HASH_SLOTS];		/* index + 1; 0: empty	*/
 static uintptr_t preload[SIM_UWORD_MAX];
 static int nr_preload;
 static uint64_t task_acq[TASK_MAX];		/* raw acquisitions	*/
+static int task_acq_hi;				/* entries below are set */
 
 static unsigned int hash(uintptr_t a)
 {
@@ -63,13 +64,13 @@ static struct sim_uword *find(uintptr_t a, int add)
 void sim_uword_reset(void)
 {
 	for (int i = 0; i < nr_words; i++)
-		free(words[i].lat_ns);
+		sim_hist_free(words[i].lat_ns);
 	/* the entries past nr_words are zero already: a program's run in a
 	 * fresh world (a forked child) touches no more pages than it uses */
 	memset(words, 0, (size_t)nr_words * sizeof(words[0]));
 	memset(slot, 0, sizeof(slot));
-	memset(task_acq, 0, sizeof(task_acq));
-	nr_words = nr_hists = 0;
+	memset(task_acq, 0, (size_t)task_acq_hi * sizeof(task_acq[0]));
+	nr_words = nr_hists = task_acq_hi = 0;
 	for (int i = 0; i < nr_preload; i++)
 		find(preload[i], 1);
 }
@@ -112,13 +113,16 @@ static void acquired(struct sim_uword *w, int tid, uint64_t start_ps,
 		w->per_task[t]++;
 	if (!w->raw)
 		return;
-	if (i >= 0 && i < TASK_MAX)
+	if (i >= 0 && i < TASK_MAX) {
 		task_acq[i]++;
+		if (i >= task_acq_hi)
+			task_acq_hi = i + 1;
+	}
 	if (sim_lockstat_on && start_ps)
 		sim_lockstat_word_acquired((const void *)w->addr, start_ps - 1,
 					   contended);
 	if (!w->lat_ns && nr_hists < SIM_UWORD_HISTS) {
-		w->lat_ns = calloc(1, sizeof(*w->lat_ns));
+		w->lat_ns = sim_hist_new();
 		nr_hists += !!w->lat_ns;
 	}
 	if (w->lat_ns && start_ps)

@@ -26,6 +26,7 @@
  * the other tasks are doing.
  */
 #include <linux/futex.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +45,10 @@
 #define WL_PROG_STACK_SIZE	SIM_CORO_STACK_MAX
 
 struct wl_prog_state wl_prog;
+/* wl_prog written since the process began: a run in a forked child (a
+ * fresh world, sim/explore/explore_fork.c) finds the zeros of the .bss
+ * and leaves its pages untouched until it uses them */
+static bool wl_prog_dirty;
 static int nr_live;			/* threads that have not exited	*/
 
 struct wl_prog_thread *wl_prog_self(void)
@@ -72,7 +77,7 @@ static struct wl_prog_thread *new_thread(void)
 		wl_prog.threads = realloc(wl_prog.threads, wl_prog.cap_threads *
 					  sizeof(struct wl_prog_thread *));
 	}
-	t->acquire_ns = calloc(1, sizeof(*t->acquire_ns));
+	t->acquire_ns = sim_hist_new();
 	if (!wl_prog.threads || !t->acquire_ns) {
 		fprintf(stderr, "futexsim: out of memory for a program thread\n");
 		exit(SIM_EXIT_INPUT);
@@ -187,7 +192,9 @@ void wl_prog_start(const struct sim_scenario *s, const struct ulock_ops *lock,
 {
 	struct wl_prog_thread *t;
 
-	memset(&wl_prog, 0, sizeof(wl_prog));
+	if (wl_prog_dirty)
+		memset(&wl_prog, 0, sizeof(wl_prog));
+	wl_prog_dirty = true;
 	wl_prog_signal_start();
 	nr_live = 0;
 	wl_prog.main = main;
