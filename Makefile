@@ -131,7 +131,7 @@ KX86_OBJS := $(B)/k-x86/kernel/locking/qspinlock.o \
 	     $(patsubst %.c,$(B)/kp-x86/%.o,$(wildcard sim/arch/x86/*.c))
 
 # Host TUs.  sim/cli/cli.c holds main().
-HOST_SRCS  := $(filter-out sched/kapi.c sim/cli/cli.c, \
+HOST_SRCS  := $(filter-out sched/kapi.c sim/cli/cli.c sim/program/world_end.c, \
 		$(filter-out sim/arch/%,$(wildcard sim/*/*.c)) \
 		$(wildcard sched/*.c workloads/*.c workloads/ulock/*.c \
 			   workloads/libsim/*.c))
@@ -184,9 +184,13 @@ $(B)/futexsim: $(B)/h/sim/cli/cli.o $(SIM_OBJS)
 # User programs (sim/program/build.c, workloads/libsim/): `futexsim build` links
 # a program with the whole simulator, this archive, with the compiler and
 # libraries recorded in program_flags.h.
-$(B)/libfutexsim.a: $(B)/h/sim/cli/cli.o $(SIM_OBJS)
+$(B)/libfutexsim.a: $(B)/h/sim/cli/cli.o $(SIM_OBJS) $(B)/libfutexsim-end.o
 	@echo "  AR      $@"
-	@rm -f $@ && ar rcs $@ $^
+	@rm -f $@ && ar rcs $@ $(filter-out $(B)/libfutexsim-end.o,$^)
+# linked between a program and the archive: where its own data ends
+# (sim/program/world_end.c)
+$(B)/libfutexsim-end.o: $(B)/h/sim/program/world_end.o
+	@cp $< $@
 # After the Debian packages: LDLIBS asks pkg-config for libunwind.
 $(B)/program_flags.h: Makefile | $(B)/.deps
 	@mkdir -p $(@D)

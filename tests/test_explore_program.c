@@ -148,6 +148,66 @@ START_TEST(test_every_explore_run_of_a_program_starts_from_a_fresh_world)
 }
 END_TEST
 
+/*
+ * Explore @name with @args twice, a process per run
+ * (FUTEXSIM_EXPLORE_FORK=1) and the runs in one process with the
+ * program's data put back after each: the same output and replay file,
+ * byte for byte, and the rewound search is not the same as one whose
+ * runs share their leftovers (@leaky: the program notices them).
+ */
+static void assert_same_both_ways(const char *name, const char *args,
+				  const char *strategy, const char *runs,
+				  int leaky)
+{
+	struct child_out *o[3];
+	char file[256], *bytes[2] = { NULL, NULL };
+	size_t len[2] = { 0, 0 };
+
+	for (int i = 0; i < 3; i++) {
+		o[i] = malloc(sizeof(*o[i]));
+		ck_assert_ptr_nonnull(o[i]);
+		if (i == 0)
+			setenv("FUTEXSIM_EXPLORE_FORK", "1", 1);
+		if (i == 2)
+			setenv("FUTEXSIM_EXPLORE_SAME_PROCESS", "1", 1);
+		explore_prog(o[i], name, args, strategy, runs);
+		unsetenv("FUTEXSIM_EXPLORE_FORK");
+		unsetenv("FUTEXSIM_EXPLORE_SAME_PROCESS");
+		if (i < 2 && o[i]->status == 3) {
+			replay_file_of(o[i]->out, file, sizeof(file));
+			bytes[i] = slurp(file, &len[i]);
+			ck_assert_ptr_nonnull(bytes[i]);
+		}
+	}
+	ck_assert_msg(o[0]->status == o[1]->status, "%s %s: status %d forked, %d rewound",
+		      name, args, o[0]->status, o[1]->status);
+	ck_assert_str_eq(o[0]->out, o[1]->out);
+	ck_assert_msg(len[0] == len[1] && (!len[0] || !memcmp(bytes[0], bytes[1], len[0])),
+		      "%s %s: the replay files differ", name, args);
+	if (leaky)
+		ck_assert_msg(strcmp(o[0]->out, o[2]->out),
+			      "%s %s: the runs sharing one world gave the same search",
+			      name, args);
+	for (int i = 0; i < 3; i++)
+		free(o[i]);
+	free(bytes[0]);
+	free(bytes[1]);
+}
+
+START_TEST(test_rewound_runs_give_the_search_a_process_per_run_gives)
+{
+	if (!build("tests/programs/counter.c", "counter") ||
+	    !build("workloads/examples/lostwake.c", "lostwake") ||
+	    !build("workloads/examples/abba.c", "abba"))
+		return;
+	assert_same_both_ways("counter", "racy 2 5", "random", "3000", 1);
+	assert_same_both_ways("counter", "atomic 2 5", "random", "300", 1);
+	assert_same_both_ways("lostwake", "buggy 3 20 50", "pct:3", "2000", 0);
+	assert_same_both_ways("lostwake", "fixed 3 20 50", "random", "300", 0);
+	assert_same_both_ways("abba", "abba 10", "timed", "2000", 0);
+}
+END_TEST
+
 START_TEST(test_explore_finds_the_buggy_twins_and_every_hit_replays)
 {
 	if (!build("tests/programs/counter.c", "counter") ||
@@ -396,6 +456,7 @@ Suite *explore_program_suite(void)
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_every_explore_run_of_a_program_starts_from_a_fresh_world);
 	tcase_add_test(tc, test_explore_finds_the_buggy_twins_and_every_hit_replays);
+	tcase_add_test(tc, test_rewound_runs_give_the_search_a_process_per_run_gives);
 	tcase_add_test(tc, test_futexsim_explore_with_program_runs_the_program_not_a_builtin);
 	tcase_add_test(tc, test_shrink_minimises_a_programs_schedule_and_marked_arguments);
 	tcase_add_test(tc, test_a_programs_report_lists_only_the_keys_that_apply);

@@ -203,6 +203,11 @@ void wl_program_mute(int on)
 	wl_prog_mute = on;
 }
 
+int wl_program_muted(void)
+{
+	return wl_prog_mute;
+}
+
 void wl_program_run(const struct sim_scenario *s, const struct ulock_ops *lock,
 		    int (*main)(int, char **, char **), struct sim_result *r)
 {

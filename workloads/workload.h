@@ -65,8 +65,10 @@ extern const struct wl_workload wl_program;	/* program.c */
 /* wl_program_mute - @on: the program's stdout and stderr lines are
  * dropped and its futex words go unnamed in the figures (the runs of a
  * search, sim/explore/explore_fork.c, and sim/program/prepass.c: naming
- * reads the executable's debug info, which costs more than a run). */
+ * reads the executable's debug info, which costs more than a run).
+ * wl_program_muted - whether it is so now. */
 void wl_program_mute(int on);
+int wl_program_muted(void);
 
 /*
  * wl_spin_run_lock - workload=spin with kernel lock @k, which need not be

@@ -171,8 +171,8 @@ void sim_xrun(struct sim_xctx *x, uint64_t seed,
 	      const char *record, struct sim_xres *res)
 {
 	if (x->fresh_world)
-		sim__xrun_forked(xrun_here, x, seed, forced, nr_forced, record,
-				 res);
+		sim__xrun_fresh(xrun_here, x, seed, forced, nr_forced, record,
+				res);
 	else
 		xrun_here(x, seed, forced, nr_forced, record, res);
 }

@@ -11,9 +11,9 @@
  * simulated failure ends the run, not the process (sim_fail_hook,
  * sim_run_abort()).  Runs are pure functions of (scenario, strategy,
  * seed, forced choices), whichever runs came before in the process.
- * A user program's run (workload program) is made in a child process of
- * its own, from the world as it was before the first run
- * (sim/explore/explore_fork.c).
+ * A user program's run (workload program) is made from the world as it
+ * was before the first run: its globals put back after each run, or in
+ * a child process of its own (sim/explore/explore_fork.c).
  */
 #ifndef SIM_EXPLORE_RUN_H
 #define SIM_EXPLORE_RUN_H
@@ -34,7 +34,7 @@ struct sim_xctx {
 	struct sim_strategy st;
 	struct sim_oracles oracles;
 	uint64_t pct_steps;		/* calibration, for pct		*/
-	/* each run in a child process (workload program), unless the
+	/* each run in a fresh world (workload program), unless the
 	 * environment has FUTEXSIM_EXPLORE_SAME_PROCESS=1: the tests'
 	 * negative control, runs that share one world */
 	int fresh_world;
@@ -76,19 +76,21 @@ void sim_xrun(struct sim_xctx *x, uint64_t seed,
 	      const char *record, struct sim_xres *res);
 
 /*
- * sim__xrun_forked - run @body(@x, @seed, ...) (what sim_xrun() does in
- * this process) in a child process, a fresh copy of this process's world,
- * and bring back @res and the choices (sim_explore_log()); sim_xrun()
- * calls it for workload program (sim/explore/explore_fork.c).  The child's
- * stdout goes to /dev/null.  A child that ends with bad input or a host
- * error exits this process with its status.
+ * sim__xrun_fresh - run @body(@x, @seed, ...) from the world as it was
+ * before the first run, and leave it so: in this process, the program's
+ * globals put back after the run, or in a child process, a fresh copy
+ * of this process's world, that sends back @res and the choices
+ * (sim_explore_log()); sim_xrun() calls it for workload program
+ * (sim/explore/explore_fork.c).  The run's stdout goes to /dev/null.  A
+ * child that ends with bad input or a host error exits this process with
+ * its status.
  */
 typedef void (*sim_xrun_body_fn)(struct sim_xctx *x, uint64_t seed,
 				 const struct sim_choice *forced, int nr_forced,
 				 const char *record, struct sim_xres *res);
-void sim__xrun_forked(sim_xrun_body_fn body, struct sim_xctx *x,
-		      uint64_t seed, const struct sim_choice *forced,
-		      int nr_forced, const char *record, struct sim_xres *res);
+void sim__xrun_fresh(sim_xrun_body_fn body, struct sim_xctx *x,
+		     uint64_t seed, const struct sim_choice *forced,
+		     int nr_forced, const char *record, struct sim_xres *res);
 
 /*
  * sim_explore_child_setup - the CLI's child, before recording starts and

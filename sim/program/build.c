@@ -277,6 +277,9 @@ static int compile_one(struct build *b, int i)
 	cmd_add(&c, FUTEXSIM_SOURCE_DIR "/workloads/libsim/futexsim.h");
 	for (int k = 0; k < b->ncflags; k++)
 		cmd_add(&c, b->cflags[k]);
+	/* every global in .data or .bss, none in COMMON (laid out after
+	 * the simulator's): sim/program/world_end.c */
+	cmd_add(&c, "-fno-common");
 	b->obj[i] = malloc(sizeof(b->tmp) + 16);
 	if (!b->obj[i])
 		exit(SIM_EXIT_HOST);
@@ -471,6 +474,8 @@ static int link_program(const struct build *b)
 		cmd_add(&c, b->obj[i]);
 	for (int i = 0; i < b->nlink; i++)
 		cmd_add(&c, b->link[i]);
+	/* the end of the program's own data (sim/program/world_end.c) */
+	cmd_add(&c, cmd_own(&c, dupf("%s/%s", dir, "libfutexsim-end.o")));
 	cmd_add(&c, "-Wl,--whole-archive");
 	cmd_add(&c, lib);
 	cmd_add(&c, "-Wl,--no-whole-archive");
