@@ -6,7 +6,9 @@
 # default build switches with the asm backend; tests/test_coro.c calls the
 # ucontext entry points explicitly, but only this build makes
 # sim_coro_init()/sim_coro_switch() themselves the fallback.  The build
-# goes to $1/ucontext and reuses the kernel subset already extracted in
+# goes to $1/det-ucontext, where mk/determinism.sh (run before it by
+# make check) built the same configuration's futexsim, so only the test
+# binary is new, and reuses the kernel subset already extracted in
 # $1/linux.  CC, O and other variables given to the calling make reach
 # this one through MAKEFLAGS.
 #
@@ -15,7 +17,7 @@
 set -eu
 
 B=${1:-build}
-UB=$B/ucontext
+UB=$B/det-ucontext
 
 make --no-print-directory B="$UB" KDIR="$B/linux" CORO=ucontext "$UB/check"
 echo "  CHECK   coro suite, CORO=ucontext"
