@@ -116,6 +116,7 @@ static struct {
 	char *data, *bss;		/* the copies			*/
 	size_t data_len, bss_len;
 	int null_fd;			/* /dev/null, the runs' stdout	*/
+	int out_fd;			/* the search's stdout, kept	*/
 } world;
 
 /* FUTEXSIM_EXPLORE_FORK=1: a process per run even so (the comparison
@@ -152,9 +153,15 @@ static int world_keep(void)
 	world.data = malloc(world.data_len);
 	world.bss = malloc(world.bss_len);
 	world.null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	if (!world.data || !world.bss || world.null_fd < 0) {
+	world.out_fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 0);
+	if (!world.data || !world.bss || world.null_fd < 0 ||
+	    world.out_fd < 0) {
 		free(world.data);
 		free(world.bss);
+		if (world.null_fd >= 0)
+			close(world.null_fd);
+		if (world.out_fd >= 0)
+			close(world.out_fd);
 		return 0;
 	}
 	memcpy(world.data, __data_start, world.data_len);
@@ -164,17 +171,17 @@ static int world_keep(void)
 }
 
 /* One run in this process, the program's data put back after it; the
- * run's stdout dropped as a child's is. */
+ * run's stdout dropped as a child's is (the search's own stdout is the
+ * copy world_keep() made of it: fd 1 as it was then). */
 static void xrun_rewound(sim_xrun_body_fn body, struct sim_xctx *x,
 			 uint64_t seed, const struct sim_choice *forced,
 			 int nr_forced, const char *record,
 			 struct sim_xres *res)
 {
-	int out, muted = wl_program_muted();
+	int muted = wl_program_muted();
 
 	fflush(stdout);
-	out = dup(STDOUT_FILENO);
-	if (out < 0 || dup2(world.null_fd, STDOUT_FILENO) < 0) {
+	if (dup2(world.null_fd, STDOUT_FILENO) < 0) {
 		perror("futexsim: explore: a run's output");
 		exit(SIM_EXIT_HOST);
 	}
@@ -186,11 +193,10 @@ static void xrun_rewound(sim_xrun_body_fn body, struct sim_xctx *x,
 	memcpy(__bss_start, world.bss, world.bss_len);
 	fflush(stdout);
 	wl_program_mute(muted);
-	if (dup2(out, STDOUT_FILENO) < 0) {
+	if (dup2(world.out_fd, STDOUT_FILENO) < 0) {
 		perror("futexsim: explore: a run's output");
 		exit(SIM_EXIT_HOST);
 	}
-	close(out);
 }
 
 void sim__xrun_fresh(sim_xrun_body_fn body, struct sim_xctx *x,

@@ -91,18 +91,39 @@ void sim_hist_clear(struct sim_hist *h)
 	h->max = 0;
 }
 
+/*
+ * Histograms given back, emptied, for the next sim_hist_new(): explore
+ * runs a program again and again in one process, and a mapping made and
+ * unmapped per thread and run would cost two system calls and a page
+ * fault or three each time.  A forked run's process takes them from the
+ * list too; what it writes there it faults in, as it would a new one.
+ */
+#define HIST_SPARE	256
+
+static struct sim_hist *spare[HIST_SPARE];
+static int nr_spare;
+
 struct sim_hist *sim_hist_new(void)
 {
-	void *h = mmap(NULL, sizeof(struct sim_hist), PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *h;
 
+	if (nr_spare)
+		return spare[--nr_spare];
+	h = mmap(NULL, sizeof(struct sim_hist), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	return h == MAP_FAILED ? NULL : h;
 }
 
 void sim_hist_free(struct sim_hist *h)
 {
-	if (h)
-		munmap(h, sizeof(*h));
+	if (!h)
+		return;
+	if (nr_spare < HIST_SPARE) {
+		sim_hist_clear(h);
+		spare[nr_spare++] = h;
+		return;
+	}
+	munmap(h, sizeof(*h));
 }
 
 void sim_hist_merge(struct sim_hist *dst, const struct sim_hist *src)

@@ -35,7 +35,9 @@ struct sim_hist {
  * values touches two or three of its ten pages, which a forked run's
  * process (sim/explore/explore_fork.c) would otherwise fault in one by
  * one to clear them.  Return: the histogram, NULL when out of memory.
- * sim_hist_free - give back one sim_hist_new() returned (NULL: nothing). */
+ * sim_hist_free - give back one sim_hist_new() returned (NULL: nothing);
+ * it is emptied and kept for a later sim_hist_new() (up to a few hundred of
+ * them): a program's runs in one process then map nothing. */
 struct sim_hist *sim_hist_new(void);
 void sim_hist_free(struct sim_hist *h);
 /* sim_hist_add - record value @v (e.g. nanoseconds). */
