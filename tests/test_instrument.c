@@ -333,6 +333,91 @@ START_TEST(test_arm64_promises_give_load_buffering)
 }
 END_TEST
 
+/*
+ * explore of ./@prog under memory=arm64 with @args and @runs random runs,
+ * its promises certified in the run itself (the run then made again,
+ * sim/explore/promise.c) and in a child process
+ * (FUTEXSIM_PROMISE_FORK=1): the same status, output and replay file,
+ * byte for byte.  @shared: FUTEXSIM_EXPLORE_SAME_PROCESS=1 for both, the
+ * program's globals not put back between runs nor between the makings
+ * of one: the two searches must then differ (the negative control).
+ */
+static void same_certified_both_ways(const char *prog, const char *args,
+				     const char *runs, int shared)
+{
+	struct child_out *o[2];
+	char file[256], *bytes[2] = { NULL, NULL };
+	size_t len[2] = { 0, 0 };
+
+	for (int i = 0; i < 2; i++) {
+		o[i] = malloc(sizeof(*o[i]));
+		ck_assert_ptr_nonnull(o[i]);
+		if (i == 0)
+			setenv("FUTEXSIM_PROMISE_FORK", "1", 1);
+		if (shared)
+			setenv("FUTEXSIM_EXPLORE_SAME_PROCESS", "1", 1);
+		run_plain5(o[i], prog, "explore", "--memory=arm64", args,
+			   "--strategy=random", runs);
+		unsetenv("FUTEXSIM_PROMISE_FORK");
+		unsetenv("FUTEXSIM_EXPLORE_SAME_PROCESS");
+		if (o[i]->status == 3) {
+			replay_file_of(o[i]->out, file, sizeof(file));
+			bytes[i] = slurp(file, &len[i]);
+			ck_assert_ptr_nonnull(bytes[i]);
+			remove(file);
+		}
+	}
+	if (shared) {
+		ck_assert_msg(strcmp(o[0]->out, o[1]->out),
+			      "%s %s: sharing one world, the two ways gave the same search: %.1000s",
+			      prog, args, o[0]->out);
+	} else {
+		ck_assert_msg(o[0]->status == o[1]->status,
+			      "%s %s: status %d in a child, %d in the run", prog,
+			      args, o[0]->status, o[1]->status);
+		ck_assert_str_eq(o[0]->out, o[1]->out);
+		ck_assert_msg(len[0] == len[1] &&
+			      (!len[0] || !memcmp(bytes[0], bytes[1], len[0])),
+			      "%s %s: the replay files differ", prog, args);
+	}
+	for (int i = 0; i < 2; i++)
+		free(o[i]);
+	free(bytes[0]);
+	free(bytes[1]);
+}
+
+/*
+ * A promise certified in the run, the run made again up to it, gives the
+ * search a forked child's certification gives: on litmus tests whose
+ * outcome is found (LB, MP+rel), and on ones never given, whose searches
+ * count the infeasible runs (LB+fence, SB 2 2).  The control: a counter
+ * whose globals a second making of the run would see, when they are not
+ * put back, is found sooner that way than with a child.
+ */
+START_TEST(test_arm64_certification_in_the_run_gives_what_a_child_gives)
+{
+	struct child_out *o = malloc(sizeof(*o));
+	const char *src = FUTEXSIM_SOURCE_DIR "/tests/programs/counter.c";
+	const char *counter[] = { "futexsim", "build", "--instrument", src,
+				  "-o", "in-counter", NULL };
+
+	ck_assert_ptr_nonnull(o);
+	if (!build_example(o, "litmus.c", "in-litmus") ||
+	    !run_futexsim(o, counter)) {
+		free(o);
+		return;
+	}
+	ck_assert_msg(o->status == 0, "build of counter.c: %s", o->err);
+	same_certified_both_ways("in-litmus", "--args=LB 1 1", "--runs=2000", 0);
+	same_certified_both_ways("in-litmus", "--args=MP+rel 1 0", "--runs=2000", 0);
+	same_certified_both_ways("in-litmus", "--args=LB+fence 1 1", "--runs=300", 0);
+	same_certified_both_ways("in-litmus", "--args=SB 2 2", "--runs=300", 0);
+	same_certified_both_ways("in-counter", "--args=racy 2 5", "--runs=2000", 0);
+	same_certified_both_ways("in-counter", "--args=atomic 2 5", "--runs=200", 1);
+	free(o);
+}
+END_TEST
+
 #define RACE_ORACLE "--oracle=mutex,deadlock,state,bug,crash,race"
 
 /*
@@ -423,6 +508,7 @@ Suite *instrument_suite(void)
 		test_arm64_breaks_a_spinlock_without_release,
 		test_arm64_breaks_a_spinlock_without_acquire,
 		test_arm64_promises_give_load_buffering,
+		test_arm64_certification_in_the_run_gives_what_a_child_gives,
 		test_race_oracle_finds_plain_accesses_that_meet,
 		test_weak_memory_without_instrumentation_is_bad_input,
 		NULL });

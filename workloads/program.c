@@ -159,9 +159,11 @@ void wl_prog_finish(struct sim_result *r)
 	r->ops_thread_min = UINT64_MAX;
 	for (int i = 0; i < n; i++) {
 		const struct wl_prog_thread *t = wl_prog.threads[i];
-		uint64_t end = t->end_ps ? t->end_ps : end_ps;
-		uint64_t acq = t->acquires + sim_uword_task_acquires(t->task->tid);
+		uint64_t end = t->end_ps ? t->end_ps : end_ps, acq;
 
+		if (!t->task)	/* a run abandoned in its pthread_create() */
+			continue;
+		acq = t->acquires + sim_uword_task_acquires(t->task->tid);
 		if (acq)	/* lockers only */
 			ops[nops++] = acq;
 		wl_add_thread(r, t->task, &t->st, acq,

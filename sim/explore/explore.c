@@ -93,6 +93,10 @@ static void pct_setup(uint64_t pct_steps)
 	ex.nr_prio = 0;		/* priorities: at the first pick */
 }
 
+/* sim_explore_solo(): the one CPU that runs, the steps it has left */
+static int solo_cpu = -1;
+static unsigned int solo_left;
+
 void sim_explore_start(const struct sim_strategy *st, uint64_t seed,
 		       const struct sim_choice *forced, int nr_forced,
 		       uint64_t pct_steps)
@@ -103,6 +107,7 @@ void sim_explore_start(const struct sim_strategy *st, uint64_t seed,
 	ex.steps = 0;
 	ex.log.len = 0;
 	ex.log.preemptions = 0;
+	solo_cpu = -1;		/* a certification's, in a run abandoned */
 	memset(ex.spinning, 0, sizeof(ex.spinning));
 	memset(ex.after_load, 0, sizeof(ex.after_load));
 	memset(ex.after_relax, 0, sizeof(ex.after_relax));
@@ -310,9 +315,6 @@ static void log_choice(int n, int k, bool cur)
 	l->preemptions += cur && k;
 }
 
-/* sim_explore_solo(): the one CPU that runs, the steps it has left */
-static int solo_cpu = -1;
-static unsigned int solo_left;
 
 void sim_explore_solo(int cpu, unsigned int steps)
 {

@@ -199,6 +199,11 @@ static void xrun_rewound(sim_xrun_body_fn body, struct sim_xctx *x,
 	}
 }
 
+int sim__xrun_rewinds(void)
+{
+	return world_keep();
+}
+
 void sim__xrun_fresh(sim_xrun_body_fn body, struct sim_xctx *x,
 		     uint64_t seed, const struct sim_choice *forced,
 		     int nr_forced, const char *record, struct sim_xres *res)

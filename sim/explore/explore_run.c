@@ -19,6 +19,7 @@
 
 #include "sim/cache/cache.h"
 #include "sim/explore/explore_run.h"
+#include "sim/explore/promise.h"
 #include "sim/explore/race.h"
 #include "sim/machine/machine.h"
 #include "sim/machine/memmodel.h"
@@ -166,15 +167,27 @@ static void xrun_here(struct sim_xctx *x, uint64_t seed,
 	res->fingerprint = fingerprint(l, res);
 }
 
+/*
+ * Under memory=arm64 a run that stopped to certify a promise in itself
+ * (sim/explore/promise.c) is made again, from the start, until it ends:
+ * only when it can be, in this process from its fresh world, with nothing
+ * recording it or keeping its narration.
+ */
 void sim_xrun(struct sim_xctx *x, uint64_t seed,
 	      const struct sim_choice *forced, int nr_forced,
 	      const char *record, struct sim_xres *res)
 {
-	if (x->fresh_world)
-		sim__xrun_fresh(xrun_here, x, seed, forced, nr_forced, record,
-				res);
-	else
-		xrun_here(x, seed, forced, nr_forced, record, res);
+	sim_promise_redo_begin(!record && !x->narrate &&
+			       (!x->fresh_world || sim__xrun_rewinds()));
+	do {
+		sim_promise_redo_attempt();
+		if (x->fresh_world)
+			sim__xrun_fresh(xrun_here, x, seed, forced, nr_forced,
+					record, res);
+		else
+			xrun_here(x, seed, forced, nr_forced, record, res);
+	} while (sim_promise_redo_pending());
+	sim_promise_redo_end();
 }
 
 /* ---- the CLI's child ------------------------------------------------------- */

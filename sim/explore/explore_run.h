@@ -91,6 +91,9 @@ typedef void (*sim_xrun_body_fn)(struct sim_xctx *x, uint64_t seed,
 void sim__xrun_fresh(sim_xrun_body_fn body, struct sim_xctx *x,
 		     uint64_t seed, const struct sim_choice *forced,
 		     int nr_forced, const char *record, struct sim_xres *res);
+/* sim__xrun_rewinds - will sim__xrun_fresh() make its runs in this
+ * process (the program's globals put back), not a child each? */
+int sim__xrun_rewinds(void);
 
 /*
  * sim_explore_child_setup - the CLI's child, before recording starts and
