@@ -80,8 +80,14 @@
  *				with --instrument, memory=tso, random,
  *				2000 runs (it aborts on a hit, so the
  *				outcome asked for is one it never gives:
- *				SB 2 2)
+ *				SB 2 2); if they take under half a CPU
+ *				second, as many runs as take about one,
+ *				measured again (bench_spawn.c)
  *	arm64_explore_runs_per_s  the same under memory=arm64
+ *	program_explore_runs_per_s  the same for `futexsim explore
+ *				--program=P --args="pthread 2 3"` on tiny4,
+ *				P workloads/examples/lostwake.c built by
+ *				FUTEXSIM (bench_spawn.c)
  *	glibc_tables_s		host seconds (wall clock) of
  *				`workloads/scenarios/glibc-tables.sh -d 100ms
  *				mutex-2017`: the 2017 RFC mutex table (ww,
@@ -113,7 +119,7 @@
 #define BENCH_ASM_TRIPS		1000000	/* round trips per round	*/
 #define BENCH_UC_TRIPS		50000
 #define BENCH_HOOKS		2000000	/* sim_hook() calls per round	*/
-#define BENCH_EXPLORE_RUNS	5000	/* explore runs per round	*/
+#define BENCH_EXPLORE_RUNS	25000	/* explore runs per round	*/
 #define TARGET_EXPLORE_RUNS	100000	/* >= 100,000 runs/s		*/
 
 #define TARGET_SWITCH_NS	20.0

@@ -436,6 +436,8 @@ static char *build_program(const char *exe, const char *json, const char *src,
 
 
 #define BENCH_PROGRAM_EXPLORE_RUNS	2000
+#define BENCH_EXPLORE_MIN_CPU_S		0.5	/* below: measured again, longer */
+#define BENCH_EXPLORE_MAX_RUNS		500000
 
 /* CPU seconds (user + system) of this process's waited-for children. */
 static double children_cpu(void)
@@ -445,6 +447,33 @@ static double children_cpu(void)
 	getrusage(RUSAGE_CHILDREN, &ru);
 	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 +
 	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+}
+
+/*
+ * Runs per CPU second of the children of `@argv`, whose --runs= is
+ * @runs (room for it): BENCH_PROGRAM_EXPLORE_RUNS runs, then, if they
+ * took less than BENCH_EXPLORE_MIN_CPU_S (the CPU clock's granularity
+ * would show), as many as should take about a second, measured again.
+ * Return: the figure, -1 if a command failed.
+ */
+static double explore_runs_per_cpu_s(char **argv, char *runs, size_t len)
+{
+	long n = BENCH_PROGRAM_EXPLORE_RUNS;
+	double t0, t;
+
+	for (;;) {
+		snprintf(runs, len, "--runs=%ld", n);
+		t0 = children_cpu();
+		if (sim_program_spawn(NULL, argv, "/dev/null", "bench"))
+			return -1;
+		t = children_cpu() - t0;
+		if (t >= BENCH_EXPLORE_MIN_CPU_S || n >= BENCH_EXPLORE_MAX_RUNS)
+			break;
+		n = t > 0 ? (long)(n / t) : BENCH_EXPLORE_MAX_RUNS;
+		if (n > BENCH_EXPLORE_MAX_RUNS)
+			n = BENCH_EXPLORE_MAX_RUNS;
+	}
+	return t > 0 ? n / t : -1;
 }
 
 /*
@@ -462,21 +491,16 @@ double bench_program_explore(const char *exe, const char *json)
 	char popt[4200], runs[32];
 	char *run[] = { (char *)exe, "explore", "--machine=tiny4", popt,
 		"--args=pthread 2 3", "--strategy=random", runs, NULL };
-	double t0, t;
+	double r;
 
 	if (!prog)
 		return -1;
 	snprintf(popt, sizeof(popt), "--program=%s", prog);
-	snprintf(runs, sizeof(runs), "--runs=%d", BENCH_PROGRAM_EXPLORE_RUNS);
-	t0 = children_cpu();
-	if (sim_program_spawn(NULL, run, "/dev/null", "bench")) {
+	r = explore_runs_per_cpu_s(run, runs, sizeof(runs));
+	if (r < 0)
 		fprintf(stderr, "bench: explore of %s failed\n", prog);
-		free(prog);
-		return -1;
-	}
-	t = children_cpu() - t0;
 	free(prog);
-	return t > 0 ? BENCH_PROGRAM_EXPLORE_RUNS / t : -1;
+	return r;
 }
 
 /* ---- instrumented programs ------------------------------------------------------ */
@@ -499,14 +523,8 @@ static double litmus_runs_per_s(char *litmus, char *memory)
 	char runs[32];
 	char *ex[] = { litmus, "explore", "--machine=tiny4", memory,
 		"--args=SB 2 2", "--strategy=random", runs, NULL };
-	double t0, t;
 
-	snprintf(runs, sizeof(runs), "--runs=%d", BENCH_PROGRAM_EXPLORE_RUNS);
-	t0 = children_cpu();
-	if (sim_program_spawn(NULL, ex, "/dev/null", "bench"))
-		return -1;
-	t = children_cpu() - t0;
-	return t > 0 ? BENCH_PROGRAM_EXPLORE_RUNS / t : -1;
+	return explore_runs_per_cpu_s(ex, runs, sizeof(runs));
 }
 
 void bench_instrumented(const char *exe, const char *json, double *slowdown,
