@@ -468,16 +468,26 @@ static void waiter_moves(const struct sim_task *t, enum sched_watch what)
 		run.waitmap[j / 64] |= 1ULL << (j % 64);
 }
 
-/* At each acquisition, before the visits: the clocks the lazy ones see. */
+/* At each acquisition, before the visits: the clocks the lazy ones see.
+ * Only a clock that may have moved is looked at: the others are still
+ * their snap[] (sim_clocks_moved_take()). */
 static void lazy_acquisition(void)
 {
-	for (int i = 0; i < run.nr_t; i++) {
-		int c = run.tlist[i];
-		uint64_t now = sim.cpus[c].now_ps;
+	uint64_t moved[SIM_MAX_CPUS / 64];
 
-		if (now != run.snap[c]) {
-			run.gen[c]++;
-			run.snap[c] = now;
+	sim_clocks_moved_take(moved);
+	for (int w = 0; w < SIM_MAX_CPUS / 64; w++) {
+		for (uint64_t bits = moved[w]; bits; bits &= bits - 1) {
+			int c = w * 64 + __builtin_ctzll(bits);
+			uint64_t now;
+
+			if (!run.lazy_on[c])
+				continue;
+			now = sim.cpus[c].now_ps;
+			if (now != run.snap[c]) {
+				run.gen[c]++;
+				run.snap[c] = now;
+			}
 		}
 	}
 	run.acq_seq++;

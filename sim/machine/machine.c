@@ -106,11 +106,34 @@ static inline void hooks_live_update(void)
 	sim__hooks_live = sim_cur && !in_event;
 }
 
+/*
+ * The CPUs whose clock may have moved since sim_clocks_moved_take(): a
+ * clock moves only while its CPU executes (it is marked when it starts
+ * to) or when an event or a write moves it from outside (tick_fire(),
+ * kick_fire(), unpark(), which mark it).
+ */
+static uint64_t clock_moved[SIM_MAX_CPUS / 64];
+
+static inline void mark_moved(const struct sim_cpu *c)
+{
+	clock_moved[c->k.cpu / 64] |= 1ULL << (c->k.cpu % 64);
+}
+
+void sim_clocks_moved_take(uint64_t moved[SIM_MAX_CPUS / 64])
+{
+	memcpy(moved, clock_moved, sizeof(clock_moved));
+	memset(clock_moved, 0, sizeof(clock_moved));
+	if (sim_cur)		/* it goes on executing */
+		mark_moved(sim_cur);
+}
+
 /* @c executes now (NULL: none): the gate, and under memory=tso|arm64 the
  * store-buffer overlay that memory shows (sim/machine/memmodel.h). */
 static inline void set_cur(struct sim_cpu *c)
 {
 	sim_cur = c;
+	if (c)
+		mark_moved(c);
 	hooks_live_update();
 	if (__builtin_expect(sim__sb_on, 0))
 		sim_sb_switch(c);
@@ -201,6 +224,7 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 	memset((char *)&sim + MACHINE_TAIL, 0, sizeof(sim) - MACHINE_TAIL);
 	in_event = 0;
 	set_cur(NULL);
+	memset(clock_moved, 0, sizeof(clock_moved));
 	running_coro = NULL;
 	horizon_ps = 0;
 	event_now_ps = 0;
@@ -364,6 +388,7 @@ static void unpark(struct sim_cpu *c, uint64_t after_ps)
 	if (after_ps >= c->park_start_ps && iter)
 		k = (after_ps - c->park_start_ps) / iter + 1;
 	c->now_ps = c->park_start_ps + k * iter - cost_ps[SIM_LOAD];
+	mark_moved(c);
 	c->parked = false;
 	park_count[c->park_line]--;
 	parked[c->park_idx] = parked[--nr_parked];
@@ -455,6 +480,7 @@ static void tick_fire(struct sim_event *ev)
 		if (queued)
 			sim_runheap_remove(c);
 		c->now_ps += sim.preset->tick_cost_ps;
+		mark_moved(c);
 		if (queued)
 			sim_runheap_add(c);
 	}
@@ -484,6 +510,7 @@ static void kick_fire(struct sim_event *ev)
 		return;
 	if (c->now_ps < ev->when_ps)
 		c->now_ps = ev->when_ps;
+	mark_moved(c);
 	sched_cpu_wakeup(c);
 	if (c->curr) {
 		arm_tick(c, c->now_ps);

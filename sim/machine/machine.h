@@ -172,6 +172,14 @@ void sim_switch_to(struct sim_task *next);
 void sim_cpu_kick(int cpu, uint64_t at_ps);
 /* sim_charge_ps - advance the current CPU's clock (no scheduling point). */
 void sim_charge_ps(uint64_t ps);
+/*
+ * sim_clocks_moved_take - into @moved (a bit per CPU), the CPUs whose
+ * clock may have changed since the last call or the machine's start, a
+ * superset of those whose clock did; the record starts again, the
+ * executing CPU in it.  For a figure that compares every CPU's clock at
+ * each of many moments (sim/explore/oracle.c, the overtake count).
+ */
+void sim_clocks_moved_take(uint64_t moved[SIM_MAX_CPUS / 64]);
 /* sim_account - close the current user/sys span of the running task. */
 void sim_account(struct sim_task *t, uint64_t now_ps);
 
