@@ -315,7 +315,6 @@ static void log_choice(int n, int k, bool cur)
 	l->preemptions += cur && k;
 }
 
-
 void sim_explore_solo(int cpu, unsigned int steps)
 {
 	solo_cpu = cpu;

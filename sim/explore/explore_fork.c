@@ -119,15 +119,6 @@ static struct {
 	int out_fd;			/* the search's stdout, kept	*/
 } world;
 
-/* FUTEXSIM_EXPLORE_FORK=1: a process per run even so (the comparison
- * of the two ways in tests/test_explore_program.c). */
-static int getenv_fork(void)
-{
-	const char *e = getenv("FUTEXSIM_EXPLORE_FORK");
-
-	return e && !strcmp(e, "1");
-}
-
 /* Are the program's ranges where they must be: after the start files',
  * before every variable of the simulator (this file's among them)? */
 static int world_laid_out(void)
@@ -146,7 +137,10 @@ static int world_keep(void)
 	if (world.state)
 		return world.state > 0;
 	world.state = -1;
-	if (!world_laid_out() || getenv_fork())
+	/* FUTEXSIM_EXPLORE_FORK=1: a process per run even so (the
+	 * comparison of the two ways in tests/test_explore_program.c) */
+	if (!world_laid_out() ||
+	    sim__explore_env_on("FUTEXSIM_EXPLORE_FORK"))
 		return 0;
 	world.data_len = (size_t)(futexsim_world_data_end - __data_start);
 	world.bss_len = (size_t)(futexsim_world_bss_end - __bss_start);

@@ -77,13 +77,18 @@ static void need_one_lock(const struct sim_scenario *s)
 			got);
 }
 
+int sim__explore_env_on(const char *name)
+{
+	const char *e = getenv(name);
+
+	return e && !strcmp(e, "1");
+}
+
 /* FUTEXSIM_EXPLORE_SAME_PROCESS=1: a program's runs share one world (a
  * negative control for tests/test_explore_program.c). */
 static int same_process(void)
 {
-	const char *e = getenv("FUTEXSIM_EXPLORE_SAME_PROCESS");
-
-	return e && !strcmp(e, "1");
+	return sim__explore_env_on("FUTEXSIM_EXPLORE_SAME_PROCESS");
 }
 
 void sim_xctx_init(struct sim_xctx *x, struct sim_scenario *s)
@@ -101,6 +106,7 @@ void sim_xctx_init(struct sim_xctx *x, struct sim_scenario *s)
 	x->s = *s;
 	x->fresh_world = s->wl == &wl_program &&
 		!same_process();
+	x->promise_fork = sim__explore_env_on("FUTEXSIM_PROMISE_FORK");
 	if (x->st.kind == SIM_STRAT_PCT)
 		calibrate(x);
 }
@@ -177,7 +183,7 @@ void sim_xrun(struct sim_xctx *x, uint64_t seed,
 	      const struct sim_choice *forced, int nr_forced,
 	      const char *record, struct sim_xres *res)
 {
-	sim_promise_redo_begin(!record && !x->narrate &&
+	sim_promise_redo_begin(!record && !x->narrate && !x->promise_fork &&
 			       (!x->fresh_world || sim__xrun_rewinds()));
 	do {
 		sim_promise_redo_attempt();
@@ -205,6 +211,7 @@ void sim_explore_child_setup(const struct sim_scenario *s,
 	child.s = *s;
 	child.preset = *preset;
 	child.fresh_world = s->wl == &wl_program && !same_process();
+	child.promise_fork = sim__explore_env_on("FUTEXSIM_PROMISE_FORK");
 	calibrate(&child);	/* a program's: in a world of its own */
 }
 

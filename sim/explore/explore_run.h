@@ -38,6 +38,10 @@ struct sim_xctx {
 	 * environment has FUTEXSIM_EXPLORE_SAME_PROCESS=1: the tests'
 	 * negative control, runs that share one world */
 	int fresh_world;
+	/* FUTEXSIM_PROMISE_FORK=1: memory=arm64 certifies every promise in
+	 * a forked child, never by making the run again (the comparison of
+	 * the two ways in tests/test_instrument.c) */
+	int promise_fork;
 	/* keep the narration of each run (--narrate's ring of last lines,
 	 * sim_trace_last_events()), open until the caller's
 	 * sim_trace_close(): `futexsim play` shows it (sim/explore/play.c) */
@@ -91,6 +95,9 @@ typedef void (*sim_xrun_body_fn)(struct sim_xctx *x, uint64_t seed,
 void sim__xrun_fresh(sim_xrun_body_fn body, struct sim_xctx *x,
 		     uint64_t seed, const struct sim_choice *forced,
 		     int nr_forced, const char *record, struct sim_xres *res);
+/* sim__explore_env_on - is the environment's @name "1"? (the switches
+ * the tests compare the ways of making runs with) */
+int sim__explore_env_on(const char *name);
 /* sim__xrun_rewinds - will sim__xrun_fresh() make its runs in this
  * process (the program's globals put back), not a child each? */
 int sim__xrun_rewinds(void);

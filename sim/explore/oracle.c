@@ -69,8 +69,7 @@ static struct {
 	/* per CPU: its clock at the last acquisition, how many found it
 	 * moved, its waiters counted lazily; the CPUs with some */
 	uint64_t snap[SIM_MAX_CPUS], gen[SIM_MAX_CPUS];
-	int lazy_on[SIM_MAX_CPUS], tpos[SIM_MAX_CPUS];
-	int tlist[SIM_MAX_CPUS], nr_t;
+	int lazy_on[SIM_MAX_CPUS];	/* lazy waiters counted on a CPU */
 	short task_waiter[SIM_MAX_TASKS]; /* by task index: worker + 1, or 0 */
 	const void *word;
 	uint64_t overtaken_max;
@@ -248,9 +247,7 @@ void sim_oracle_run_begin(int threads)
 	for (int j = 0; j < run.n; j++)	/* its tasks are freed by now */
 		if (run.w[j].task)
 			run.task_waiter[run.w[j].tix] = 0;
-	for (int i = 0; i < run.nr_t; i++)
-		run.lazy_on[run.tlist[i]] = 0;
-	run.nr_t = 0;
+	memset(run.lazy_on, 0, sizeof(run.lazy_on));
 	run.acq_seq = 0;
 	/* counts are looked at as they grow by overtake= and starve= */
 	run.lazy = !(sim_oracles.mask & (SIM_ORACLE_OVERTAKE | SIM_ORACLE_STARVE));
@@ -404,22 +401,13 @@ static int next_waiting(int j)
  */
 static void track(int c)
 {
-	if (run.lazy_on[c]++)
-		return;
-	run.tpos[c] = run.nr_t;
-	run.tlist[run.nr_t++] = c;
-	run.snap[c] = sim.cpus[c].now_ps;
+	if (!run.lazy_on[c]++)
+		run.snap[c] = sim.cpus[c].now_ps;
 }
 
 static void untrack(int c)
 {
-	int last;
-
-	if (--run.lazy_on[c])
-		return;
-	last = run.tlist[--run.nr_t];
-	run.tlist[run.tpos[c]] = last;
-	run.tpos[last] = run.tpos[c];
+	run.lazy_on[c]--;
 }
 
 /* Bring @o's count up to the last acquisition; it leaves its lazy mode

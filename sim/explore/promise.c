@@ -35,7 +35,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -105,21 +104,9 @@ static void __attribute__((noreturn)) redo_failed(enum sim_failure kind,
 	redo_kept(NULL);
 }
 
-static int fork_wanted(void)
-{
-	static int want = -1;
-
-	if (want < 0) {
-		const char *e = getenv("FUTEXSIM_PROMISE_FORK");
-
-		want = e && !strcmp(e, "1");
-	}
-	return want;
-}
-
 void sim_promise_redo_begin(int on)
 {
-	memo.on = on && !fork_wanted();
+	memo.on = on;
 	memo.n = 0;
 }
 
@@ -181,7 +168,7 @@ int sim_promise_certify(struct sim_cpu *c, struct sim_sb_window *w)
 
 	if (memo.on && memo.used < memo.n)
 		return redo_take(c, w);
-	if (memo.on && memo.n < PROMISE_MEMO && !sim_replay_active &&
+	if (memo.on && memo.n < PROMISE_MEMO &&
 	    sim.counters.hooks < PROMISE_REDO_HOOKS) {
 		redo_certify(c);
 		return -1;

@@ -36,8 +36,9 @@ int sim_promise_certify(struct sim_cpu *c, struct sim_sb_window *w);
  * Certification by making the run again (sim_xrun(), an explore run in
  * this process: sim/explore/promise.c).  sim_promise_redo_begin - a run
  * starts; @on: it may be made again (its world is put back after each
- * making, nothing records it), unless FUTEXSIM_PROMISE_FORK=1 in the
- * environment.  sim_promise_redo_attempt - before each making of it.
+ * making, nothing records it or keeps its narration, and
+ * FUTEXSIM_PROMISE_FORK=1 is not set: sim_xrun() decides).
+ * sim_promise_redo_attempt - before each making of it.
  * sim_promise_redo_pending - after one: did it stop to certify (make it
  * again), rather than end?  sim_promise_redo_end - the run is over.
  * Otherwise sim_promise_certify() forks.
