@@ -83,6 +83,11 @@ static size_t coro_page_size;
 
 static uintptr_t coro_next_stack = SIM_CORO_STACK_BASE;
 
+int sim_coro_on_a_stack(uintptr_t addr)
+{
+	return addr >= SIM_CORO_STACK_BASE && addr < coro_next_stack;
+}
+
 static size_t coro_page(void)
 {
 	if (!coro_page_size)

@@ -52,6 +52,7 @@
 
 #ifndef __ASSEMBLER__
 #include <stddef.h>
+#include <stdint.h>
 #include <ucontext.h>
 
 struct sim_coro {
@@ -87,6 +88,9 @@ void sim_coro_switch(struct sim_coro *from, struct sim_coro *to);
 void sim_coro_destroy(struct sim_coro *co);
 /* sim_coro_guard_hit - is @addr inside @co's guard region? */
 int sim_coro_guard_hit(const struct sim_coro *co, const void *addr);
+/* sim_coro_on_a_stack - is @addr in a coroutine stack mapped at its fixed
+ * address (SIM_CORO_STACK_BASE upwards), a guard region included? */
+int sim_coro_on_a_stack(uintptr_t addr);
 
 /* The two backends, for the benchmark and the fallback test. */
 int sim_coro_init_asm(struct sim_coro *co, size_t stack_size,

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "sim/explore/explore.h"
+#include "sim/host/coro.h"
 #include "sim/machine/machine.h"
 #include "sim/machine/memmodel.h"
 #include "sim/replay/replay.h"
@@ -655,6 +656,14 @@ void sim_sb_store(struct sim_cpu *c, const volatile void *p, unsigned int size,
 	uint64_t lat = sim__sb_arm64 ? sim__sb_cost_ps :
 		sim.preset->access_ps[SIM_STORE];
 
+	/*
+	 * A task's stack is not buffered: its bytes are seen by all at
+	 * once.  The simulator's own frames reuse a task's dead frames, on
+	 * which an entry laid on or taken off (sim_sb_switch()) would
+	 * write over live frames of the simulator.
+	 */
+	if (sim_coro_on_a_stack((uintptr_t)p))
+		return;
 	capture(b);
 	if (size > sizeof(e->val))
 		size = sizeof(e->val);
