@@ -35,6 +35,19 @@ struct rq {
 };
 
 static struct rq runqueues[SIM_MAX_CPUS];
+/* the runqueues with a QUEUED task, a bit per CPU: pick_next() pulls
+ * from one without looking at every CPU's */
+static uint64_t rq_busy[SIM_MAX_CPUS / 64];
+
+static inline void rq_busy_set(const struct rq *rq, bool busy)
+{
+	int i = (int)(rq - runqueues);
+
+	if (busy)
+		rq_busy[i / 64] |= 1ULL << (i % 64);
+	else
+		rq_busy[i / 64] &= ~(1ULL << (i % 64));
+}
 /* Linux 6.1 CFS tunables for this machine (kernel/sched/fair.c):
  * base x (1 + ilog2(min(CPUs, 8))), SCHED_TUNABLESCALING_LOG. */
 static int64_t sleeper_credit_ps;	/* sysctl_sched_latency / 2	*/
@@ -84,7 +97,8 @@ static void enqueue(struct rq *rq, struct sim_task *t)
 	else
 		rq->head = t;
 	rq->tail = t;
-	rq->nr++;
+	if (!rq->nr++)
+		rq_busy_set(rq, true);
 	t->state = SIM_TASK_QUEUED;
 }
 
@@ -100,7 +114,8 @@ static void dequeue(struct rq *rq, struct sim_task *t)
 	else
 		rq->tail = t->rq_prev;
 	t->rq_next = t->rq_prev = NULL;
-	rq->nr--;
+	if (!--rq->nr)
+		rq_busy_set(rq, false);
 }
 
 void sched_init(void)
@@ -116,6 +131,7 @@ void sched_init(void)
 		runqueues[i] = (struct rq){ 0 };
 		sim.cpus[i].rq = &runqueues[i];
 	}
+	memset(rq_busy, 0, sizeof(rq_busy));
 }
 
 int sched_nr_queued(const struct sim_cpu *c)
@@ -283,11 +299,15 @@ static struct sim_task *pick_next(struct sim_cpu *c)
 	struct sim_task *t;
 
 	if (!rq->nr) {
-		for (int i = 0; i < sim.nr_cpus; i++) {
-			struct rq *o = &runqueues[i];
+		/* the first of the longest, in CPU order */
+		for (int w = 0; w < SIM_MAX_CPUS / 64; w++) {
+			for (uint64_t b = rq_busy[w]; b; b &= b - 1) {
+				struct rq *o = &runqueues[w * 64 +
+							  __builtin_ctzll(b)];
 
-			if (o != rq && o->nr && (from == rq || o->nr > from->nr))
-				from = o;
+				if (from == rq || o->nr > from->nr)
+					from = o;
+			}
 		}
 		if (from == rq)
 			return NULL;
@@ -584,6 +604,8 @@ void sched_assert_state(void)
 			n++;
 		}
 		check(n == rq->nr && n == queued[i], "runqueue length");
+		check(!(rq_busy[i / 64] >> (i % 64) & 1) == !n,
+		      "runqueue's busy bit");
 	}
 	sched_changed = false;
 }
