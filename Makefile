@@ -170,12 +170,16 @@ FORCE:
 
 # --version: the kernel's version, where it came from, the patch's hash.
 KORIGIN = $(if $(KSRC),tree $(abspath $(KSRC))$(shell cd $(KSRC) && [ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ] && git describe --always --dirty | sed 's/^/ at /'),Debian linux-source-$(KERNEL) $(shell dpkg-query -W -f='$${Version}' linux-source-$(KERNEL) 2>/dev/null))$(if $(KPATCH), + patch $(notdir $(KPATCH)) sha256:$(shell sha256sum < $(KPATCH) | cut -c1-12))
+# FUTEXSIM_OSPIN_KERNEL: mutex_spin_on_owner() is Debian's, whose rounds
+# the machine may make without their code (sim/machine/ospin.h): not in a
+# user's tree, nor with a patch that touches kernel/locking/mutex.c.
+OSPIN_KERNEL = $(if $(KSRC),0,$(if $(KPATCH),$(shell grep -q '^+++ .*kernel/locking/mutex\.c' $(KPATCH) && echo 0 || echo 1),1))
 $(B)/version.h: VERSION Makefile $(KDIR)/.stamp
-	@printf '#define FUTEXSIM_VERSION "%s"\n#define FUTEXSIM_KERNEL "%s (%s)"\n#define FUTEXSIM_KERNEL_SERIES "%s"\n#define FUTEXSIM_MACHINES_DIR "%s"\n#define FUTEXSIM_SOURCE_DIR "%s"\n#define FUTEXSIM_KERNEL_INSTRUMENTED %d\n' \
+	@printf '#define FUTEXSIM_VERSION "%s"\n#define FUTEXSIM_KERNEL "%s (%s)"\n#define FUTEXSIM_KERNEL_SERIES "%s"\n#define FUTEXSIM_MACHINES_DIR "%s"\n#define FUTEXSIM_SOURCE_DIR "%s"\n#define FUTEXSIM_KERNEL_INSTRUMENTED %d\n#define FUTEXSIM_OSPIN_KERNEL %d\n' \
 	  "$(VERSION)" \
 	  "$$(sed -n 's/^VERSION = //p;s/^PATCHLEVEL = //p;s/^SUBLEVEL = //p' $(KDIR)/Makefile | paste -sd.)" \
 	  "$(KORIGIN)$(if $(KINSTR),; instrumented: INSTR=1)" "$(KERNEL)" \
-	  "$(CURDIR)/machines" "$(CURDIR)" $(if $(KINSTR),1,0) > $@.tmp && mv $@.tmp $@
+	  "$(CURDIR)/machines" "$(CURDIR)" $(if $(KINSTR),1,0) $(OSPIN_KERNEL) > $@.tmp && mv $@.tmp $@
 
 $(B)/futexsim: $(B)/h/sim/cli/cli.o $(SIM_OBJS)
 	@echo "  LD      $@"

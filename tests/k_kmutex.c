@@ -86,6 +86,12 @@ int ksim_test_mutex_at_rest(const void *m)
 	       lock->wait_lock.raw_lock.val.counter == 0;
 }
 
+void ksim_test_touch_own_on_cpu_line(void)
+{
+	/* the same value back: on_cpu is the machine's, never read here */
+	WRITE_ONCE(current->on_cpu, current->on_cpu);
+}
+
 void ksim_test_busted_mutex_lock(void *m)
 {
 	struct mutex *lock = m;

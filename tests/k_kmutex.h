@@ -44,6 +44,11 @@ int ksim_test_mutex_osq_busy(void *m);
  * reads, no hook: for the host after sim_run(). */
 int ksim_test_mutex_at_rest(const void *m);
 
+/* ksim_test_touch_own_on_cpu_line - a hooked store to the line of the
+ * calling task's task_struct::on_cpu, the line a spinner on it loads
+ * (mutex_spin_on_owner(), owner_on_cpu()). */
+void ksim_test_touch_own_on_cpu_line(void);
+
 /* The negative control: the owner word is tested, and then set, by a
  * separate hooked load and store (no atomic RMW), waiting with
  * cpu_relax() in between: two tasks can both see it free. */

@@ -134,6 +134,9 @@ void sched_block(void);
 int sched_wake(struct sim_task *t);
 /* sched_task_on_cpu - task_struct::on_cpu: @t is executing on a CPU now. */
 int sched_task_on_cpu(const struct sim_task *t);
+/* sim_owner_on_cpu - sched_task_on_cpu(@t) for owner_on_cpu() called in
+ * function @fn (__func__), as sim/machine/ospin.h has it. */
+int sim_owner_on_cpu(const struct sim_task *t, const char *fn);
 /* sched_task_cpu - the CPU @t last ran on (task_cpu()). */
 int sched_task_cpu(const struct sim_task *t);
 /* sched_cond_resched - let another runnable task have this CPU. */

@@ -640,6 +640,53 @@ static struct sim_cpu *dispatch_pick(void)
 	return sim_explore_on ? sim__explore_next() : sim_runheap_pop_earliest();
 }
 
+/*
+ * ospin_run - @c, in (RUN) (sim/machine/ospin.h), is the CPU to run: make
+ * its owner-spin rounds as the hooks would, each access compared with
+ * the round's and each next hook charged through the cost model, with no
+ * code and no switch, until its clock reaches the horizon.
+ * Return: 1 there (dispatch again, from @c), 0 if an access or a charge
+ * is not the round's (resume @c's task, which replays to that hook).
+ */
+static inline uint64_t hook_charge(struct sim_cpu *c, enum sim_access kind,
+				   const volatile void *addr, unsigned int size);
+
+static int ospin_run(struct sim_cpu *c)
+{
+	struct sim_task *t = c->curr;
+	unsigned int p = c->os.pos;
+
+	set_cur(c);
+	sim_this_cpu = &c->k;
+	sim_current_kt = t->kt;
+	sim__stack_lo = (unsigned long)t->coro.stack;
+	sim__stack_hi = sim__stack_lo + t->coro.stack_size;
+	for (;;) {
+		const struct sim_ospin_hook *h;
+		uint64_t issue_ps, post_ps;
+
+		int cause = sim_ospin_access_same(c, p);
+
+		if (cause >= 0) {
+			sim_ospin_leave(c, p, cause, 0);
+			return 0;
+		}
+		p = p == OSPIN_HOOKS - 1 ? 0 : p + 1;
+		h = &c->os.round[p];
+		sim.counters.hooks++;
+		issue_ps = c->now_ps;
+		post_ps = hook_charge(c, h->kind, h->addr, h->size);
+		if (post_ps || c->now_ps - issue_ps != h->cost_ps) {
+			sim_ospin_leave(c, p, OSPIN_CHARGE, post_ps);
+			return 0;
+		}
+		if (c->now_ps >= horizon_ps) {
+			c->os.pos = p;
+			return 1;
+		}
+	}
+}
+
 /* Phases 1 and 2 in one when they come to a put back and a pick (timed
  * mode, the dispatching CPU may run on, no event due before the earliest
  * clock): sim_runheap_push_pop().  NULL: the two phases as they are. */
@@ -678,15 +725,21 @@ static void dispatch_check(const struct sim_cpu *next)
  * (preempt_point()). */
 static void sim__dispatch(void)
 {
-	struct sim_cpu *next = dispatch_fast();
+	struct sim_cpu *next;
 
-	if (!next) {
-		dispatch_fire_due();
-		next = dispatch_pick();
+	for (;;) {
+		next = dispatch_fast();
+		if (!next) {
+			dispatch_fire_due();
+			next = dispatch_pick();
+		}
+		dispatch_check(next);
+		/* explore mode: every hook is a scheduling point */
+		horizon_ps = sim_explore_on ? 0 : compute_horizon();
+		/* owner-spin rounds made here, to the horizon (ospin.h) */
+		if (likely(next->ospin != OSPIN_RUN) || !ospin_run(next))
+			break;
 	}
-	dispatch_check(next);
-	/* explore mode: every hook is a scheduling point */
-	horizon_ps = sim_explore_on ? 0 : compute_horizon();
 	resume(next);
 }
 
@@ -784,6 +837,19 @@ void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int siz
 	uint64_t issue_ps, post_ps, sb_cost_ps = 0;
 	int sb = 0;	/* memory=tso|arm64: 1, 2 if the caller orders it */
 
+	if (unlikely(c->ospin == OSPIN_REPLAY)) {
+		/* the owner-spin rounds the dispatcher made (ospin.h) */
+		switch (sim_ospin_replay(c, kind, addr, size, &post_ps)) {
+		case OSPIN_PAST:
+			return;
+		case OSPIN_MADE:
+			preempt_point(c);
+			return;
+		case OSPIN_CHARGED:
+			issue_ps = ~0ULL;
+			goto charged;
+		}
+	}
 	sim.counters.hooks++;
 	if (unlikely(sim__sb_on)) {
 		/* the caller's flag is this hook's: other CPUs' hooks run
@@ -796,6 +862,10 @@ void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int siz
 	post_ps = hook_charge(c, kind, addr, size);
 	if (sb)
 		sb_cost_ps = c->now_ps - issue_ps + post_ps;
+	if (unlikely(c->ospin == OSPIN_REC))
+		sim_ospin_charged(c, kind, addr, size, c->now_ps - issue_ps,
+				  post_ps, c->now_ps >= horizon_ps);
+charged:
 	if (unlikely(c->now_ps >= horizon_ps)) {
 		struct sim_cpu *was = c;
 		uint64_t done_ps = c->now_ps + post_ps;
@@ -826,6 +896,8 @@ void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int siz
 	 */
 	if (unlikely(nr_parked) && (kind == SIM_STORE || kind == SIM_RMW))
 		sim__wake_spinners(addr, issue_ps, c->now_ps);
+	if (unlikely(c->ospin == OSPIN_REC) && kind == SIM_LOAD)
+		sim_ospin_loaded(c, addr, size);
 }
 
 void sim_spin_reload(void)
@@ -934,6 +1006,7 @@ void sim_run_abort(void)
 
 void sim_run(void)
 {
+	sim_ospin_setup();
 	sim_coro_init_main(&main_coro);
 	running_coro = &main_coro;
 	set_progress_ps(0);

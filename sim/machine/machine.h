@@ -24,6 +24,7 @@
 
 #include "sim/host/coro.h"
 #include "sim/machine/hooks.h"
+#include "sim/machine/ospin.h"
 #include "sim/scenario/preset.h"
 
 #define SIM_MAX_CPUS	256
@@ -98,6 +99,7 @@ struct sim_cpu {
 	struct sim_cpu_kstate k;	/* what the kernel side sees; first	*/
 	uint64_t now_ps;		/* local clock				*/
 	struct sim_task *curr;		/* running task, NULL when idle		*/
+	uint8_t ospin;			/* enum sim_ospin_mode (ospin.h)	*/
 	bool kick_pending;		/* an idle exit is already queued	*/
 	struct sim_event kick;		/* idle exit				*/
 	struct sim_event tick;		/* periodic scheduler tick		*/
@@ -109,6 +111,7 @@ struct sim_cpu {
 	int run_idx;			/* its place in sim/machine/runheap.c, or -1	*/
 	uint64_t park_line;		/* sim_cache_line_id() of the address	*/
 	uint64_t park_start_ps;		/* clock when it parked			*/
+	struct sim_ospin os;		/* owner-spin rounds (ospin.h)		*/
 };
 
 /* Counters of the machine itself (host-side effort, for "host" in JSON). */

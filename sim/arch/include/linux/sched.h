@@ -245,13 +245,16 @@ static inline bool vcpu_is_preempted(int cpu)
 /*
  * owner_on_cpu - @owner is executing on a CPU right now (lock owner
  * spinning).  The kernel reads owner->on_cpu; the hook reports that load,
- * the machine supplies the value.  No vCPU is ever preempted.
+ * the machine supplies the value, told which function spins (__func__:
+ * the rounds of mutex_spin_on_owner() may be made without their code,
+ * sim/machine/ospin.h).  No vCPU is ever preempted.
  */
-static inline bool owner_on_cpu(struct task_struct *owner)
+static inline bool __owner_on_cpu(struct task_struct *owner, const char *fn)
 {
 	sim_hook(SIM_LOAD, &owner->on_cpu, sizeof(owner->on_cpu));
-	return sched_task_on_cpu(owner->sim);
+	return sim_owner_on_cpu(owner->sim, fn);
 }
+#define owner_on_cpu(owner)	__owner_on_cpu(owner, __func__)
 
 #define get_task_comm(buf, tsk)						\
 ({									\
