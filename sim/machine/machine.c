@@ -574,6 +574,19 @@ static void run_over(void)
 	sim_fail(SIM_FAIL_INVARIANT, "a finished run was resumed");
 }
 
+/* Make @c the executing CPU: the globals the hooks and the kernel side
+ * read (its task's, which it runs or whose rounds ospin_run() makes). */
+static void make_current(struct sim_cpu *c)
+{
+	struct sim_task *t = c->curr;
+
+	set_cur(c);
+	sim_this_cpu = &c->k;
+	sim_current_kt = t->kt;
+	sim__stack_lo = (unsigned long)t->coro.stack;
+	sim__stack_hi = sim__stack_lo + t->coro.stack_size;
+}
+
 /* Make @c the executing CPU and switch to its current task. */
 static void resume(struct sim_cpu *c)
 {
@@ -581,11 +594,7 @@ static void resume(struct sim_cpu *c)
 	struct sim_coro *from = running_coro;
 	int e;
 
-	set_cur(c);
-	sim_this_cpu = &c->k;
-	sim_current_kt = t->kt;
-	sim__stack_lo = (unsigned long)t->coro.stack;
-	sim__stack_hi = sim__stack_lo + t->coro.stack_size;
+	make_current(c);
 	if (&t->coro == from)
 		return;
 	sim_decision(SIM_DEC_SWITCH, c->now_ps, c->k.cpu, t->tid);
@@ -640,6 +649,9 @@ static struct sim_cpu *dispatch_pick(void)
 	return sim_explore_on ? sim__explore_next() : sim_runheap_pop_earliest();
 }
 
+static inline uint64_t hook_charge(struct sim_cpu *c, enum sim_access kind,
+				   const volatile void *addr, unsigned int size);
+
 /*
  * ospin_run - @c, in (RUN) (sim/machine/ospin.h), is the CPU to run: make
  * its owner-spin rounds as the hooks would, each access compared with
@@ -648,23 +660,14 @@ static struct sim_cpu *dispatch_pick(void)
  * Return: 1 there (dispatch again, from @c), 0 if an access or a charge
  * is not the round's (resume @c's task, which replays to that hook).
  */
-static inline uint64_t hook_charge(struct sim_cpu *c, enum sim_access kind,
-				   const volatile void *addr, unsigned int size);
-
 static int ospin_run(struct sim_cpu *c)
 {
-	struct sim_task *t = c->curr;
 	unsigned int p = c->os.pos;
 
-	set_cur(c);
-	sim_this_cpu = &c->k;
-	sim_current_kt = t->kt;
-	sim__stack_lo = (unsigned long)t->coro.stack;
-	sim__stack_hi = sim__stack_lo + t->coro.stack_size;
+	make_current(c);
 	for (;;) {
 		const struct sim_ospin_hook *h;
 		uint64_t issue_ps, post_ps;
-
 		int cause = sim_ospin_access_same(c, p);
 
 		if (cause >= 0) {
@@ -896,8 +899,6 @@ charged:
 	 */
 	if (unlikely(nr_parked) && (kind == SIM_STORE || kind == SIM_RMW))
 		sim__wake_spinners(addr, issue_ps, c->now_ps);
-	if (unlikely(c->ospin == OSPIN_REC) && kind == SIM_LOAD)
-		sim_ospin_loaded(c, addr, size);
 }
 
 void sim_spin_reload(void)

@@ -556,9 +556,6 @@ static int promise_may(const struct sim_cpu *c, const struct sim_sb_window *w,
 	for (int i = 0; i < v->n; i++)
 		if (stale_overlap(&v->e[i], a, size))
 			return 0;
-	/* its own stack: nobody else reads it, a promise would be noise */
-	if (a >= sim__stack_lo && a < sim__stack_hi)
-		return 0;
 	return v->n < SIM_SB_ENTRIES;
 }
 

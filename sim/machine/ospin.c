@@ -83,8 +83,8 @@ int sim_owner_on_cpu(const struct sim_task *t, const char *fn)
 			o->noted = 1;
 			o->task = c->curr;
 			o->owner = t;
-			o->onc = sched_task_on_cpu(t);
-			return o->onc;
+			o->cur[1].val = (uint64_t)sched_task_on_cpu(t);
+			return (int)o->cur[1].val;
 		}
 		break;
 	case OSPIN_REC:
@@ -94,12 +94,12 @@ int sim_owner_on_cpu(const struct sim_task *t, const char *fn)
 		}
 		o->noted = 1;
 		o->owner = t;
-		o->onc = sched_task_on_cpu(t);
-		return o->onc;
+		o->cur[1].val = (uint64_t)sched_task_on_cpu(t);
+		return (int)o->cur[1].val;
 	case OSPIN_REPLAY:
 		if (o->onc_given) {
 			o->onc_given = 0;
-			return o->onc;
+			return (int)o->round[1].val;
 		}
 		break;
 	}
@@ -114,9 +114,9 @@ static int hook_same(const struct sim_ospin_hook *a,
 	       a->val == b->val;
 }
 
-int sim_ospin_charged(struct sim_cpu *c, enum sim_access kind,
-		      const volatile void *addr, unsigned int size,
-		      uint64_t cost_ps, uint64_t post_ps, int at_horizon)
+void sim_ospin_charged(struct sim_cpu *c, enum sim_access kind,
+		       const volatile void *addr, unsigned int size,
+		       uint64_t cost_ps, uint64_t post_ps, int at_horizon)
 {
 	static const enum sim_access shape[OSPIN_HOOKS] = {
 		SIM_LOAD, SIM_LOAD, SIM_RELAX
@@ -128,26 +128,34 @@ int sim_ospin_charged(struct sim_cpu *c, enum sim_access kind,
 	if (o->n >= OSPIN_HOOKS || kind != shape[o->n] || post_ps ||
 	    c->curr != o->task || size > sizeof(h->val)) {
 		rec_stop(c);
-		return 0;
+		return;
+	}
+	/*
+	 * B's charge: A's bytes are still what A loaded (since A's access
+	 * only the spinner's own code ran, no other CPU's)
+	 */
+	if (o->n == 1) {
+		o->cur[0].val = 0;
+		memcpy(&o->cur[0].val, (const void *)o->cur[0].addr,
+		       o->cur[0].size);
 	}
 	h = &o->cur[o->n++];
 	*h = (struct sim_ospin_hook){
 		.addr = addr, .cost_ps = cost_ps, .size = size, .kind = kind,
-	};
+	};	/* B's value: owner_on_cpu() tells it, after the hook */
 	if (kind != SIM_RELAX)
-		return 0;
+		return;
 	/* a whole round: A, B (owner_on_cpu() told its value), R */
 	o->n = 0;
 	if (!o->noted) {
 		rec_stop(c);
-		return 0;
+		return;
 	}
 	o->noted = 0;
 	if (o->cur[0].size == 0) {
 		o->have_round = 0;	/* begun at its B: the next is whole */
-		return 0;
+		return;
 	}
-	o->cur[1].val = (uint64_t)o->onc;
 	same = o->have_round;
 	for (int i = 0; i < OSPIN_HOOKS; i++)
 		same = same && hook_same(&o->cur[i], &o->round[i]);
@@ -155,28 +163,10 @@ int sim_ospin_charged(struct sim_cpu *c, enum sim_access kind,
 	o->have_round = 1;
 	memset(o->cur, 0, sizeof(o->cur));
 	if (!same || !at_horizon)
-		return 0;
+		return;
 	c->ospin = OSPIN_RUN;
 	o->pos = 2;
 	sim_ospin_stats.runs++;
-	return 1;
-}
-
-void sim_ospin_loaded(struct sim_cpu *c, const volatile void *addr,
-		      unsigned int size)
-{
-	struct sim_ospin *o = &c->os;
-	struct sim_ospin_hook *h;
-
-	if (!o->n || o->n > 2)
-		return;
-	h = &o->cur[o->n - 1];
-	if (h->addr != addr || h->kind != SIM_LOAD)
-		return;
-	if (o->n == 1) {
-		h->val = 0;
-		memcpy(&h->val, (const void *)addr, size);
-	}
 }
 
 /* A's bytes in memory now differ from the round's. */
@@ -197,7 +187,8 @@ int sim_ospin_access_same(const struct sim_cpu *c, unsigned int pos)
 		return OSPIN_RESCHED;
 	if (pos == 0 && a_changed(o))
 		return OSPIN_VALUE;
-	if (pos == 1 && (sched_task_on_cpu(o->owner) != o->onc ||
+	if (pos == 1 && ((uint64_t)sched_task_on_cpu(o->owner) !=
+			 o->round[1].val ||
 			 (sim__ospin_test & OSPIN_TEST_LEAVE_AT_B)))
 		return OSPIN_VALUE;
 	return -1;

@@ -60,7 +60,7 @@ enum sim_ospin_mode { OSPIN_OFF, OSPIN_REC, OSPIN_RUN, OSPIN_REPLAY };
 struct sim_ospin_hook {
 	const volatile void *addr;
 	uint64_t cost_ps;	/* its charge				*/
-	uint64_t val;		/* A: the bytes loaded			*/
+	uint64_t val;		/* A: the bytes loaded; B: on_cpu	*/
 	unsigned int size;
 	enum sim_access kind;
 };
@@ -76,7 +76,6 @@ struct sim_ospin {
 	uint8_t charged_only;	/* REPLAY: the last hook's access not made */
 	uint8_t swapped;	/* REPLAY: A's bytes are in memory	*/
 	uint8_t onc_given;	/* REPLAY: B's value to give		*/
-	int onc;		/* B's value				*/
 	int saved_resched;	/* REPLAY: need_resched, given as 0	*/
 	const struct sim_task *owner, *task;
 	uint64_t post_ps;	/* REPLAY: the last hook's arrival rest	*/
@@ -109,14 +108,12 @@ extern struct sim_ospin_stats sim_ospin_stats;
 #define OSPIN_TEST_NO_SWAP	4
 extern int sim__ospin_test;
 
-/* (REC) hook of @c charged @cost_ps (arrival rest @post_ps).  Return: 1
- * if the CPU goes (RUN) at this R, its horizon reached. */
-int sim_ospin_charged(struct sim_cpu *c, enum sim_access kind,
-		      const volatile void *addr, unsigned int size,
-		      uint64_t cost_ps, uint64_t post_ps, int at_horizon);
-/* (REC) load of @c made: its bytes. */
-void sim_ospin_loaded(struct sim_cpu *c, const volatile void *addr,
-		      unsigned int size);
+/* (REC) hook of @c charged @cost_ps (arrival rest @post_ps); at an R
+ * that ends a round like the one before, with @at_horizon, the CPU goes
+ * (RUN). */
+void sim_ospin_charged(struct sim_cpu *c, enum sim_access kind,
+		       const volatile void *addr, unsigned int size,
+		       uint64_t cost_ps, uint64_t post_ps, int at_horizon);
 
 /* (RUN) the access of hook @pos is the round's: -1, else the cause. */
 int sim_ospin_access_same(const struct sim_cpu *c, unsigned int pos);
