@@ -80,9 +80,16 @@ static uint64_t livelock_at_ps;
 static int check_state;			/* FUTEXSIM_CHECK_STATE=1	*/
 static int nr_parked;			/* CPUs in sim_spin_wait()	*/
 static struct sim_cpu *parked[SIM_MAX_CPUS];	/* those CPUs, any order */
-/* How many of them wait on each line, by sim_cache_line_id() (dense from
- * 1): a store to a line nobody waits on skips the parked list. */
-static uint16_t *park_count;
+/*
+ * The CPUs waiting on each line, by sim_cache_line_id() (dense from 1):
+ * park_first[line] is the CPU number + 1 of the first (0: nobody), the
+ * others follow through park_next/park_prev (CPU numbers, -1 at the
+ * ends).  A store to a line nobody waits on reads one word; a store to
+ * a waited-on line visits its waiters only, not every parked CPU.  The
+ * order of a line's list does not matter: unpark() of one CPU touches
+ * no other's clock, and the run heap orders by (clock, CPU number).
+ */
+static int32_t *park_first;
 static size_t park_cap;
 static jmp_buf abort_jb;		/* sim_run_abort() from main	*/
 
@@ -230,7 +237,7 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 	event_now_ps = 0;
 	set_progress_ps(0);
 	while (nr_parked)		/* an aborted run's spinners */
-		park_count[parked[--nr_parked]->park_line]--;
+		park_first[parked[--nr_parked]->park_line] = 0;
 	sim_runheap_reset();
 	sim_oracle_watch(NULL);		/* the workload names its lock word */
 	sim.preset = preset;
@@ -390,7 +397,12 @@ static void unpark(struct sim_cpu *c, uint64_t after_ps)
 	c->now_ps = c->park_start_ps + k * iter - cost_ps[SIM_LOAD];
 	mark_moved(c);
 	c->parked = false;
-	park_count[c->park_line]--;
+	if (c->park_prev >= 0)
+		sim.cpus[c->park_prev].park_next = c->park_next;
+	else
+		park_first[c->park_line] = c->park_next + 1;
+	if (c->park_next >= 0)
+		sim.cpus[c->park_next].park_prev = c->park_prev;
 	parked[c->park_idx] = parked[--nr_parked];
 	parked[c->park_idx]->park_idx = c->park_idx;
 	sim_runheap_add(c);
@@ -401,14 +413,10 @@ static void unpark(struct sim_cpu *c, uint64_t after_ps)
 /* Every CPU parked on @line resumes its spin to see a write at @after_ps. */
 static void unpark_line(uint64_t line, uint64_t after_ps)
 {
-	for (int i = 0; i < nr_parked; ) {
-		struct sim_cpu *c = parked[i];
+	int32_t first;
 
-		if (c->park_line == line)
-			unpark(c, after_ps);	/* moves the last one to i */
-		else
-			i++;
-	}
+	while ((first = park_first[line]))
+		unpark(&sim.cpus[first - 1], after_ps);	/* unlinks it */
 }
 
 /*
@@ -433,7 +441,7 @@ static void sim__wake_spinners(const volatile void *addr, uint64_t issue_ps,
 	uint64_t line = sim_cache_line_id(addr);
 	uint64_t after = now_ps;
 
-	if (line >= park_cap || !park_count[line])
+	if (line >= park_cap || !park_first[line])
 		return;
 	if (cache_on && issue_ps <= now_ps) {
 		/* a reload issued at p >= issue_ps completes at p + LOAD */
@@ -451,7 +459,7 @@ void sim__spin_store_visible(const volatile void *addr, uint64_t when_ps)
 	if (!nr_parked)
 		return;
 	line = sim_cache_line_id(addr);
-	if (line >= park_cap || !park_count[line])
+	if (line >= park_cap || !park_first[line])
 		return;
 	unpark_line(line, when_ps);
 }
@@ -913,21 +921,21 @@ void sim_spin_done(int first_change)
 		sim_cache_spin_done(sim_cur, first_change);
 }
 
-/* Room in park_count[] for line id @line. */
-static void park_count_grow(uint64_t line)
+/* Room in park_first[] for line id @line. */
+static void park_first_grow(uint64_t line)
 {
 	size_t cap = park_cap ? park_cap : 1024;
-	uint16_t *p;
+	int32_t *p;
 
 	while (cap <= line)
 		cap *= 2;
-	p = realloc(park_count, cap * sizeof(*p));
+	p = realloc(park_first, cap * sizeof(*p));
 	if (!p) {
 		fprintf(stderr, "futexsim: out of memory for the spin-wait table\n");
 		exit(SIM_EXIT_HOST);
 	}
 	memset(p + park_cap, 0, (cap - park_cap) * sizeof(*p));
-	park_count = p;
+	park_first = p;
 	park_cap = cap;
 }
 
@@ -946,8 +954,12 @@ void sim_spin_wait(const volatile void *addr, unsigned int size)
 	c->park_start_ps = c->now_ps - cost_ps[SIM_RELAX];
 	nr_parked++;
 	if (c->park_line >= park_cap)
-		park_count_grow(c->park_line);
-	park_count[c->park_line]++;
+		park_first_grow(c->park_line);
+	c->park_prev = -1;
+	c->park_next = park_first[c->park_line] - 1;
+	if (c->park_next >= 0)
+		sim.cpus[c->park_next].park_prev = c->k.cpu;
+	park_first[c->park_line] = c->k.cpu + 1;
 	sim__dispatch();
 	preempt_point(sim_cur);
 }
