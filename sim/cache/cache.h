@@ -112,7 +112,10 @@ enum sim_handover {
 };
 
 #define SIM_CACHE_LINE_SHIFT	6		/* 64-byte lines	*/
-#define SIM_CACHE_MEMO		4096		/* direct-mapped memo	*/
+/* the direct-mapped memo of line lookups: 16,384 slots (256 KiB), room
+ * for the lines of the 2016 TO-futex runs' 256 tasks on 144 CPUs */
+#define SIM_CACHE_MEMO_BITS	14
+#define SIM_CACHE_MEMO		(1 << SIM_CACHE_MEMO_BITS)
 
 /*
  * struct sim_cache_line - the coherence state of one line.  Invariants
@@ -170,7 +173,8 @@ uint64_t sim__cache_miss(struct sim_cpu *c, enum sim_access kind,
 static inline unsigned int sim__cache_slot(uintptr_t raw)
 {
 	/* Fibonacci hashing: stacks 260 KiB apart must not collide */
-	return (unsigned int)((raw * 0x9e3779b97f4a7c15ULL) >> 52);
+	return (unsigned int)((raw * 0x9e3779b97f4a7c15ULL) >>
+			      (64 - SIM_CACHE_MEMO_BITS));
 }
 
 /*
@@ -185,7 +189,7 @@ void sim_cache_init(const struct sim_preset *p);
  * sim_cache_prepare - empty the lookup memo now rather than at the first
  * sim_cache_init().  Called by a process that forks the runs
  * (sim/explore/explore_fork.c): each run's process then only reads the
- * memo's 16 pages, which it shares with the parent, instead of writing
+ * memo's 64 pages, which it shares with the parent, instead of writing
  * them all.
  */
 void sim_cache_prepare(void);
