@@ -39,14 +39,28 @@ static struct rq runqueues[SIM_MAX_CPUS];
  * from one without looking at every CPU's */
 static uint64_t rq_busy[SIM_MAX_CPUS / 64];
 
+/* the CPUs with a current task, a bit per CPU: with rq_busy, which are
+ * idle, for select_cpu() */
+static uint64_t cpu_running[SIM_MAX_CPUS / 64];
+
+static inline void bit_set(uint64_t *bits, int i, bool on)
+{
+	if (on)
+		bits[i / 64] |= 1ULL << (i % 64);
+	else
+		bits[i / 64] &= ~(1ULL << (i % 64));
+}
+
 static inline void rq_busy_set(const struct rq *rq, bool busy)
 {
-	int i = (int)(rq - runqueues);
+	bit_set(rq_busy, (int)(rq - runqueues), busy);
+}
 
-	if (busy)
-		rq_busy[i / 64] |= 1ULL << (i % 64);
-	else
-		rq_busy[i / 64] &= ~(1ULL << (i % 64));
+/* @c's current task becomes @next (sim_switch_to() or here sets it). */
+static inline void running_set(const struct sim_cpu *c,
+			       const struct sim_task *next)
+{
+	bit_set(cpu_running, c->k.cpu, next != NULL);
 }
 /* Linux 6.1 CFS tunables for this machine (kernel/sched/fair.c):
  * base x (1 + ilog2(min(CPUs, 8))), SCHED_TUNABLESCALING_LOG. */
@@ -132,6 +146,7 @@ void sched_init(void)
 		sim.cpus[i].rq = &runqueues[i];
 	}
 	memset(rq_busy, 0, sizeof(rq_busy));
+	memset(cpu_running, 0, sizeof(cpu_running));
 }
 
 int sched_nr_queued(const struct sim_cpu *c)
@@ -170,33 +185,84 @@ static int select_cpu_rt(const struct sim_task *t)
 	return best;
 }
 
+/* The first CPU of @mask (a bit per CPU) in [@lo, @hi), or -1. */
+static int first_set(const uint64_t *mask, int lo, int hi)
+{
+	while (lo < hi) {
+		uint64_t b = mask[lo / 64] >> (lo % 64);
+
+		if (b) {
+			lo += __builtin_ctzll(b);
+			return lo < hi ? lo : -1;
+		}
+		lo = (lo / 64 + 1) * 64;
+	}
+	return -1;
+}
+
+/*
+ * The first CPU of @mask in the order of the placement scans, @from + 1
+ * .. n - 1 then 0 .. @from - 1, at or after scan position @cpu (a CPU
+ * of that order, or -1 for its start); -1 when none is left.
+ */
+static int scan_next(const uint64_t *mask, int from, int n, int cpu)
+{
+	int found;
+
+	if (cpu < 0)
+		cpu = from + 1;
+	if (cpu > from) {
+		found = first_set(mask, cpu, n);
+		if (found >= 0)
+			return found;
+		cpu = 0;
+	}
+	return first_set(mask, cpu, from);
+}
+
 /*
  * select_cpu - wakeup placement: the previous CPU if idle, else an idle
  * CPU on the same socket, else any idle CPU, else the least loaded CPU
  * (the previous one on ties).  Scans start after the previous CPU so that
- * the choice depends on nothing but the machine's state.
+ * the choice depends on nothing but the machine's state.  The idle CPUs
+ * (no current task, nothing queued) and those of load 1 (a current task,
+ * nothing queued) come from the bits of cpu_running and rq_busy; loads
+ * are compared one by one only when some CPU has none of load 1 or
+ * less, or tasks queued and none running (a CPU about to wake).
  */
 static int select_cpu(const struct sim_task *t)
 {
 	const struct sim_cpu *prev = &sim.cpus[t->cpu];
-	int n = sim.nr_cpus, best = t->cpu, any_idle = -1;
+	int n = sim.nr_cpus, best = t->cpu, any_idle = -1, cpu;
+	uint64_t idle[SIM_MAX_CPUS / 64], one[SIM_MAX_CPUS / 64];
+	bool waking = false;
 
 	if (!cpu_load(prev))
 		return t->cpu;
 	if (__builtin_expect(prio_mixed, 0) && rt_prio(t->prio))
 		return select_cpu_rt(t);
-	for (int i = 1; i < n; i++) {
-		const struct sim_cpu *c = &sim.cpus[(t->cpu + i) % n];
-
-		if (cpu_load(c))
-			continue;
-		if (c->socket == prev->socket)
-			return c->k.cpu;
+	for (int w = 0; w < (n + 63) / 64; w++) {
+		idle[w] = ~(cpu_running[w] | rq_busy[w]);
+		one[w] = cpu_running[w] & ~rq_busy[w];
+		waking |= (~cpu_running[w] & rq_busy[w]) != 0;
+	}
+	for (cpu = scan_next(idle, t->cpu, n, -1); cpu >= 0;
+	     cpu = scan_next(idle, t->cpu, n, cpu + 1)) {
+		if (sim.cpus[cpu].socket == prev->socket)
+			return cpu;
 		if (any_idle < 0)
-			any_idle = c->k.cpu;
+			any_idle = cpu;
 	}
 	if (any_idle >= 0)
 		return any_idle;
+	if (cpu_load(prev) == 1)
+		return t->cpu;		/* none is idle: none has less */
+	if (!waking) {
+		/* the first of load 1, if any: none has less */
+		cpu = scan_next(one, t->cpu, n, -1);
+		if (cpu >= 0)
+			return cpu;
+	}
 	for (int i = 1; i < n; i++) {
 		const struct sim_cpu *c = &sim.cpus[(t->cpu + i) % n];
 
@@ -386,6 +452,7 @@ static void switch_away(struct sim_task *prev)
 		c->k.need_resched = 0;
 	}
 	state_changed();		/* sim_switch_to() sets c->curr */
+	running_set(c, next);
 	sim_switch_to(next);
 }
 
@@ -473,6 +540,7 @@ void sched_cpu_wakeup(struct sim_cpu *c)
 	sim_trace_sched_switch(c->k.cpu, c->now_ps, NULL, next);
 	state_changed();
 	c->curr = next;
+	running_set(c, next);
 	run_task(c, next);
 }
 
@@ -606,6 +674,8 @@ void sched_assert_state(void)
 		check(n == rq->nr && n == queued[i], "runqueue length");
 		check(!(rq_busy[i / 64] >> (i % 64) & 1) == !n,
 		      "runqueue's busy bit");
+		check(!(cpu_running[i / 64] >> (i % 64) & 1) ==
+		      !sim.cpus[i].curr, "CPU's running bit");
 	}
 	sched_changed = false;
 }
