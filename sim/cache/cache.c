@@ -261,25 +261,19 @@ static struct line_ref *ref_new(uintptr_t raw, const volatile void *addr)
 	return r;
 }
 
-struct sim_cache_line *sim_cache_line(const volatile void *addr)
+/* The memo missed: the table, and the memo slot takes the line. */
+struct sim_cache_line *sim__cache_line_find(const volatile void *addr)
 {
 	uintptr_t raw = (uintptr_t)addr >> SIM_CACHE_LINE_SHIFT;
 	struct sim__cache_memo *m = &sim__cache_memo[sim__cache_slot(raw)];
 	struct line_ref *r;
 
-	if (m->raw == raw)
-		return m->line;
 	HASH_FIND(hh, refs, &raw, sizeof(raw), r);
 	if (!r)
 		r = ref_new(raw, addr);
 	m->raw = raw;
 	m->line = r->line;
 	return r->line;
-}
-
-uint64_t sim_cache_line_id(const volatile void *addr)
-{
-	return sim_cache_line(addr)->id;
 }
 
 int sim_cache_holds(const struct sim_cache_line *l, int cpu)

@@ -282,13 +282,26 @@ void sim_cache_arrive(const struct sim_cpu *c);
 
 /*
  * sim_cache_line - the line of @addr, created (held by nobody) at its
- * first use.  Return: never NULL.
+ * first use.  Return: never NULL.  Inline: the memo's hit; the table
+ * behind it is sim__cache_line_find().
  */
-struct sim_cache_line *sim_cache_line(const volatile void *addr);
+struct sim_cache_line *sim__cache_line_find(const volatile void *addr);
+static inline struct sim_cache_line *sim_cache_line(const volatile void *addr)
+{
+	uintptr_t raw = (uintptr_t)addr >> SIM_CACHE_LINE_SHIFT;
+	const struct sim__cache_memo *m = &sim__cache_memo[sim__cache_slot(raw)];
+
+	if (__builtin_expect(m->raw == raw, 1))
+		return m->line;
+	return sim__cache_line_find(addr);
+}
 
 /* sim_cache_line_id - the identity of @addr's line: two addresses are in
  * one line iff their ids are equal.  Return: the id, >= 1. */
-uint64_t sim_cache_line_id(const volatile void *addr);
+static inline uint64_t sim_cache_line_id(const volatile void *addr)
+{
+	return sim_cache_line(addr)->id;
+}
 
 /* sim_cache_holds - does CPU @cpu hold a copy of @l? */
 int sim_cache_holds(const struct sim_cache_line *l, int cpu);
