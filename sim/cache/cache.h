@@ -239,10 +239,17 @@ void sim_cache_set_jitter(unsigned int pct);
  * (owner) may still load (store, RMW) as L1 hits completing before it:
  * struct sim_cache_grace.  sim__cache_post_ps stays 0 in issue mode.
  */
-static inline uint64_t sim_cache_access(struct sim_cpu *c,
+#define SIM_CACHE_NOT_HIT	UINT64_MAX
+
+/*
+ * sim_cache_hit_ps - the price of the access sim_cache_access() would
+ * make, if it is an L1 hit (or a relax, or a fence with nothing to
+ * drain), which changes no line; SIM_CACHE_NOT_HIT if it is not.  It
+ * changes nothing: a caller may ask, then make the access as it is.
+ */
+static inline uint64_t sim_cache_hit_ps(const struct sim_cpu *c,
 					enum sim_access kind,
-					const volatile void *addr,
-					unsigned int size, uint64_t now_ps)
+					const volatile void *addr, uint64_t now_ps)
 {
 	uintptr_t raw = (uintptr_t)addr >> SIM_CACHE_LINE_SHIFT;
 	const struct sim__cache_memo *m = &sim__cache_memo[sim__cache_slot(raw)];
@@ -260,6 +267,18 @@ static inline uint64_t sim_cache_access(struct sim_cpu *c,
 	} else if (kind == SIM_RELAX) {
 		return sim__cache_cost_ps[SIM_RELAX];
 	}
+	return SIM_CACHE_NOT_HIT;
+}
+
+static inline uint64_t sim_cache_access(struct sim_cpu *c,
+					enum sim_access kind,
+					const volatile void *addr,
+					unsigned int size, uint64_t now_ps)
+{
+	uint64_t hit_ps = sim_cache_hit_ps(c, kind, addr, now_ps);
+
+	if (hit_ps != SIM_CACHE_NOT_HIT)
+		return hit_ps;
 	return sim__cache_miss(c, kind, addr, now_ps);
 }
 

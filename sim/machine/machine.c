@@ -841,8 +841,34 @@ sb_settle(struct sim_cpu *c, enum sim_access kind, const volatile void *addr,
 /* Every hook of a task (sim_hook(), sim/machine/hooks.h, calls it only
  * when sim__hooks_live: never at boot or in an event): charge the
  * access; past the horizon, dispatch, then the preemption point; last,
- * the access may end other CPUs' spin-waits. */
+ * the access may end other CPUs' spin-waits.  hook_all() is all of it;
+ * sim__hook() first takes the common case with no frame: an access that
+ * changes no line (sim_cache_hit_ps()) and leaves the clock below the
+ * horizon, by a CPU with no owner-spin rounds and no store buffer, and
+ * no spinner to end; what it does then is what hook_all() would. */
+static void __attribute__((noinline))
+hook_all(enum sim_access kind, const volatile void *addr, unsigned int size);
+
 void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int size)
+{
+	struct sim_cpu *c = sim_cur;
+	uint64_t ps;
+
+	if (likely(!c->ospin && !sim__sb_on) &&
+	    !(nr_parked && (kind == SIM_STORE || kind == SIM_RMW))) {
+		ps = likely(cache_on) ? sim_cache_hit_ps(c, kind, addr, c->now_ps) :
+			cost_ps[kind];
+		if (ps != SIM_CACHE_NOT_HIT && c->now_ps + ps < horizon_ps) {
+			sim.counters.hooks++;
+			c->now_ps += ps;
+			return;
+		}
+	}
+	hook_all(kind, addr, size);
+}
+
+static void hook_all(enum sim_access kind, const volatile void *addr,
+		     unsigned int size)
 {
 	struct sim_cpu *c = sim_cur;
 	uint64_t issue_ps, post_ps, sb_cost_ps = 0;
