@@ -73,7 +73,6 @@ static uint64_t uncached_ps;	/* a line nobody holds: from L3		*/
 static uint64_t sharer_penalty_ps;
 static bool two_hop;
 static bool store_buffer;
-static enum sim_cache_tier tier_min, tier_max;	/* between two CPUs of the machine */
 static unsigned int jitter_pct;		/* sim_cache_set_jitter()	*/
 static bool spin_exit_overlap;		/* the preset's key		*/
 static bool arrival;			/* line-handover = arrival...	*/
@@ -138,6 +137,8 @@ void sim_cache_each_line(unsigned long lo, unsigned long hi,
 	}
 }
 
+static void tier_bits_make(void);
+
 void sim_cache_init(const struct sim_preset *p)
 {
 	sim_cache_epoch++;
@@ -183,12 +184,7 @@ void sim_cache_init(const struct sim_preset *p)
 	spin_exit_overlap = p->spin_exit_overlap;
 	arrival = p->line_handover != SIM_HANDOVER_ISSUE;
 	overlap = p->line_handover == SIM_HANDOVER_OVERLAP;
-	/* bounds for holder_tier()'s early exit */
-	tier_min = p->threads_per_core > 1 ? T_SMT :
-		   p->cores_per_socket > 1 ? T_SOCKET : T_REMOTE;
-	tier_max = p->sockets > 2 && two_hop ? T_2HOP :
-		   p->sockets > 1 ? T_REMOTE :
-		   p->cores_per_socket > 1 ? T_SOCKET : T_SMT;
+	tier_bits_make();
 }
 
 const struct sim_cache_stats *sim_cache_stats(void)
@@ -312,27 +308,72 @@ static enum sim_cache_tier tier(const struct sim_cpu *a, const struct sim_cpu *b
 	return T_REMOTE;
 }
 
+/*
+ * tier_bits[a][t]: the CPUs b != a of the machine with tier(a, b) == t, so
+ * that the nearest or farthest holder of a line is a few ANDs of its
+ * holders, not a look at each holder's CPU.  Made again by
+ * sim_cache_init() only when a CPU's socket or core changed (explore
+ * makes a machine per run, the same one).
+ */
+#define TIER_WORDS	(SIM_MAX_CPUS / 64)
+static uint64_t tier_bits[SIM_MAX_CPUS][T_NR][TIER_WORDS];
+static int tier_words;			/* words of the machine's CPUs	*/
+static int tier_nr_cpus = -1;
+static int tier_socket[SIM_MAX_CPUS], tier_core[SIM_MAX_CPUS];
+static bool tier_two_hop;
+
+static void tier_bits_make(void)
+{
+	int n = sim.nr_cpus;
+	bool same = n == tier_nr_cpus && two_hop == tier_two_hop;
+
+	for (int i = 0; same && i < n; i++)
+		same = tier_socket[i] == sim.cpus[i].socket &&
+		       tier_core[i] == sim.cpus[i].core;
+	if (same)
+		return;
+	memset(tier_bits, 0, sizeof(tier_bits));
+	for (int a = 0; a < n; a++) {
+		tier_socket[a] = sim.cpus[a].socket;
+		tier_core[a] = sim.cpus[a].core;
+		for (int b = 0; b < n; b++)
+			if (b != a)
+				tier_bits[a][tier(&sim.cpus[a], &sim.cpus[b])]
+					 [b / 64] |= 1ULL << (b % 64);
+	}
+	tier_nr_cpus = n;
+	tier_two_hop = two_hop;
+	tier_words = (n + 63) / 64;
+}
+
+/* Does @l have a holder in @bits? */
+static inline bool holds_any(const struct sim_cache_line *l,
+			     const uint64_t *bits)
+{
+	uint64_t any = 0;
+
+	for (int w = 0; w < tier_words; w++)
+		any |= l->holders[w] & bits[w];
+	return any != 0;
+}
+
 /* The nearest (@far false) or farthest (@far true) holder of @l other
  * than @c.  @l has one. */
 static enum sim_cache_tier holder_tier(const struct sim_cache_line *l,
 			     const struct sim_cpu *c, bool far)
 {
-	enum sim_cache_tier best = far ? T_SELF : T_NR, t;
+	const uint64_t (*bits)[TIER_WORDS] = tier_bits[c->k.cpu];
 
-	for (int w = 0; w < SIM_MAX_CPUS / 64; w++) {
-		for (uint64_t bits = l->holders[w]; bits; bits &= bits - 1) {
-			int cpu = w * 64 + __builtin_ctzll(bits);
-
-			if (cpu == c->k.cpu)
-				continue;
-			t = tier(c, &sim.cpus[cpu]);
-			if (far ? t > best : t < best)
-				best = t;
-			if (best == (far ? tier_max : tier_min))
-				return best;	/* none can be farther, nearer */
-		}
+	if (far) {
+		for (int t = T_2HOP; t > T_SELF; t--)
+			if (holds_any(l, bits[t]))
+				return t;
+		return T_SELF;
 	}
-	return best;
+	for (int t = T_SMT; t < T_NR; t++)
+		if (holds_any(l, bits[t]))
+			return t;
+	return T_NR;
 }
 
 static void holders_set_only(struct sim_cache_line *l, int cpu)
