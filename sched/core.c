@@ -227,8 +227,9 @@ static int scan_next(const uint64_t *mask, int from, int n, int cpu)
  * the choice depends on nothing but the machine's state.  The idle CPUs
  * (no current task, nothing queued) and those of load 1 (a current task,
  * nothing queued) come from the bits of cpu_running and rq_busy; loads
- * are compared one by one only when some CPU has none of load 1 or
- * less, or tasks queued and none running (a CPU about to wake).
+ * are compared one by one only when no CPU has a load of 1, or some CPU
+ * has tasks queued and none running (a CPU about to wake, whose load
+ * the bits do not tell).
  */
 static int select_cpu(const struct sim_task *t)
 {
