@@ -584,7 +584,8 @@ static void run_over(void)
 
 /* Make @c the executing CPU: the globals the hooks and the kernel side
  * read (its task's, which it runs or whose rounds ospin_run() makes). */
-static void make_current(struct sim_cpu *c)
+static inline __attribute__((always_inline)) void
+make_current(struct sim_cpu *c)
 {
 	struct sim_task *t = c->curr;
 
@@ -661,6 +662,29 @@ static inline uint64_t hook_charge(struct sim_cpu *c, enum sim_access kind,
 				   const volatile void *addr, unsigned int size);
 
 /*
+ * The charge of a made round's hook @h, as hook_charge() would make it:
+ * a load the CPU's copy of the line holds is an L1 hit, read from the
+ * line the round keeps (no memo lookup); a relax is its price; anything
+ * else through hook_charge().
+ */
+static inline uint64_t ospin_charge(struct sim_cpu *c,
+				    const struct sim_ospin_hook *h)
+{
+	if (likely(cache_on)) {
+		if (h->kind == SIM_RELAX) {
+			c->now_ps += sim__cache_cost_ps[SIM_RELAX];
+			return 0;
+		}
+		if (h->kind == SIM_LOAD &&
+		    (h->line->holders[c->k.cpu >> 6] >> (c->k.cpu & 63)) & 1) {
+			c->now_ps += sim__cache_cost_ps[SIM_LOAD];
+			return 0;
+		}
+	}
+	return hook_charge(c, h->kind, h->addr, h->size);
+}
+
+/*
  * ospin_run - @c, in (RUN) (sim/machine/ospin.h), is the CPU to run: make
  * its owner-spin rounds as the hooks would, each access compared with
  * the round's and each next hook charged through the cost model, with no
@@ -686,7 +710,7 @@ static int ospin_run(struct sim_cpu *c)
 		h = &c->os.round[p];
 		sim.counters.hooks++;
 		issue_ps = c->now_ps;
-		post_ps = hook_charge(c, h->kind, h->addr, h->size);
+		post_ps = ospin_charge(c, h);
 		if (post_ps || c->now_ps - issue_ps != h->cost_ps) {
 			sim_ospin_leave(c, p, OSPIN_CHARGE, post_ps);
 			return 0;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sched/sched.h"
+#include "sim/cache/cache.h"
 #include "sim/explore/explore.h"
 #include "sim/machine/machine.h"
 #include "sim/machine/memmodel.h"
@@ -164,6 +165,9 @@ void sim_ospin_charged(struct sim_cpu *c, enum sim_access kind,
 	memset(o->cur, 0, sizeof(o->cur));
 	if (!same || !at_horizon)
 		return;
+	for (int i = 0; i < OSPIN_HOOKS; i++)
+		if (o->round[i].kind == SIM_LOAD)
+			o->round[i].line = sim_cache_line(o->round[i].addr);
 	c->ospin = OSPIN_RUN;
 	o->pos = 2;
 	sim_ospin_stats.runs++;

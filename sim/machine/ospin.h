@@ -53,12 +53,14 @@
 #include "sim/machine/hooks.h"
 
 struct sim_cpu;
+struct sim_cache_line;
 
 enum sim_ospin_mode { OSPIN_OFF, OSPIN_REC, OSPIN_RUN, OSPIN_REPLAY };
 
 /* One hook of a round: A, B, R. */
 struct sim_ospin_hook {
 	const volatile void *addr;
+	struct sim_cache_line *line;	/* RUN: addr's, for a load's charge */
 	uint64_t cost_ps;	/* its charge				*/
 	uint64_t val;		/* A: the bytes loaded; B: on_cpu	*/
 	unsigned int size;
