@@ -548,6 +548,45 @@ START_TEST(test_a_parked_spinner_sees_the_write_when_the_loop_would_and_pays_the
 }
 END_TEST
 
+/* The first task of an aborted run: the run ends while the spinner is
+ * parked on a line nobody writes. */
+static void aborter(void *arg)
+{
+	sim_delay_ps(h.delay_ps);
+	sim_run_abort();
+}
+
+/*
+ * A run aborted with a CPU parked in a spin-wait (explore ends a run
+ * when an oracle fires) leaves no waiter behind: the next machine's
+ * lines have the same ids, and its spinner, parked on the same line,
+ * sees the write when it would have without the aborted run before.
+ */
+START_TEST(test_a_run_aborted_with_a_parked_spinner_leaves_the_next_one_as_it_was)
+{
+	uint64_t end_ps, last_ps;
+
+	h.delay_ps = 100 * NS;
+	h.two_writes = false;
+	h.park = true;
+	run_pair(spinner, true);
+	end_ps = h.end_ps;
+	last_ps = h.last_ps;
+
+	machine(1, 2, 1, true);
+	h.x = sim_arena_alloc(64, 64);
+	sim_task_create("aborter", aborter, NULL, 0);
+	sim_task_create("spinner", spinner, NULL, 1);
+	h.end_ps = 0;
+	sim_run();
+	ck_assert_uint_eq(h.end_ps, 0);		/* it was parked, not done */
+
+	run_pair(spinner, true);
+	ck_assert_uint_eq(h.end_ps, end_ps);
+	ck_assert_uint_eq(h.last_ps, last_ps);
+}
+END_TEST
+
 static uint64_t stack_ids[2][3];
 
 static void stack_body(void *arg)
@@ -638,6 +677,7 @@ Suite *cache_suite(void)
 	tcase_add_test(tc, test_random_accesses_keep_the_line_invariants_and_the_table_bounded);
 	tcase_add_test(tc, test_hooks_of_a_task_pay_the_transfer_with_the_model_and_flat_costs_without);
 	tcase_add_loop_test(tc, test_a_parked_spinner_sees_the_write_when_the_loop_would_and_pays_the_miss, 0, 120);
+	tcase_add_test(tc, test_a_run_aborted_with_a_parked_spinner_leaves_the_next_one_as_it_was);
 	tcase_add_test(tc, test_a_task_stack_is_one_line_and_the_arena_has_64_byte_lines);
 	tcase_add_test(tc, test_cost_jitter_spreads_misses_over_its_range_only_and_repeats_per_seed);
 	suite_add_tcase(s, tc);

@@ -79,7 +79,6 @@ static uint64_t livelock_ps = 10ULL * 1000 * 1000 * 1000 * 1000;
 static uint64_t livelock_at_ps;
 static int check_state;			/* FUTEXSIM_CHECK_STATE=1	*/
 static int nr_parked;			/* CPUs in sim_spin_wait()	*/
-static struct sim_cpu *parked[SIM_MAX_CPUS];	/* those CPUs, any order */
 /*
  * The CPUs waiting on each line, by sim_cache_line_id() (dense from 1):
  * park_first[line] is the CPU number + 1 of the first (0: nobody), the
@@ -219,6 +218,12 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 		sim_coro_destroy(&sim.tasks[i]->coro);
 		free(sim.tasks[i]);
 	}
+	/* an aborted run's spinners: their lines' ids come again */
+	for (int i = 0; nr_parked && i < sim.nr_cpus; i++)
+		if (sim.cpus[i].parked) {
+			park_first[sim.cpus[i].park_line] = 0;
+			nr_parked--;
+		}
 	/*
 	 * Back to all zeros, as at the start of the process; only what the
 	 * last machine used can be other than zero (a machine per explore
@@ -236,8 +241,6 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 	horizon_ps = 0;
 	event_now_ps = 0;
 	set_progress_ps(0);
-	while (nr_parked)		/* an aborted run's spinners */
-		park_first[parked[--nr_parked]->park_line] = 0;
 	sim_runheap_reset();
 	sim_oracle_watch(NULL);		/* the workload names its lock word */
 	sim.preset = preset;
@@ -403,8 +406,7 @@ static void unpark(struct sim_cpu *c, uint64_t after_ps)
 		park_first[c->park_line] = c->park_next + 1;
 	if (c->park_next >= 0)
 		sim.cpus[c->park_next].park_prev = c->park_prev;
-	parked[c->park_idx] = parked[--nr_parked];
-	parked[c->park_idx]->park_idx = c->park_idx;
+	nr_parked--;
 	sim_runheap_add(c);
 	if (c->now_ps < horizon_ps)
 		horizon_ps = c->now_ps;
@@ -998,8 +1000,6 @@ void sim_spin_wait(const volatile void *addr, unsigned int size)
 	sim.counters.hooks++;
 	c->now_ps += cost_ps[SIM_RELAX];
 	c->parked = true;
-	c->park_idx = nr_parked;
-	parked[nr_parked] = c;
 	c->park_line = sim_cache_line_id(addr);
 	c->park_start_ps = c->now_ps - cost_ps[SIM_RELAX];
 	nr_parked++;

@@ -107,7 +107,6 @@ struct sim_cpu {
 	void *rq;			/* the scheduler's runqueue		*/
 	/* spin-wait parking (sim_spin_wait()) */
 	bool parked;			/* waits for a write to park_line	*/
-	int park_idx;			/* its place in the parked list		*/
 	int park_next, park_prev;	/* the line's other waiters, or -1	*/
 	int run_idx;			/* its place in sim/machine/runheap.c, or -1	*/
 	uint64_t park_line;		/* sim_cache_line_id() of the address	*/
