@@ -272,11 +272,6 @@ struct sim_cache_line *sim__cache_line_find(const volatile void *addr)
 	return r->line;
 }
 
-int sim_cache_holds(const struct sim_cache_line *l, int cpu)
-{
-	return (l->holders[cpu >> 6] >> (cpu & 63)) & 1;
-}
-
 const char *sim_cache_check(const struct sim_cache_line *l)
 {
 	int n = 0;

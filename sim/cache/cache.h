@@ -239,35 +239,57 @@ void sim_cache_set_jitter(unsigned int pct);
  * (owner) may still load (store, RMW) as L1 hits completing before it:
  * struct sim_cache_grace.  sim__cache_post_ps stays 0 in issue mode.
  */
+/* sim_cache_holds - does CPU @cpu hold a copy of @l? */
+static inline int sim_cache_holds(const struct sim_cache_line *l, int cpu)
+{
+	return (l->holders[cpu >> 6] >> (cpu & 63)) & 1;
+}
+
 #define SIM_CACHE_NOT_HIT	UINT64_MAX
 
 /*
- * sim_cache_hit_ps - the price of the access sim_cache_access() would
- * make, if it is an L1 hit (or a relax, or a fence with nothing to
- * drain), which changes no line; SIM_CACHE_NOT_HIT if it is not.  It
- * changes nothing: a caller may ask, then make the access as it is.
+ * sim_cache_hit_line_ps - the price of the access sim_cache_access()
+ * would make, if it is an L1 hit (or a relax, or a fence with nothing to
+ * drain), which changes no line; SIM_CACHE_NOT_HIT if it is not.  @l is
+ * the line of the load, store or RMW (NULL: not known, no hit), unused
+ * for a relax or a fence.  It changes nothing: a caller may ask, then
+ * make the access as it is.  sim_cache_hit_ps - the same, the line
+ * looked up in the memo (a line the memo does not hold: no hit).
  */
-static inline uint64_t sim_cache_hit_ps(const struct sim_cpu *c,
-					enum sim_access kind,
-					const volatile void *addr, uint64_t now_ps)
+static inline uint64_t sim_cache_hit_line_ps(const struct sim_cpu *c,
+					     enum sim_access kind,
+					     const struct sim_cache_line *l,
+					     uint64_t now_ps)
 {
-	uintptr_t raw = (uintptr_t)addr >> SIM_CACHE_LINE_SHIFT;
-	const struct sim__cache_memo *m = &sim__cache_memo[sim__cache_slot(raw)];
 	int cpu = c->k.cpu;
 
 	if (kind == SIM_LOAD) {
-		if (m->raw == raw && (m->line->holders[cpu >> 6] >> (cpu & 63)) & 1)
+		if (l && sim_cache_holds(l, cpu))
 			return sim__cache_cost_ps[SIM_LOAD];
 	} else if (sim__cache_sb_done_ps[cpu] <= now_ps) {
 		/* no store of this CPU pending (always so without a buffer) */
 		if (kind >= SIM_RELAX)
 			return sim__cache_cost_ps[kind];
-		if (m->raw == raw && m->line->owner == cpu)
+		if (l && l->owner == cpu)
 			return sim__cache_cost_ps[kind];
 	} else if (kind == SIM_RELAX) {
 		return sim__cache_cost_ps[SIM_RELAX];
 	}
 	return SIM_CACHE_NOT_HIT;
+}
+
+static inline uint64_t sim_cache_hit_ps(const struct sim_cpu *c,
+					enum sim_access kind,
+					const volatile void *addr, uint64_t now_ps)
+{
+	uintptr_t raw = (uintptr_t)addr >> SIM_CACHE_LINE_SHIFT;
+	const struct sim__cache_memo *m;
+
+	if (kind >= SIM_RELAX)		/* no line: no memo read */
+		return sim_cache_hit_line_ps(c, kind, NULL, now_ps);
+	m = &sim__cache_memo[sim__cache_slot(raw)];
+	return sim_cache_hit_line_ps(c, kind, m->raw == raw ? m->line : NULL,
+				     now_ps);
 }
 
 static inline uint64_t sim_cache_access(struct sim_cpu *c,
@@ -322,8 +344,6 @@ static inline uint64_t sim_cache_line_id(const volatile void *addr)
 	return sim_cache_line(addr)->id;
 }
 
-/* sim_cache_holds - does CPU @cpu hold a copy of @l? */
-int sim_cache_holds(const struct sim_cache_line *l, int cpu);
 
 /* sim_cache_check - the invariants of @l. Return: NULL, or what is wrong. */
 const char *sim_cache_check(const struct sim_cache_line *l);

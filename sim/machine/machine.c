@@ -663,23 +663,18 @@ static struct sim_cpu *dispatch_pick(void)
 static inline uint64_t hook_charge(struct sim_cpu *c, enum sim_access kind,
 				   const volatile void *addr, unsigned int size);
 
-/*
- * The charge of a made round's hook @h, as hook_charge() would make it:
- * a load the CPU's copy of the line holds is an L1 hit, read from the
- * line the round keeps (no memo lookup); a relax is its price; anything
- * else through hook_charge().
- */
+/* The charge of a made round's hook @h, as hook_charge() would make it:
+ * a hit priced from the line the round keeps (no memo lookup), anything
+ * else through hook_charge(). */
 static inline uint64_t ospin_charge(struct sim_cpu *c,
 				    const struct sim_ospin_hook *h)
 {
+	uint64_t ps;
+
 	if (likely(cache_on)) {
-		if (h->kind == SIM_RELAX) {
-			c->now_ps += sim__cache_cost_ps[SIM_RELAX];
-			return 0;
-		}
-		if (h->kind == SIM_LOAD &&
-		    (h->line->holders[c->k.cpu >> 6] >> (c->k.cpu & 63)) & 1) {
-			c->now_ps += sim__cache_cost_ps[SIM_LOAD];
+		ps = sim_cache_hit_line_ps(c, h->kind, h->line, c->now_ps);
+		if (ps != SIM_CACHE_NOT_HIT) {
+			c->now_ps += ps;
 			return 0;
 		}
 	}
@@ -871,14 +866,18 @@ sb_settle(struct sim_cpu *c, enum sim_access kind, const volatile void *addr,
  * sim__hook() first takes the common case with no frame: an access that
  * changes no line (sim_cache_hit_ps()) and leaves the clock below the
  * horizon, by a CPU with no owner-spin rounds and no store buffer, and
- * no spinner to end; what it does then is what hook_all() would. */
+ * no spinner to end; what it does then is what hook_all() would.  A hit
+ * it priced but that reaches the horizon goes to hook_all() with its
+ * price (@hit_ps), which then charges it without asking again;
+ * SIM_CACHE_NOT_HIT: price it there. */
 static void __attribute__((noinline))
-hook_all(enum sim_access kind, const volatile void *addr, unsigned int size);
+hook_all(enum sim_access kind, const volatile void *addr, unsigned int size,
+	 uint64_t hit_ps);
 
 void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int size)
 {
 	struct sim_cpu *c = sim_cur;
-	uint64_t ps;
+	uint64_t ps = SIM_CACHE_NOT_HIT;
 
 	if (likely(!c->ospin && !sim__sb_on) &&
 	    !(nr_parked && (kind == SIM_STORE || kind == SIM_RMW))) {
@@ -890,11 +889,11 @@ void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int siz
 			return;
 		}
 	}
-	hook_all(kind, addr, size);
+	hook_all(kind, addr, size, ps);
 }
 
 static void hook_all(enum sim_access kind, const volatile void *addr,
-		     unsigned int size)
+		     unsigned int size, uint64_t hit_ps)
 {
 	struct sim_cpu *c = sim_cur;
 	uint64_t issue_ps, post_ps, sb_cost_ps = 0;
@@ -922,7 +921,12 @@ static void hook_all(enum sim_access kind, const volatile void *addr,
 		sb_hook(c, kind, sb == 2);
 	}
 	issue_ps = c->now_ps;
-	post_ps = hook_charge(c, kind, addr, size);
+	if (hit_ps != SIM_CACHE_NOT_HIT) {
+		c->now_ps += hit_ps;	/* priced by sim__hook() */
+		post_ps = 0;
+	} else {
+		post_ps = hook_charge(c, kind, addr, size);
+	}
 	if (sb)
 		sb_cost_ps = c->now_ps - issue_ps + post_ps;
 	if (unlikely(c->ospin == OSPIN_REC))
