@@ -14,6 +14,7 @@
  */
 #include <check.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "sim/host/arena.h"
 #include "sim/cache/cache.h"
@@ -587,6 +588,75 @@ START_TEST(test_a_run_aborted_with_a_parked_spinner_leaves_the_next_one_as_it_wa
 }
 END_TEST
 
+/* The same with the machine's state checker at every dispatch: it finds
+ * the lines' waiter lists whole after the aborted run (a CPU of the
+ * aborted machine left on a list is a listed CPU that is not parked). */
+START_TEST(test_the_machine_checker_passes_a_spinner_parked_after_an_aborted_run)
+{
+	setenv("FUTEXSIM_CHECK_STATE", "1", 1);	/* read by each boot */
+	h.delay_ps = 100 * NS;
+	h.two_writes = false;
+	h.park = true;
+	machine(1, 2, 1, true);
+	h.x = sim_arena_alloc(64, 64);
+	sim_task_create("aborter", aborter, NULL, 0);
+	sim_task_create("spinner", spinner, NULL, 1);
+	sim_run();
+	ck_assert(sim_check_state());
+	run_pair(spinner, true);
+	unsetenv("FUTEXSIM_CHECK_STATE");
+	ck_assert_uint_gt(h.end_ps, h.delay_ps);
+}
+END_TEST
+
+/* What corrupter() breaks while the spinner on CPU 1 is parked. */
+static void corrupter(void *arg)
+{
+	struct sim_cpu *spin = &sim.cpus[1], *idle = &sim.cpus[2];
+
+	sim_delay_ps(h.delay_ps);
+	ck_assert(spin->parked);
+	switch ((intptr_t)arg) {
+	case 0:		/* a CPU flagged parked that no list holds */
+		idle->parked = true;
+		break;
+	case 1:		/* a parked CPU whose flag is lost */
+		spin->parked = false;
+		break;
+	case 2:		/* the head of a list with a back link */
+		spin->park_prev = 0;
+		break;
+	}
+	sim_delay_ps(h.delay_ps);	/* a dispatch: the checkers run */
+	*h.x = 1;
+	sim_hook(SIM_STORE, h.x, 4);
+}
+
+/* A CPU that keeps dispatching: the corrupter's delays then reach the
+ * checkers before its store unparks the spinner. */
+static void ticker(void *arg)
+{
+	for (int i = 0; i < 100; i++)
+		sim_delay_ps(10 * NS);
+}
+
+/* The negative control of the machine's state checker: each corruption
+ * of the waiter lists ends the checked run with the invariant failure
+ * (exit status 3). */
+START_TEST(test_the_machine_checker_fails_a_corrupted_waiter_list)
+{
+	h.delay_ps = 100 * NS;
+	h.park = true;
+	machine(1, 4, 1, true);
+	sim_set_check_state(1);
+	h.x = sim_arena_alloc(64, 64);
+	sim_task_create("corrupter", corrupter, (void *)(intptr_t)_i, 0);
+	sim_task_create("spinner", spinner, NULL, 1);
+	sim_task_create("ticker", ticker, NULL, 3);
+	sim_run();
+}
+END_TEST
+
 static uint64_t stack_ids[2][3];
 
 static void stack_body(void *arg)
@@ -678,6 +748,8 @@ Suite *cache_suite(void)
 	tcase_add_test(tc, test_hooks_of_a_task_pay_the_transfer_with_the_model_and_flat_costs_without);
 	tcase_add_loop_test(tc, test_a_parked_spinner_sees_the_write_when_the_loop_would_and_pays_the_miss, 0, 120);
 	tcase_add_test(tc, test_a_run_aborted_with_a_parked_spinner_leaves_the_next_one_as_it_was);
+	tcase_add_test(tc, test_the_machine_checker_passes_a_spinner_parked_after_an_aborted_run);
+	tcase_add_loop_exit_test(tc, test_the_machine_checker_fails_a_corrupted_waiter_list, 3, 0, 3);
 	tcase_add_test(tc, test_a_task_stack_is_one_line_and_the_arena_has_64_byte_lines);
 	tcase_add_test(tc, test_cost_jitter_spreads_misses_over_its_range_only_and_repeats_per_seed);
 	suite_add_tcase(s, tc);

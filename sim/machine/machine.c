@@ -412,6 +412,56 @@ static void unpark(struct sim_cpu *c, uint64_t after_ps)
 		horizon_ps = c->now_ps;
 }
 
+/*
+ * The machine's own invariants, at every dispatch of a checked run
+ * (SIM_STATE_CHECKER(), sim/machine/hooks.h): nr_parked counts the CPUs
+ * flagged parked; a parked CPU is out of the run heap and on the list of
+ * its line, which it reaches from the line's head; every CPU on a list
+ * is parked on that line, its back link the CPU before it (-1 at the
+ * head).  A CPU of another machine left on a list (a run aborted with a
+ * spinner, then a new machine) shows as a listed CPU that is not parked.
+ */
+static void machine_check(int ok, const char *what)
+{
+	if (!ok)
+		sim_fail(SIM_FAIL_INVARIANT, what);
+}
+
+static void sim_machine_assert_state(void)
+{
+	int flagged = 0;
+
+	for (int i = 0; i < sim.nr_cpus; i++) {
+		const struct sim_cpu *c = &sim.cpus[i];
+		int prev = -1, n = 0, cpu;
+
+		if (!c->parked)
+			continue;
+		flagged++;
+		machine_check(!sim_runheap_contains(c),
+			      "a parked CPU is in the run heap");
+		machine_check(c->park_line < park_cap,
+			      "a parked CPU's line has no waiter list");
+		for (cpu = park_first[c->park_line] - 1; cpu != i;
+		     cpu = sim.cpus[cpu].park_next) {
+			machine_check(cpu >= 0 && cpu < sim.nr_cpus &&
+				      ++n <= sim.nr_cpus,
+				      "a parked CPU is not on its line's waiter list");
+			machine_check(sim.cpus[cpu].parked &&
+				      sim.cpus[cpu].park_line == c->park_line,
+				      "a CPU on a line's waiter list is not parked on that line");
+			machine_check(sim.cpus[cpu].park_prev == prev,
+				      "a line's waiter list has a wrong back link");
+			prev = cpu;
+		}
+		machine_check(c->park_prev == prev,
+			      "a line's waiter list has a wrong back link");
+	}
+	machine_check(flagged == nr_parked,
+		      "nr_parked is not the number of parked CPUs");
+}
+SIM_STATE_CHECKER(sim_machine_assert_state, SIM_CHECK_ORDER_MACHINE);
+
 /* Every CPU parked on @line resumes its spin to see a write at @after_ps. */
 static void unpark_line(uint64_t line, uint64_t after_ps)
 {
