@@ -627,33 +627,55 @@ static void corrupter(void *arg)
 		spin->park_prev = 0;
 		break;
 	}
-	sim_delay_ps(h.delay_ps);	/* a dispatch: the checkers run */
+	sim_delay_ps(h.delay_ps);
 	*h.x = 1;
 	sim_hook(SIM_STORE, h.x, 4);
+	h.x[16] = 1;
+	sim_hook(SIM_STORE, &h.x[16], 4);
 }
 
-/* A CPU that keeps dispatching: the corrupter's delays then reach the
- * checkers before its store unparks the spinner. */
-static void ticker(void *arg)
+/* A second spinner, on the next line, that parks after the corruption:
+ * a change of the waiters, so the next dispatch checks them in full. */
+static void late_spinner(void *arg)
 {
-	for (int i = 0; i < 100; i++)
-		sim_delay_ps(10 * NS);
+	sim_delay_ps(h.delay_ps * 3 / 2);
+	while (!__atomic_load_n(&h.x[16], __ATOMIC_RELAXED)) {
+		sim_hook(SIM_LOAD, &h.x[16], 4);
+		sim_spin_wait(&h.x[16], 4);
+	}
 }
 
 /* The negative control of the machine's state checker: each corruption
  * of the waiter lists ends the checked run with the invariant failure
- * (exit status 3). */
+ * (exit status 3) once the waiters change. */
 START_TEST(test_the_machine_checker_fails_a_corrupted_waiter_list)
 {
 	h.delay_ps = 100 * NS;
 	h.park = true;
 	machine(1, 4, 1, true);
 	sim_set_check_state(1);
-	h.x = sim_arena_alloc(64, 64);
+	h.x = sim_arena_alloc(128, 64);
 	sim_task_create("corrupter", corrupter, (void *)(intptr_t)_i, 0);
 	sim_task_create("spinner", spinner, NULL, 1);
-	sim_task_create("ticker", ticker, NULL, 3);
+	sim_task_create("late", late_spinner, NULL, 3);
 	sim_run();
+}
+END_TEST
+
+/* The same run with nothing corrupted passes the checks (the control of
+ * the control: the failures above are the corruptions'). */
+START_TEST(test_the_machine_checker_passes_the_same_run_uncorrupted)
+{
+	h.delay_ps = 100 * NS;
+	h.park = true;
+	machine(1, 4, 1, true);
+	sim_set_check_state(1);
+	h.x = sim_arena_alloc(128, 64);
+	sim_task_create("corrupter", corrupter, (void *)(intptr_t)3, 0);
+	sim_task_create("spinner", spinner, NULL, 1);
+	sim_task_create("late", late_spinner, NULL, 3);
+	sim_run();
+	ck_assert_uint_eq(__atomic_load_n(&h.x[16], __ATOMIC_RELAXED), 1);
 }
 END_TEST
 
@@ -750,6 +772,7 @@ Suite *cache_suite(void)
 	tcase_add_test(tc, test_a_run_aborted_with_a_parked_spinner_leaves_the_next_one_as_it_was);
 	tcase_add_test(tc, test_the_machine_checker_passes_a_spinner_parked_after_an_aborted_run);
 	tcase_add_loop_exit_test(tc, test_the_machine_checker_fails_a_corrupted_waiter_list, 3, 0, 3);
+	tcase_add_test(tc, test_the_machine_checker_passes_the_same_run_uncorrupted);
 	tcase_add_test(tc, test_a_task_stack_is_one_line_and_the_arena_has_64_byte_lines);
 	tcase_add_test(tc, test_cost_jitter_spreads_misses_over_its_range_only_and_repeats_per_seed);
 	suite_add_tcase(s, tc);
