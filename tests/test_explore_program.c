@@ -256,6 +256,9 @@ START_TEST(test_futexsim_explore_with_program_runs_the_program_not_a_builtin)
 		const char *rp[] = { "futexsim", "replay", file, NULL };
 
 		replay_file_of(a.out, file, sizeof(file));
+		/* named after the program, not after its lock key (ww) */
+		ck_assert_msg(!strncmp(file, "futexsim-explore-xp-lostwake-", 29),
+			      "replay file %s", file);
 		run_futexsim(&c, rp);
 		ck_assert_int_eq(c.status, 3);
 		ck_assert_ptr_null(strstr(c.out, "counter"));

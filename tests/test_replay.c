@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "sim/replay/replay.h"
+#include "sim/scenario/scenario.h"
 #include "tests/run_child.h"
 
 #define SCN	"--threads=6", "--ops=3000", "--seed=5"
@@ -355,7 +356,7 @@ START_TEST(test_failed_run_saves_a_replay_file_that_fails_alike)
 		found = s;
 	}
 	ck_assert_msg(found, "ww-busted never failed in 50 seeds");
-	sim_replay_failure_path("ww-busted", (uint64_t)found, name, sizeof(name));
+	snprintf(name, sizeof(name), "futexsim-failure-ww-busted-%d.replay", found);
 	snprintf(want, sizeof(want), "\nreplay file: %s (%s replay %s)\n", name,
 		 "futexsim", name);
 	ck_assert_msg(strstr(co.err, want), "'%s' missing from %s", want, co.err);
@@ -408,6 +409,7 @@ END_TEST
 
 START_TEST(test_file_names)
 {
+	struct sim_scenario one;
 	char out[64];
 
 	ck_assert_int_eq(sim_record_lock_path("r.replay", "ww", 1, out, sizeof(out)), 0);
@@ -418,8 +420,22 @@ START_TEST(test_file_names)
 	ck_assert_str_eq(out, "d.x/r.ww");
 	ck_assert_int_eq(sim_record_lock_path("r.replay", "a-very-long-lock-name",
 					      2, out, 16), -1);
-	sim_replay_failure_path("ww", 18446744073709551615ULL, out, sizeof(out));
+	sim_scenario_defaults(&one);
+	one.seed = 18446744073709551615ULL;
+	sim_replay_failure_path(&one, out, sizeof(out));
 	ck_assert_str_eq(out, "futexsim-failure-ww-18446744073709551615.replay");
+	/* a user program's run is named after the program, not its lock */
+	strcpy(one.workload, "program");
+	strcpy(one.program, "./dir.d/my prog.out");
+	one.seed = 2;
+	sim_replay_failure_path(&one, out, sizeof(out));
+	ck_assert_str_eq(out, "futexsim-failure-my_prog-2.replay");
+	strcpy(one.program, "/tmp/.hidden");
+	sim_replay_run_name(&one, out, sizeof(out));
+	ck_assert_str_eq(out, "_hidden");
+	strcpy(one.program, "lostwake");
+	sim_replay_run_name(&one, out, 5);
+	ck_assert_str_eq(out, "lost");
 }
 END_TEST
 

@@ -38,7 +38,8 @@
  * that diverged still prints its report, and exits SIM_EXIT_DIVERGED.
  * --record makes the child write one.  A run that fails (exit 3) without
  * --record is run once more, recording, into
- * futexsim-failure-LOCK-SEED.replay in the current directory, and the
+ * futexsim-failure-NAME-SEED.replay in the current directory (NAME: the
+ * lock, or a user program's name: sim_replay_run_name()), and the
  * failure report names that file and the command that replays it.
  *
  * One process per lock: every lock starts from a fresh machine, arena and
@@ -318,7 +319,7 @@ static int run_lock(const char *self, const struct sim_scenario *s, int idx,
 	if (s->record[0])
 		sim_record_lock_path(s->record, one.locks[0], s->nr_locks, rec,
 				     sizeof(rec));
-	sim_replay_failure_path(one.locks[0], one.seed, failed, sizeof(failed));
+	sim_replay_failure_path(&one, failed, sizeof(failed));
 	if (src)
 		file = src->path;
 	else if (s->record[0])

@@ -392,9 +392,13 @@ int sim_cmd_explore(const char *self, int argc, char **argv)
 		       m.hit_oracle, m.hit_run, m.hit_seed, m.done, m.strategy);
 		if (o.out)
 			snprintf(path, sizeof(path), "%s", o.out);
-		else
+		else {
+			char name[64];
+
+			sim_replay_run_name(&x->s, name, sizeof(name));
 			snprintf(path, sizeof(path), "futexsim-explore-%s-%" PRIu64 ".replay",
-				 x->s.locks[0], m.hit_run);
+				 name, m.hit_run);
+		}
 		status = show_hit(self, x, m.hit_seed, hit_c, hit_n, path);
 	} else {
 		printf("explore: no oracle fired in %" PRIu64 " runs (strategy %s, oracle %s)%s; worst wait %s, most overtaken %" PRIu64 ", other failures %" PRIu64,

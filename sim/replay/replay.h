@@ -179,12 +179,20 @@ void sim_replay_command(const char *self, const struct sim_scenario *one,
 			const char *file, char *buf, size_t size);
 
 /*
- * sim_replay_failure_path - where a failed run without --record is saved:
- * "futexsim-failure-LOCK-SEED.replay" in the current directory (@lock,
- * @seed: the run's).  No pid, no time: the name is part of the failure
- * report, which must reproduce byte for byte.
+ * sim_replay_run_name - the name of @one's run in the files it leaves:
+ * its lock, or, for a user program (workload=program), the program's
+ * file name without its directory and extension, each character but
+ * letters, digits, '_' and '-' written '_' ("program" if nothing is
+ * left); at most @len - 1 characters.  A program's lock key says nothing
+ * of the program: its file names it.
+ * sim_replay_failure_path - where a failed run of @one without --record
+ * is saved: "futexsim-failure-NAME-SEED.replay" in the current directory
+ * (NAME as above, SEED the run's).  No pid, no time: the name is part of
+ * the failure report, which must reproduce byte for byte.
  */
-void sim_replay_failure_path(const char *lock, uint64_t seed, char *out,
+void sim_replay_run_name(const struct sim_scenario *one, char *out,
+			 size_t len);
+void sim_replay_failure_path(const struct sim_scenario *one, char *out,
 			     size_t len);
 
 /* ---- the run's side, child process (sim/replay/replay.c) ---- */

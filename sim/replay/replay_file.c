@@ -258,11 +258,44 @@ int sim_record_lock_path(const char *path, const char *lock, int nr_locks,
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-void sim_replay_failure_path(const char *lock, uint64_t seed, char *out,
+void sim_replay_run_name(const struct sim_scenario *one, char *out,
+			 size_t len)
+{
+	const char *base, *dot;
+	size_t n, i;
+
+	if (strcmp(one->workload, "program") != 0 || !one->program[0]) {
+		snprintf(out, len, "%s", one->locks[0]);
+		return;
+	}
+	base = strrchr(one->program, '/');
+	base = base ? base + 1 : one->program;
+	dot = strrchr(base, '.');
+	n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+	if (!n || !len) {
+		snprintf(out, len, "program");
+		return;
+	}
+	if (n > len - 1)
+		n = len - 1;
+	for (i = 0; i < n; i++) {
+		char ch = base[i];
+
+		out[i] = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+			 (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' ?
+			 ch : '_';
+	}
+	out[n] = '\0';
+}
+
+void sim_replay_failure_path(const struct sim_scenario *one, char *out,
 			     size_t len)
 {
-	snprintf(out, len, "futexsim-failure-%s-%llu.replay", lock,
-		 (unsigned long long)seed);
+	char name[64];
+
+	sim_replay_run_name(one, name, sizeof(name));
+	snprintf(out, len, "futexsim-failure-%s-%llu.replay", name,
+		 (unsigned long long)one->seed);
 }
 
 /* ---- the command that replays a run -------------------------------------- */
