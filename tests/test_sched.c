@@ -81,18 +81,16 @@ static void count_checks(void)
 	checks_run++;
 }
 
-/* The machine, the scheduler and the TP futex register their checkers
- * themselves, in their order; a checker added at run time is called at
- * every dispatch of a checked run, and never in an unchecked one (the
- * negative control). */
+/* The scheduler and the TP futex register their checkers themselves, in
+ * their order; a checker added at run time is called at every dispatch
+ * of a checked run, and never in an unchecked one (the negative control). */
 START_TEST(test_state_checkers_register_themselves_and_run_when_checked)
 {
-	ck_assert_str_eq(sim_state_checker_name(0), "sim_machine_assert_state");
-	ck_assert_str_eq(sim_state_checker_name(1), "sched_assert_state");
-	ck_assert_str_eq(sim_state_checker_name(2), "ksim_futex_tp_assert_state");
-	ck_assert_ptr_null(sim_state_checker_name(3));
+	ck_assert_str_eq(sim_state_checker_name(0), "sched_assert_state");
+	ck_assert_str_eq(sim_state_checker_name(1), "ksim_futex_tp_assert_state");
+	ck_assert_ptr_null(sim_state_checker_name(2));
 	sim_state_checker_add("count_checks", count_checks, 99);
-	ck_assert_str_eq(sim_state_checker_name(3), "count_checks");
+	ck_assert_str_eq(sim_state_checker_name(2), "count_checks");
 
 	checks_run = 0;
 	boot();

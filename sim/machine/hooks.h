@@ -345,12 +345,10 @@ void ksim_futex_tp_exit(void);
  * machine calls every registered checker at each dispatch, in ascending
  * @order (then by name), and a checker that finds a broken invariant
  * calls sim_fail(SIM_FAIL_INVARIANT, ...).  The machine knows no layer
- * by name: the machine itself (sim/machine/machine.c), the scheduler
- * (sched/core.c) and the TP futex (futex/tp_state.c) register themselves,
- * from a constructor, before main().  Orders: SIM_CHECK_ORDER_MACHINE,
- * SIM_CHECK_ORDER_SCHED, then SIM_CHECK_ORDER_FUTEX.
+ * by name: the scheduler (sched/core.c) and the TP futex
+ * (futex/tp_state.c) register themselves, from a constructor, before
+ * main().  Orders: SIM_CHECK_ORDER_SCHED, then SIM_CHECK_ORDER_FUTEX.
  */
-#define SIM_CHECK_ORDER_MACHINE	0
 #define SIM_CHECK_ORDER_SCHED	10
 #define SIM_CHECK_ORDER_FUTEX	20
 void sim_state_checker_add(const char *name, void (*check)(void), int order);

@@ -425,9 +425,9 @@ static void unpark(struct sim_cpu *c, uint64_t after_ps)
  * is parked on that line, its back link the CPU before it (-1 at the
  * head).  A CPU of another machine left on a list (a run aborted with a
  * spinner, then a new machine) shows as a listed CPU that is not parked.
- * The check runs in full at the first dispatch after a change of the
- * waiters (park_changed) and returns at once at the others, where the
- * same state would pass again.
+ * dispatch_check() runs it first, before the layers' checkers, at the
+ * first dispatch of a checked run after a change of the waiters
+ * (park_changed); at the others the same state would pass again.
  */
 static void machine_check(int ok, const char *what)
 {
@@ -435,12 +435,9 @@ static void machine_check(int ok, const char *what)
 		sim_fail(SIM_FAIL_INVARIANT, what);
 }
 
-static void sim_machine_assert_state(void)
+static void machine_assert_state(void)
 {
 	int flagged = 0;
-
-	if (!park_changed)
-		return;
 
 	for (int i = 0; i < sim.nr_cpus; i++) {
 		const struct sim_cpu *c = &sim.cpus[i];
@@ -472,8 +469,6 @@ static void sim_machine_assert_state(void)
 		      "nr_parked is not the number of parked CPUs");
 	park_changed = false;
 }
-SIM_STATE_CHECKER(sim_machine_assert_state, SIM_CHECK_ORDER_MACHINE);
-
 /* Every CPU parked on @line resumes its spin to see a write at @after_ps. */
 static void unpark_line(uint64_t line, uint64_t after_ps)
 {
@@ -801,7 +796,8 @@ static inline struct sim_cpu *dispatch_fast(void)
 }
 
 /* Phase 3: the checks of every dispatch: the livelock watchdog, then,
- * when asked for, every layer's state checker. */
+ * when asked for, the machine's own (its waiter lists) and every layer's
+ * state checker. */
 static void dispatch_check(const struct sim_cpu *next)
 {
 	if (next->now_ps >= livelock_deadline())
@@ -810,6 +806,8 @@ static void dispatch_check(const struct sim_cpu *next)
 			 "no task completed an operation within the livelock bound");
 	if (!check_state)
 		return;
+	if (park_changed)
+		machine_assert_state();		/* the machine's own, first */
 	for (int i = 0; i < nr_checkers; i++)
 		checkers[i].check();
 }
