@@ -125,7 +125,9 @@ static uint64_t clock_moved[SIM_MAX_CPUS / 64];
 
 static inline void mark_moved(const struct sim_cpu *c)
 {
-	clock_moved[c->k.cpu / 64] |= 1ULL << (c->k.cpu % 64);
+	unsigned int cpu = (unsigned int)c->k.cpu;
+
+	clock_moved[cpu / 64] |= 1ULL << (cpu % 64);
 }
 
 void sim_clocks_moved_take(uint64_t moved[SIM_MAX_CPUS / 64])
