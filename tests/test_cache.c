@@ -645,20 +645,28 @@ static void late_spinner(void *arg)
 	}
 }
 
-/* The negative control of the machine's state checker: each corruption
- * of the waiter lists ends the checked run with the invariant failure
- * (exit status 3) once the waiters change. */
-START_TEST(test_the_machine_checker_fails_a_corrupted_waiter_list)
+/* The runs of the two tests below: corrupter() breaks the lists as @how says
+ * (3: not at all) while the spinner on CPU 1 is parked, and the late
+ * spinner on CPU 3 parks after it, every dispatch checked. */
+static void run_corrupted(intptr_t how)
 {
 	h.delay_ps = 100 * NS;
 	h.park = true;
 	machine(1, 4, 1, true);
 	sim_set_check_state(1);
 	h.x = sim_arena_alloc(128, 64);
-	sim_task_create("corrupter", corrupter, (void *)(intptr_t)_i, 0);
+	sim_task_create("corrupter", corrupter, (void *)how, 0);
 	sim_task_create("spinner", spinner, NULL, 1);
 	sim_task_create("late", late_spinner, NULL, 3);
 	sim_run();
+}
+
+/* The negative control of the machine's state checker: each corruption
+ * of the waiter lists ends the checked run with the invariant failure
+ * (exit status 3) once the waiters change. */
+START_TEST(test_the_machine_checker_fails_a_corrupted_waiter_list)
+{
+	run_corrupted(_i);
 }
 END_TEST
 
@@ -666,15 +674,7 @@ END_TEST
  * the control: the failures above are the corruptions'). */
 START_TEST(test_the_machine_checker_passes_the_same_run_uncorrupted)
 {
-	h.delay_ps = 100 * NS;
-	h.park = true;
-	machine(1, 4, 1, true);
-	sim_set_check_state(1);
-	h.x = sim_arena_alloc(128, 64);
-	sim_task_create("corrupter", corrupter, (void *)(intptr_t)3, 0);
-	sim_task_create("spinner", spinner, NULL, 1);
-	sim_task_create("late", late_spinner, NULL, 3);
-	sim_run();
+	run_corrupted(3);
 	ck_assert_uint_eq(__atomic_load_n(&h.x[16], __ATOMIC_RELAXED), 1);
 }
 END_TEST
