@@ -21,6 +21,7 @@
 #include "sim/machine/machine.h"
 #include "sim/scenario/preset.h"
 #include "sim/machine/prng.h"
+#include "tests/run_child.h"
 
 #define NS	1000ULL
 
@@ -626,6 +627,10 @@ static void corrupter(void *arg)
 	case 2:		/* the head of a list with a back link */
 		spin->park_prev = 0;
 		break;
+	case 3:		/* a CPU that is not parked, linked after the head */
+		spin->park_next = idle->k.cpu;
+		idle->park_prev = spin->k.cpu;
+		break;
 	}
 	sim_delay_ps(h.delay_ps);
 	*h.x = 1;
@@ -646,7 +651,7 @@ static void late_spinner(void *arg)
 }
 
 /* The runs of the two tests below: corrupter() breaks the lists as @how says
- * (3: not at all) while the spinner on CPU 1 is parked, and the late
+ * (4: not at all) while the spinner on CPU 1 is parked, and the late
  * spinner on CPU 3 parks after it, every dispatch checked. */
 static void run_corrupted(intptr_t how)
 {
@@ -661,12 +666,28 @@ static void run_corrupted(intptr_t how)
 	sim_run();
 }
 
+static void run_corrupted_child(void *how)
+{
+	run_corrupted((intptr_t)how);
+}
+
 /* The negative control of the machine's state checker: each corruption
- * of the waiter lists ends the checked run with the invariant failure
- * (exit status 3) once the waiters change. */
+ * of the waiter lists ends the checked run, once the waiters change,
+ * with its own invariant failure (exit status 3), not with what the
+ * corruption would do next. */
 START_TEST(test_the_machine_checker_fails_a_corrupted_waiter_list)
 {
-	run_corrupted(_i);
+	static const char *const want[] = {
+		"INVARIANT: a parked CPU is not on its line's waiter list",
+		"INVARIANT: nr_parked is not the number of parked CPUs",
+		"INVARIANT: a line's waiter list has a wrong back link",
+		"INVARIANT: a CPU on a line's waiter list is not parked on that line",
+	};
+	static struct child_out o;
+
+	run_child(run_corrupted_child, (void *)(intptr_t)_i, &o);
+	ck_assert_int_eq(o.status, 3);
+	ck_assert_msg(strstr(o.err, want[_i]), "case %d: %s", _i, o.err);
 }
 END_TEST
 
@@ -674,7 +695,7 @@ END_TEST
  * the control: the failures above are the corruptions'). */
 START_TEST(test_the_machine_checker_passes_the_same_run_uncorrupted)
 {
-	run_corrupted(3);
+	run_corrupted(4);
 	ck_assert_uint_eq(__atomic_load_n(&h.x[16], __ATOMIC_RELAXED), 1);
 }
 END_TEST
@@ -771,7 +792,7 @@ Suite *cache_suite(void)
 	tcase_add_loop_test(tc, test_a_parked_spinner_sees_the_write_when_the_loop_would_and_pays_the_miss, 0, 120);
 	tcase_add_test(tc, test_a_run_aborted_with_a_parked_spinner_leaves_the_next_one_as_it_was);
 	tcase_add_test(tc, test_the_machine_checker_passes_a_spinner_parked_after_an_aborted_run);
-	tcase_add_loop_exit_test(tc, test_the_machine_checker_fails_a_corrupted_waiter_list, 3, 0, 3);
+	tcase_add_loop_test(tc, test_the_machine_checker_fails_a_corrupted_waiter_list, 0, 4);
 	tcase_add_test(tc, test_the_machine_checker_passes_the_same_run_uncorrupted);
 	tcase_add_test(tc, test_a_task_stack_is_one_line_and_the_arena_has_64_byte_lines);
 	tcase_add_test(tc, test_cost_jitter_spreads_misses_over_its_range_only_and_repeats_per_seed);

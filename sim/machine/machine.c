@@ -420,16 +420,15 @@ static void unpark(struct sim_cpu *c, uint64_t after_ps)
 }
 
 /*
- * The machine's own invariants, at every dispatch of a checked run
- * (SIM_STATE_CHECKER(), sim/machine/hooks.h): nr_parked counts the CPUs
- * flagged parked; a parked CPU is out of the run heap and on the list of
- * its line, which it reaches from the line's head; every CPU on a list
- * is parked on that line, its back link the CPU before it (-1 at the
- * head).  A CPU of another machine left on a list (a run aborted with a
- * spinner, then a new machine) shows as a listed CPU that is not parked.
- * dispatch_check() runs it first, before the layers' checkers, at the
- * first dispatch of a checked run after a change of the waiters
- * (park_changed); at the others the same state would pass again.
+ * The machine's own invariants, in a checked run: nr_parked counts the
+ * CPUs flagged parked; a parked CPU is out of the run heap and on the
+ * list of its line; every CPU on such a list is parked on that line, its
+ * back link the CPU before it (-1 at the head).  A CPU of another
+ * machine left on a list (a run aborted with a spinner, then a new
+ * machine) shows as a listed CPU that is not parked, or as a broken
+ * link.  dispatch_check() runs it first, before the layers' checkers, at
+ * the first dispatch after a change of the waiters (park_changed); at
+ * the others the same state would pass again.
  */
 static void machine_check(int ok, const char *what)
 {
@@ -443,7 +442,7 @@ static void machine_assert_state(void)
 
 	for (int i = 0; i < sim.nr_cpus; i++) {
 		const struct sim_cpu *c = &sim.cpus[i];
-		int prev = -1, n = 0, cpu;
+		int prev = -1, n = 0, seen = 0;
 
 		if (!c->parked)
 			continue;
@@ -452,25 +451,27 @@ static void machine_assert_state(void)
 			      "a parked CPU is in the run heap");
 		machine_check(c->park_line < park_cap,
 			      "a parked CPU's line has no waiter list");
-		for (cpu = park_first[c->park_line] - 1; cpu != i;
+		/* the whole list of its line, head to tail */
+		for (int cpu = park_first[c->park_line] - 1; cpu >= 0;
 		     cpu = sim.cpus[cpu].park_next) {
-			machine_check(cpu >= 0 && cpu < sim.nr_cpus &&
-				      ++n <= sim.nr_cpus,
-				      "a parked CPU is not on its line's waiter list");
-			machine_check(sim.cpus[cpu].parked &&
-				      sim.cpus[cpu].park_line == c->park_line,
+			const struct sim_cpu *w = &sim.cpus[cpu];
+
+			machine_check(cpu < sim.nr_cpus && ++n <= sim.nr_cpus,
+				      "a line's waiter list leaves the CPUs or loops");
+			machine_check(w->parked && w->park_line == c->park_line,
 				      "a CPU on a line's waiter list is not parked on that line");
-			machine_check(sim.cpus[cpu].park_prev == prev,
+			machine_check(w->park_prev == prev,
 				      "a line's waiter list has a wrong back link");
+			seen |= cpu == i;
 			prev = cpu;
 		}
-		machine_check(c->park_prev == prev,
-			      "a line's waiter list has a wrong back link");
+		machine_check(seen, "a parked CPU is not on its line's waiter list");
 	}
 	machine_check(flagged == nr_parked,
 		      "nr_parked is not the number of parked CPUs");
 	park_changed = false;
 }
+
 /* Every CPU parked on @line resumes its spin to see a write at @after_ps. */
 static void unpark_line(uint64_t line, uint64_t after_ps)
 {
