@@ -218,27 +218,6 @@ extern unsigned long sim_cache_epoch;
  */
 void sim_cache_set_jitter(unsigned int pct);
 
-/*
- * sim_cache_access - price one access by CPU @c at @now_ps and update the
- * line's state (the table above).  @addr is NULL for SIM_RELAX and
- * SIM_FENCE; @size is not used (an access is priced by its first byte's
- * line).  The L1 hit is inline; everything else is sim__cache_miss().
- * Return: the picoseconds to add to @c's clock, waiting for a busy line
- * (and, for an RMW or a fence, for the CPU's store buffer) included.
- *
- * With the preset's line-handover = arrival, a miss (not a buffered
- * store) returns only the time until its request arrives, wait + X/2
- * for a transfer of X behind a miss in flight for wait (arrival-overlap:
- * max(X/2, wait), the queued request travels while it waits), and
- * leaves the rest, X - X/2 plus the
- * operation, in sim__cache_post_ps, which the caller takes (and zeroes) at once.
- * The caller lets every CPU with an earlier clock run, performs the
- * access at the arrival, then calls sim_cache_arrive() and adds the rest
- * to the clock (sim_hook()).  The line's state changes when the miss is
- * priced, as in issue mode, but until the arrival its former holders
- * (owner) may still load (store, RMW) as L1 hits completing before it:
- * struct sim_cache_grace.  sim__cache_post_ps stays 0 in issue mode.
- */
 /* sim_cache_holds - does CPU @cpu hold a copy of @l? */
 static inline int sim_cache_holds(const struct sim_cache_line *l, int cpu)
 {
@@ -292,6 +271,27 @@ static inline uint64_t sim_cache_hit_ps(const struct sim_cpu *c,
 				     now_ps);
 }
 
+/*
+ * sim_cache_access - price one access by CPU @c at @now_ps and update the
+ * line's state (the table above).  @addr is NULL for SIM_RELAX and
+ * SIM_FENCE; @size is not used (an access is priced by its first byte's
+ * line).  The L1 hit is inline; everything else is sim__cache_miss().
+ * Return: the picoseconds to add to @c's clock, waiting for a busy line
+ * (and, for an RMW or a fence, for the CPU's store buffer) included.
+ *
+ * With the preset's line-handover = arrival, a miss (not a buffered
+ * store) returns only the time until its request arrives, wait + X/2
+ * for a transfer of X behind a miss in flight for wait (arrival-overlap:
+ * max(X/2, wait), the queued request travels while it waits), and
+ * leaves the rest, X - X/2 plus the
+ * operation, in sim__cache_post_ps, which the caller takes (and zeroes) at once.
+ * The caller lets every CPU with an earlier clock run, performs the
+ * access at the arrival, then calls sim_cache_arrive() and adds the rest
+ * to the clock (sim_hook()).  The line's state changes when the miss is
+ * priced, as in issue mode, but until the arrival its former holders
+ * (owner) may still load (store, RMW) as L1 hits completing before it:
+ * struct sim_cache_grace.  sim__cache_post_ps stays 0 in issue mode.
+ */
 static inline uint64_t sim_cache_access(struct sim_cpu *c,
 					enum sim_access kind,
 					const volatile void *addr,
@@ -343,7 +343,6 @@ static inline uint64_t sim_cache_line_id(const volatile void *addr)
 {
 	return sim_cache_line(addr)->id;
 }
-
 
 /* sim_cache_check - the invariants of @l. Return: NULL, or what is wrong. */
 const char *sim_cache_check(const struct sim_cache_line *l);
