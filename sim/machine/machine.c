@@ -720,25 +720,21 @@ static struct sim_cpu *dispatch_pick(void)
 	return sim_explore_on ? sim__explore_next() : sim_runheap_pop_earliest();
 }
 
-static inline uint64_t hook_charge(struct sim_cpu *c, enum sim_access kind,
-				   const volatile void *addr, unsigned int size);
+/* hook_charge()'s @asked_ps when nobody asked the hit rule yet */
+#define HOOK_UNPRICED	(SIM_CACHE_NOT_HIT - 1)
 
-/* The charge of a made round's hook @h, as hook_charge() would make it:
- * a hit priced from the line the round keeps (no memo lookup), anything
- * else through hook_charge(). */
+static inline uint64_t hook_charge(struct sim_cpu *c, enum sim_access kind,
+				   const volatile void *addr, unsigned int size,
+				   uint64_t asked_ps);
+
+/* The charge of a made round's hook @h: its hit rule asked with the line
+ * the round keeps (no memo lookup). */
 static inline uint64_t ospin_charge(struct sim_cpu *c,
 				    const struct sim_ospin_hook *h)
 {
-	uint64_t ps;
-
-	if (likely(cache_on)) {
-		ps = sim_cache_hit_line_ps(c, h->kind, h->line, c->now_ps);
-		if (ps != SIM_CACHE_NOT_HIT) {
-			c->now_ps += ps;
-			return 0;
-		}
-	}
-	return hook_charge(c, h->kind, h->addr, h->size);
+	return hook_charge(c, h->kind, h->addr, h->size, likely(cache_on) ?
+			   sim_cache_hit_line_ps(c, h->kind, h->line, c->now_ps) :
+			   HOOK_UNPRICED);
 }
 
 /*
@@ -869,15 +865,23 @@ static uint64_t hook_arrive(struct sim_cpu *c, uint64_t *post_ps)
 }
 
 /* The charge of one access to @c's clock: the cache-line model's price,
- * or the flat one.  Return: the part paid after the dispatch (arrival
- * mode), else 0. */
+ * or the flat one.  @asked_ps: what the caller already knows, the price
+ * (a hit's, or the flat one), SIM_CACHE_NOT_HIT (the hit rule was asked
+ * for this access now: the miss's price, with no second look at the
+ * memo) or HOOK_UNPRICED.  Return: the part paid after the dispatch
+ * (arrival mode), else 0. */
 static inline uint64_t hook_charge(struct sim_cpu *c, enum sim_access kind,
-				   const volatile void *addr, unsigned int size)
+				   const volatile void *addr, unsigned int size,
+				   uint64_t asked_ps)
 {
 	uint64_t post_ps = 0;
 
-	if (likely(cache_on)) {
-		c->now_ps += sim_cache_access(c, kind, addr, size, c->now_ps);
+	if (asked_ps < HOOK_UNPRICED) {
+		c->now_ps += asked_ps;
+	} else if (likely(cache_on)) {
+		c->now_ps += asked_ps == SIM_CACHE_NOT_HIT ?
+			sim__cache_miss(c, kind, addr, c->now_ps) :
+			sim_cache_access(c, kind, addr, size, c->now_ps);
 		if (unlikely(sim__cache_post_ps)) {	/* arrival mode */
 			post_ps = sim__cache_post_ps;
 			sim__cache_post_ps = 0;
@@ -929,18 +933,19 @@ sb_settle(struct sim_cpu *c, enum sim_access kind, const volatile void *addr,
  * sim__hook() first takes the common case with no frame: an access that
  * changes no line (sim_cache_hit_ps()) and leaves the clock below the
  * horizon, by a CPU with no owner-spin rounds and no store buffer, and
- * no spinner to end; what it does then is what hook_all() would.  A hit
- * it priced but that reaches the horizon goes to hook_all() with its
- * price (@hit_ps), which then charges it without asking again;
- * SIM_CACHE_NOT_HIT: price it there. */
+ * no spinner to end; what it does then is what hook_all() would.  What
+ * it asked goes to hook_all() as @asked_ps (hook_charge()): a hit's
+ * price when the hit reaches the horizon, SIM_CACHE_NOT_HIT for a miss,
+ * so that neither asks the memo again; HOOK_UNPRICED when it did not
+ * ask. */
 static void __attribute__((noinline))
 hook_all(enum sim_access kind, const volatile void *addr, unsigned int size,
-	 uint64_t hit_ps);
+	 uint64_t asked_ps);
 
 void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int size)
 {
 	struct sim_cpu *c = sim_cur;
-	uint64_t ps = SIM_CACHE_NOT_HIT;
+	uint64_t ps = HOOK_UNPRICED;
 
 	if (likely(!c->ospin && !sim__sb_on) &&
 	    !(nr_parked && (kind == SIM_STORE || kind == SIM_RMW))) {
@@ -956,7 +961,7 @@ void sim__hook(enum sim_access kind, const volatile void *addr, unsigned int siz
 }
 
 static void hook_all(enum sim_access kind, const volatile void *addr,
-		     unsigned int size, uint64_t hit_ps)
+		     unsigned int size, uint64_t asked_ps)
 {
 	struct sim_cpu *c = sim_cur;
 	uint64_t issue_ps, post_ps, sb_cost_ps = 0;
@@ -984,12 +989,7 @@ static void hook_all(enum sim_access kind, const volatile void *addr,
 		sb_hook(c, kind, sb == 2);
 	}
 	issue_ps = c->now_ps;
-	if (hit_ps != SIM_CACHE_NOT_HIT) {
-		c->now_ps += hit_ps;	/* priced by sim__hook() */
-		post_ps = 0;
-	} else {
-		post_ps = hook_charge(c, kind, addr, size);
-	}
+	post_ps = hook_charge(c, kind, addr, size, asked_ps);
 	if (sb)
 		sb_cost_ps = c->now_ps - issue_ps + post_ps;
 	if (unlikely(c->ospin == OSPIN_REC))
