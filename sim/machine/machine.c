@@ -224,12 +224,12 @@ void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 		free(sim.tasks[i]);
 	}
 	/* an aborted run's spinners: their lines' ids come again */
-	park_changed = true;
 	for (int i = 0; nr_parked && i < sim.nr_cpus; i++)
 		if (sim.cpus[i].parked) {
 			park_first[sim.cpus[i].park_line] = 0;
 			nr_parked--;
 		}
+	park_changed = true;
 	/*
 	 * Back to all zeros, as at the start of the process; only what the
 	 * last machine used can be other than zero (a machine per explore
@@ -423,7 +423,8 @@ static void unpark(struct sim_cpu *c, uint64_t after_ps)
  * The machine's own invariants, in a checked run: nr_parked counts the
  * CPUs flagged parked; a parked CPU is out of the run heap and on the
  * list of its line; every CPU on such a list is parked on that line, its
- * back link the CPU before it (-1 at the head).  A CPU of another
+ * back link the CPU before it (-1 at the head).  Each list is walked
+ * once, from its head.  A CPU of another
  * machine left on a list (a run aborted with a spinner, then a new
  * machine) shows as a listed CPU that is not parked, or as a broken
  * link.  dispatch_check() runs it first, before the layers' checkers, at
@@ -438,22 +439,18 @@ static void machine_check(int ok, const char *what)
 
 static void machine_assert_state(void)
 {
+	uint64_t listed[SIM_MAX_CPUS / 64] = { 0 };
 	int flagged = 0;
 
+	/* each list whose head is parked, once, head to tail */
 	for (int i = 0; i < sim.nr_cpus; i++) {
 		const struct sim_cpu *c = &sim.cpus[i];
-		int prev = -1, n = 0, seen = 0;
+		int prev = -1, n = 0;
 
-		if (!c->parked)
+		if (!c->parked || c->park_line >= park_cap ||
+		    park_first[c->park_line] - 1 != i)
 			continue;
-		flagged++;
-		machine_check(!sim_runheap_contains(c),
-			      "a parked CPU is in the run heap");
-		machine_check(c->park_line < park_cap,
-			      "a parked CPU's line has no waiter list");
-		/* the whole list of its line, head to tail */
-		for (int cpu = park_first[c->park_line] - 1; cpu >= 0;
-		     cpu = sim.cpus[cpu].park_next) {
+		for (int cpu = i; cpu >= 0; cpu = sim.cpus[cpu].park_next) {
 			const struct sim_cpu *w = &sim.cpus[cpu];
 
 			machine_check(cpu < sim.nr_cpus && ++n <= sim.nr_cpus,
@@ -462,10 +459,22 @@ static void machine_assert_state(void)
 				      "a CPU on a line's waiter list is not parked on that line");
 			machine_check(w->park_prev == prev,
 				      "a line's waiter list has a wrong back link");
-			seen |= cpu == i;
+			listed[cpu / 64] |= 1ULL << (cpu % 64);
 			prev = cpu;
 		}
-		machine_check(seen, "a parked CPU is not on its line's waiter list");
+	}
+	for (int i = 0; i < sim.nr_cpus; i++) {
+		const struct sim_cpu *c = &sim.cpus[i];
+
+		if (!c->parked)
+			continue;
+		flagged++;
+		machine_check(!sim_runheap_contains(c),
+			      "a parked CPU is in the run heap");
+		machine_check(c->park_line < park_cap,
+			      "a parked CPU's line has no waiter list");
+		machine_check(listed[i / 64] >> (i % 64) & 1,
+			      "a parked CPU is not on its line's waiter list");
 	}
 	machine_check(flagged == nr_parked,
 		      "nr_parked is not the number of parked CPUs");
