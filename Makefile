@@ -384,7 +384,8 @@ asan:
 # targets linked with -fsanitize=fuzzer (libFuzzer's main()).  Then each
 # target runs FUZZ_S seconds (mk/fuzz.sh).  `make check` runs the short,
 # fixed smoke of mk/fuzz-smoke.sh (make fuzz-smoke).  fuzz-bins is the
-# sub-make's target, in the fuzz build directory only.
+# sub-make's target, in the fuzz build directory only; it compiles the
+# kernel files this build extracted ($(KDIR)), not a copy of its own.
 FUZZ_B	   = $(if $(filter command line,$(origin B)),$(B),build/fuzz)
 FUZZ_CC	   ?= clang-14
 FUZZ_S	   ?= 60
@@ -400,8 +401,8 @@ FUZZ_OWN_build  := $(B)/h/sim/program/build.o
 .PHONY: fuzz fuzz-build fuzz-bins fuzz-smoke
 fuzz-build:
 	@sh mk/deps.sh clang-14
-	+@$(MAKE) --no-print-directory B=$(FUZZ_B) CC=$(FUZZ_CC) O=1 \
-	  SAN="$(FUZZ_SAN)" fuzz-bins
+	+@$(MAKE) --no-print-directory B=$(FUZZ_B) KDIR=$(abspath $(KDIR)) \
+	  CC=$(FUZZ_CC) O=1 SAN="$(FUZZ_SAN)" fuzz-bins
 fuzz-bins: $(patsubst %,$(B)/fuzz_%,$(FUZZ_NAMES))
 fuzz: fuzz-build
 	@sh mk/fuzz.sh $(FUZZ_B) $(FUZZ_S)
