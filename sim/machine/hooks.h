@@ -89,6 +89,15 @@ static inline void sim_acquire(void)
 void sim_spin_wait(const volatile void *addr, unsigned int size);
 
 /*
+ * sim_spin_wait_reload - sim_spin_wait() for a caller whose next steps are
+ * sim_spin_reload() and one load of @size bytes at @addr, hooked: the
+ * dispatcher may make that reload itself when the CPU is to run again.
+ * Return: 1 if it did (the caller then reads the word without a hook,
+ * with nothing else before), 0 if the caller makes it.
+ */
+int sim_spin_wait_reload(const volatile void *addr, unsigned int size);
+
+/*
  * sim_spin_reload - a spin-wait is about to reload the word it watches.
  * sim_spin_done - the reload just made ended the wait, after at least
  * one round; @first_change: every earlier round read the value the wait

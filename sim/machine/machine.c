@@ -93,6 +93,13 @@ static size_t park_cap;
 /* the waiters changed since the last check: the check runs in full (only
  * this file writes them: sim_spin_wait(), unpark(), sim_machine_init()) */
 static bool park_changed;
+/* A spin-wait's reload made by the dispatcher (spin_reload_run()): its
+ * CPU's state, and whether it may be (not in explore, under a store
+ * buffer, recording or replaying; FUTEXSIM_SPIN_RELOAD_RUN=0). */
+enum sim_spin_reload { SPIN_RELOAD_NONE, SPIN_RELOAD_DUE, SPIN_RELOAD_MADE };
+static bool spin_reload_on;
+struct sim_spin_reload_stats sim_spin_reload_stats;
+int sim__spin_reload_test;
 static jmp_buf abort_jb;		/* sim_run_abort() from main	*/
 
 /* The watchdog's deadline after progress at @ps (or a new bound), never
@@ -784,6 +791,53 @@ static int ospin_run(struct sim_cpu *c)
 	}
 }
 
+/*
+ * spin_reload_run - @c, whose task waits in sim_spin_wait_reload() and was
+ * unparked, is the CPU to run: make its next steps, sim_spin_reload() and
+ * the hooked load of the word, as the task would (sim__hook(), then
+ * hook_all() up to its dispatch), with no switch.
+ * Return: 1 if the load's charge reached the horizon (dispatch again,
+ * from @c; the task pays the arrival's rest when it resumes), 0 to resume
+ * the task now.
+ */
+static uint64_t hook_arrive(struct sim_cpu *c, uint64_t *post_ps);
+
+static int spin_reload_run(struct sim_cpu *c)
+{
+	uint64_t ps, post_ps;
+
+	make_current(c);
+	if (c->k.need_resched || c->ospin) {
+		c->spin_reload = SPIN_RELOAD_NONE;	/* the task makes it */
+		sim_spin_reload_stats.left++;
+		return 0;
+	}
+	c->spin_reload = SPIN_RELOAD_MADE;
+	sim_spin_reload_stats.made++;
+	if (likely(cache_on) &&
+	    likely(!(sim__spin_reload_test & SPIN_RELOAD_TEST_NO_ANNOUNCE)))
+		sim_cache_spin_reload(c, c->now_ps);
+	ps = likely(cache_on) ?
+		sim_cache_hit_ps(c, SIM_LOAD, c->park_addr, c->now_ps) :
+		cost_ps[SIM_LOAD];
+	sim.counters.hooks++;
+	if (ps != SIM_CACHE_NOT_HIT && c->now_ps + ps < horizon_ps) {
+		c->now_ps += ps;
+		return 0;
+	}
+	post_ps = hook_charge(c, SIM_LOAD, c->park_addr, c->park_size, ps);
+	if (unlikely(sim__spin_reload_test & SPIN_RELOAD_TEST_NO_ARRIVAL))
+		post_ps = 0;
+	if (c->now_ps >= horizon_ps) {
+		c->spin_post_ps = post_ps;
+		sim_spin_reload_stats.past_horizon++;
+		return 1;
+	}
+	if (post_ps)
+		hook_arrive(c, &post_ps);
+	return 0;
+}
+
 /* Phases 1 and 2 in one when they come to a put back and a pick (timed
  * mode, the dispatching CPU may run on, no event due before the earliest
  * clock): sim_runheap_push_pop().  NULL: the two phases as they are. */
@@ -836,6 +890,12 @@ static void sim__dispatch(void)
 		dispatch_check(next);
 		/* explore mode: every hook is a scheduling point */
 		horizon_ps = sim_explore_on ? 0 : compute_horizon();
+		/* a spin-wait's reload made here */
+		if (unlikely(next->spin_reload == SPIN_RELOAD_DUE)) {
+			if (spin_reload_run(next))
+				continue;
+			break;
+		}
 		/* owner-spin rounds made here, to the horizon (ospin.h) */
 		if (likely(next->ospin != OSPIN_RUN) || !ospin_run(next))
 			break;
@@ -1067,12 +1127,9 @@ static void park_first_grow(uint64_t line)
 	park_cap = cap;
 }
 
-void sim_spin_wait(const volatile void *addr, unsigned int size)
+/* @c parks on @addr's line (sim_spin_wait()). */
+static void park(struct sim_cpu *c, const volatile void *addr)
 {
-	struct sim_cpu *c = sim_cur;
-
-	if (unlikely(!c || in_event))
-		return;
 	sim.counters.hooks++;
 	c->now_ps += cost_ps[SIM_RELAX];
 	c->parked = true;
@@ -1087,8 +1144,45 @@ void sim_spin_wait(const volatile void *addr, unsigned int size)
 	if (c->park_next >= 0)
 		sim.cpus[c->park_next].park_prev = c->k.cpu;
 	park_first[c->park_line] = c->k.cpu + 1;
+}
+
+void sim_spin_wait(const volatile void *addr, unsigned int size)
+{
+	struct sim_cpu *c = sim_cur;
+
+	if (unlikely(!c || in_event))
+		return;
+	park(c, addr);
 	sim__dispatch();
 	preempt_point(sim_cur);
+}
+
+int sim_spin_wait_reload(const volatile void *addr, unsigned int size)
+{
+	struct sim_cpu *c = sim_cur;
+	uint64_t post_ps;
+
+	if (unlikely(!c || in_event))
+		return 0;
+	park(c, addr);
+	c->park_addr = addr;
+	c->park_size = size;
+	c->spin_reload = spin_reload_on ? SPIN_RELOAD_DUE : SPIN_RELOAD_NONE;
+	sim__dispatch();
+	c = sim_cur;
+	if (c->spin_reload != SPIN_RELOAD_MADE) {
+		c->spin_reload = SPIN_RELOAD_NONE;
+		preempt_point(c);
+		return 0;
+	}
+	/* as hook_all() after the dispatch in its hook */
+	c->spin_reload = SPIN_RELOAD_NONE;
+	post_ps = c->spin_post_ps;
+	c->spin_post_ps = 0;
+	if (post_ps)
+		hook_arrive(c, &post_ps);
+	preempt_point(c);
+	return 1;
 }
 
 void sim_delay_ps(uint64_t ps)
@@ -1144,9 +1238,20 @@ void sim_run_abort(void)
 	sim_fail(SIM_FAIL_INVARIANT, "an aborted run was resumed");
 }
 
+/* Whether this run's dispatcher makes spin-wait reloads. */
+static void spin_reload_setup(void)
+{
+	const char *e = getenv("FUTEXSIM_SPIN_RELOAD_RUN");
+
+	spin_reload_on = !(e && strcmp(e, "0") == 0) && !sim_explore_on &&
+			 !sim__sb_on && !sim_replay_active;
+	memset(&sim_spin_reload_stats, 0, sizeof(sim_spin_reload_stats));
+}
+
 void sim_run(void)
 {
 	sim_ospin_setup();
+	spin_reload_setup();
 	sim_coro_init_main(&main_coro);
 	running_coro = &main_coro;
 	set_progress_ps(0);

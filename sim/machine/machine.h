@@ -111,6 +111,10 @@ struct sim_cpu {
 	int run_idx;			/* its place in sim/machine/runheap.c, or -1	*/
 	uint64_t park_line;		/* sim_cache_line_id() of the address	*/
 	uint64_t park_start_ps;		/* clock when it parked			*/
+	const volatile void *park_addr;	/* the word it reloads (made reload)	*/
+	unsigned int park_size;
+	uint8_t spin_reload;		/* enum sim_spin_reload (machine.c)	*/
+	uint64_t spin_post_ps;		/* a made reload's arrival rest		*/
 	struct sim_ospin os;		/* owner-spin rounds (ospin.h)		*/
 };
 
@@ -135,6 +139,27 @@ struct sim_machine {
 
 extern struct sim_machine sim;		/* the one machine of this process */
 extern struct sim_cpu *sim_cur;	/* CPU executing now (NULL in main)  */
+
+/*
+ * The spin-wait reloads the dispatcher made since sim_run() began
+ * (sim_spin_wait_reload() of sim/machine/hooks.h): made, of which the
+ * charge reached the horizon (the task resumed later, paying the
+ * arrival's rest then), and those it left to the task (need_resched was
+ * set, or owner-spin rounds were recorded).  Off (none made) in explore,
+ * under memory=tso|arm64, while recording or replaying, and with
+ * FUTEXSIM_SPIN_RELOAD_RUN=0.
+ */
+struct sim_spin_reload_stats {
+	uint64_t made, past_horizon, left;
+};
+extern struct sim_spin_reload_stats sim_spin_reload_stats;
+/* For the tests only, the negative controls (inexact runs), bits:
+ * SPIN_RELOAD_TEST_NO_ANNOUNCE makes the reload without telling the
+ * spin-exit overlap (sim_spin_reload()), SPIN_RELOAD_TEST_NO_ARRIVAL
+ * forgets the arrival's rest. */
+#define SPIN_RELOAD_TEST_NO_ANNOUNCE	1
+#define SPIN_RELOAD_TEST_NO_ARRIVAL	2
+extern int sim__spin_reload_test;
 
 /*
  * sim_machine_init - build the machine from @preset with @nr_cpus CPUs

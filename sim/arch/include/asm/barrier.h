@@ -32,7 +32,7 @@
  *                              x86 (TSO; atomics are already full barriers)
  *   smp_cond_load_relaxed/acquire(p, c)
  *                              READ_ONCE (SIM_LOAD hook) and test; after
- *                              a few cpu_relax() rounds, sim_spin_wait(p):
+ *                              a few cpu_relax() rounds, sim_spin_wait_reload(p):
  *                              the CPU parks until p's line is written and
  *                              is charged exactly the rounds the loop would
  *                              have made (this is also how arm64 waits,
@@ -91,7 +91,10 @@ do {									\
 /*
  * Our own spin-wait: the loop of asm-generic/barrier.h, except that after
  * SIM_SPIN_EXACT_ROUNDS ordinary rounds (cpu_relax() and reload) the CPU
- * parks in sim_spin_wait() until the line is written.  Parking is exact
+ * parks in sim_spin_wait_reload() until the line is written; the reload
+ * that follows (its announcement and its hooked load) may then be made by
+ * the dispatcher, without a switch into this loop, which then reads the
+ * word with no hook (__made; sim/machine/hooks.h).  Parking is exact
  * for a condition that depends only on the value read (and on
  * need_resched(), which the tick re-checks); the first rounds are run one
  * by one for the conditions that also count rounds: the qspinlock pending
@@ -109,10 +112,15 @@ do {									\
 	typeof(ptr) __PTR = (ptr);					\
 	__unqual_scalar_typeof(*ptr) VAL, __first = 0;			\
 	unsigned int __rounds = 0;					\
-	int __changed = 0;						\
+	int __changed = 0, __made = 0;					\
 	for (;;) {							\
-		sim_spin_reload();					\
-		VAL = READ_ONCE(*__PTR);				\
+		if (__made) {						\
+			VAL = *(const volatile				\
+				__unqual_scalar_typeof(*ptr) *)__PTR;	\
+		} else {						\
+			sim_spin_reload();				\
+			VAL = READ_ONCE(*__PTR);			\
+		}							\
 		if (cond_expr) {					\
 			if (__rounds)					\
 				sim_spin_done(!__changed &&		\
@@ -126,7 +134,8 @@ do {									\
 		if (__rounds++ < SIM_SPIN_EXACT_ROUNDS)			\
 			cpu_relax();					\
 		else							\
-			sim_spin_wait(__PTR, sizeof(*__PTR));		\
+			__made = sim_spin_wait_reload(__PTR,		\
+						      sizeof(*__PTR));	\
 	}								\
 	(typeof(*ptr))VAL;						\
 })

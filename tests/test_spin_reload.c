@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tests/test_spin_reload.c - a spin-wait's reload made by the dispatcher
+ * (sim_spin_wait_reload(), sim/machine/hooks.h) gives the run the code
+ * gives.
+ *
+ * Stage: tests.  Tasks on a small machine take the kernel spinlocks of
+ * workload=spin (futex/kspin.h: the ticket lock, whose every release
+ * unparks every waiter, and both builds of the real qspinlock) and,
+ * while they hold one, may store to the lock's line, which unparks its
+ * spinners with their condition still false; between acquisitions they
+ * run or sleep, and with more tasks than CPUs a woken task lands on a
+ * spinner's CPU, whose tick then unparks it with need_resched set.  Each
+ * run is made twice, with the reloads made by the dispatcher and with
+ * FUTEXSIM_SPIN_RELOAD_RUN=0, and compared by a digest of every
+ * acquisition (task, simulated time), every CPU's final clock and the
+ * hook count.  The dispatcher must have made reloads, some whose charge
+ * reached the horizon, and left some to the task.  Negative controls
+ * (broken machines): a dispatcher that does not announce the reload to
+ * the spin-exit overlap (sim_spin_reload()), and one that forgets the
+ * arrival's rest, must each give another digest.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "futex/kspin.h"
+#include "sim/cache/cache.h"
+#include "sim/host/arena.h"
+#include "sim/machine/hooks.h"
+#include "sim/machine/machine.h"
+#include "sim/report/failure.h"
+#include "sim/scenario/preset.h"
+#include "workloads/ulock/uatomic.h"
+
+#define TASKS	6
+#define CPUS	4
+#define ITERS	300
+
+/* the locks, by number */
+#define LOCKS	3
+static const struct {
+	void (*lock)(void *);
+	void (*unlock)(void *);
+} locks[LOCKS] = {
+	{ ksim_spin_ticket_lock, ksim_spin_ticket_unlock },
+	{ ksim_spin_qgeneric_lock, ksim_spin_qgeneric_unlock },
+	{ ksim_spin_qx86_lock, ksim_spin_qx86_unlock },
+};
+
+static struct {
+	int failed;		/* the machine failed (sim_fail_hook)	*/
+	int lock;		/* locks[] index			*/
+	void *word;		/* the lock, simulated memory		*/
+	uint32_t *neighbour;	/* a word of the lock's line		*/
+	uint64_t digest;
+	int inside, violations;
+	uint64_t seed;
+} h;
+
+static void mix(uint64_t v)
+{
+	h.digest = (h.digest ^ v) * 0x100000001b3ULL;	/* FNV-1a step */
+}
+
+/* Per-task draws of the workload's own (not the machine's PRNG: the two
+ * runs compared must draw the same whatever the machine does). */
+static uint32_t draw(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (uint32_t)(*s >> 33);
+}
+
+static void pauses(uint32_t n)
+{
+	while (n--)
+		uatomic_pause();
+}
+
+static void worker(void *arg)
+{
+	uint64_t s = h.seed * 1000003 + (uintptr_t)arg;
+
+	for (int i = 0; i < ITERS; i++) {
+		uint32_t r = draw(&s);
+
+		locks[h.lock].lock(h.word);
+		if (h.inside++)
+			h.violations++;
+		mix((uintptr_t)arg);
+		mix(sim_now_ps());
+		if (r % 4 == 0) {
+			/* a write to the line: its spinners reload, and
+			 * their condition is still false */
+			pauses(r >> 8 & 63);
+			uatomic_store(h.neighbour, (uint32_t)i);
+			pauses(r >> 14 & 63);
+		} else {
+			pauses(r >> 8 & 127);
+		}
+		h.inside--;
+		locks[h.lock].unlock(h.word);
+		if ((r >> 21 & 7) == 0)
+			ksim_nanosleep(300 + (r >> 24));
+		else
+			pauses(r >> 24);
+		sim_progress();
+	}
+}
+
+/* The machines: the default (cache-line model, handover at arrival), the
+ * same with the spin-exit overlap and a cost jitter (a PRNG draw per
+ * miss), handover at issue, flat costs, and a load that costs 2 us. */
+#define MACHINES	5
+
+static void machine_variant(struct sim_preset *p, int v)
+{
+	switch (v) {
+	case 1:
+		p->spin_exit_overlap = true;
+		break;
+	case 2:
+		p->line_handover = SIM_HANDOVER_ISSUE;
+		break;
+	case 3:
+		p->cache_model = false;
+		break;
+	case 4:
+		p->cache_model = false;
+		p->access_ps[SIM_LOAD] = 2000000;
+		break;
+	}
+}
+
+/* A failure of the run: noted, and the run ends. */
+static void failed(enum sim_failure kind, const char *what)
+{
+	h.failed = 1;
+	sim_run_abort();
+}
+
+/* One run of lock @lock on @seed and machine @v; @on: the dispatcher
+ * makes the reloads.  Return: its digest. */
+static uint64_t run(int lock, uint64_t seed, int v, int on)
+{
+	static struct sim_preset p;
+	char *line;
+
+	memset(&h, 0, sizeof(h));
+	h.lock = lock;
+	h.seed = seed;
+	h.digest = 0xcbf29ce484222325ULL;
+	sim_preset_defaults(&p);
+	p.sockets = 1;
+	p.threads_per_core = 1;
+	p.cores_per_socket = CPUS;
+	p.tick_ps = 10000000;		/* 10 us: many ticks */
+	p.timeslice_ps = 20000000;
+	machine_variant(&p, v);
+	setenv("FUTEXSIM_CHECK_STATE", "1", 1);
+	setenv("FUTEXSIM_SPIN_RELOAD_RUN", on ? "1" : "0", 1);
+	sim_machine_init(&p, CPUS, seed);
+	if (v == 1)
+		sim_cache_set_jitter(10);
+	line = sim_arena_alloc(64, 64);
+	h.word = line;
+	h.neighbour = (uint32_t *)(line + 32);
+	for (int i = 0; i < TASKS; i++)
+		sim_task_create("w", worker, (void *)(uintptr_t)i, i % CPUS);
+	sim_fail_hook = failed;
+	sim_run();
+	sim_fail_hook = NULL;
+	unsetenv("FUTEXSIM_SPIN_RELOAD_RUN");
+	unsetenv("FUTEXSIM_CHECK_STATE");
+	if (v == 1)
+		sim_cache_set_jitter(0);
+	if (h.failed)
+		return 0;
+	ck_assert_int_eq(h.violations, 0);
+	for (int i = 0; i < CPUS; i++)
+		mix(sim.cpus[i].now_ps);
+	mix(sim.counters.hooks);
+	return h.digest;
+}
+
+/* What the dispatcher did over the runs of one test. */
+static struct sim_spin_reload_stats total;
+
+/* Runs with and without the reloads made by the dispatcher, for every
+ * lock and machine and seeds 1..@seeds, the test bits @test set.
+ * Return: 1 if every digest was the same and no run failed, else 0
+ * (@want_same: a run that differs or fails fails the test). */
+static int compare(int test, int seeds, int want_same)
+{
+	int same = 1;
+
+	memset(&total, 0, sizeof(total));
+	for (int l = 0; l < LOCKS; l++)
+		for (int v = 0; v < MACHINES; v++)
+			for (uint64_t seed = 1; seed <= (uint64_t)seeds; seed++) {
+				uint64_t off = run(l, seed, v, 0), on;
+
+				ck_assert_uint_eq(sim_spin_reload_stats.made, 0);
+				sim__spin_reload_test = test;
+				on = run(l, seed, v, 1);
+				sim__spin_reload_test = 0;
+				total.made += sim_spin_reload_stats.made;
+				total.past_horizon += sim_spin_reload_stats.past_horizon;
+				total.left += sim_spin_reload_stats.left;
+				if (want_same)
+					ck_assert_msg(on == off && !h.failed, "lock %d machine %d seed %llu: digest %016llx with the reloads made by the dispatcher, %016llx without%s",
+						      l, v, (unsigned long long)seed,
+						      (unsigned long long)on,
+						      (unsigned long long)off,
+						      h.failed ? " (the run failed)" : "");
+				same = same && on == off && !h.failed;
+			}
+	return same;
+}
+
+START_TEST(test_reloads_made_by_the_dispatcher_give_the_run_the_code_gives)
+{
+	compare(0, 3, 1);
+	ck_assert_uint_gt(total.made, 10000);
+	ck_assert_uint_gt(total.past_horizon, 1000);
+	ck_assert_uint_gt(total.made - total.past_horizon, 100);
+	ck_assert_uint_gt(total.left, 0);
+}
+END_TEST
+
+/* The negative controls: each machine makes reloads the code would not
+ * have made as it made them; the comparison must see it. */
+START_TEST(test_a_reload_that_is_not_announced_gives_another_run)
+{
+	ck_assert_msg(!compare(SPIN_RELOAD_TEST_NO_ANNOUNCE, 1, 0),
+		      "a reload made without sim_spin_reload()'s mark changed no run");
+}
+END_TEST
+
+START_TEST(test_a_reload_that_forgets_the_arrival_gives_another_run)
+{
+	ck_assert_msg(!compare(SPIN_RELOAD_TEST_NO_ARRIVAL, 1, 0),
+		      "forgetting the arrival's rest changed no run");
+}
+END_TEST
+
+Suite *spin_reload_suite(void)
+{
+	Suite *s = suite_create("spin_reload");
+	TCase *tc = tcase_create("spin_reload");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_reloads_made_by_the_dispatcher_give_the_run_the_code_gives);
+	tcase_add_test(tc, test_a_reload_that_is_not_announced_gives_another_run);
+	tcase_add_test(tc, test_a_reload_that_forgets_the_arrival_gives_another_run);
+	suite_add_tcase(s, tc);
+	return s;
+}
