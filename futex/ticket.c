@@ -5,7 +5,9 @@
  * Stage: kernel (locking).  Called by the spin-workload glue
  * (futex/kspin.c) with preemption already disabled; calls the arch shim's
  * hooked atomics, READ_ONCE(), smp_store_release() and
- * smp_cond_load_acquire() (asm/barrier.h), each a simulated access.
+ * sim_cond_load_acquire_eq() (asm/barrier.h: smp_cond_load_acquire() of
+ * a condition VAL == ticket, which the dispatcher may test itself), each
+ * a simulated access.
  * The word and the algorithm are described in futex/ticket.h.
  */
 #include <linux/kernel.h>
@@ -29,7 +31,7 @@ void ticket_spin_lock(struct ticket_spinlock *lock)
 	if ((old & TICKET_HEAD_MASK) == ticket)
 		return;			/* head == our ticket: it was free */
 
-	smp_cond_load_acquire(&lock->head, VAL == ticket);
+	sim_cond_load_acquire_eq(&lock->head, ticket);	/* VAL == ticket */
 }
 
 int ticket_spin_trylock(struct ticket_spinlock *lock)

@@ -6,7 +6,7 @@
  * Stage: kernel (locking).  Implemented in futex/ticket.c; used by the
  * spin-workload glue (futex/kspin.c), which the host drives through
  * futex/kspin.h.  Calls only the arch shim's hooked atomics and
- * smp_cond_load_acquire(), so every access to the word is simulated.
+ * sim_cond_load_acquire_eq(), so every access to the word is simulated.
  *
  * The lock word, 32 bits, little-endian:
  *
@@ -57,8 +57,10 @@ struct ticket_spinlock {
  * @lock:	the lock
  *
  * One fetch-add on the word; if the ticket is not served at once, spin
- * with smp_cond_load_acquire() on head (the shim parks the CPU until the
- * line is written).  The caller disables preemption.
+ * on head until it equals the ticket, with sim_cond_load_acquire_eq()
+ * (asm/barrier.h: the shim parks the CPU until the line is written, and
+ * parks it again while head is another ticket).  The caller disables
+ * preemption.
  */
 void ticket_spin_lock(struct ticket_spinlock *lock);
 

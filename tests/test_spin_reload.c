@@ -15,10 +15,14 @@
  * FUTEXSIM_SPIN_RELOAD_RUN=0, and compared by a digest of every
  * acquisition (task, simulated time), every CPU's final clock and the
  * hook count.  The dispatcher must have made reloads, some whose charge
- * reached the horizon, and left some to the task.  Negative controls
- * (broken machines): a dispatcher that does not announce the reload to
- * the spin-exit overlap (sim_spin_reload()), and one that forgets the
- * arrival's rest, must each give another digest.
+ * reached the horizon, and left some to the task; the ticket lock's
+ * waits for a value (sim_spin_wait_reload_eq()) must have been parked
+ * again by the dispatcher, right after the reload and when the CPU ran
+ * again after its charge reached the horizon.  Negative controls (broken
+ * machines): a dispatcher that does not announce the reload to the
+ * spin-exit overlap (sim_spin_reload()), one that forgets the arrival's
+ * rest, and one that forgets that a reload it parked again saw the word
+ * change, must each give another digest.
  */
 #include <check.h>
 #include <stdint.h>
@@ -208,6 +212,8 @@ static int compare(int test, int seeds, int want_same)
 				total.made += sim_spin_reload_stats.made;
 				total.past_horizon += sim_spin_reload_stats.past_horizon;
 				total.left += sim_spin_reload_stats.left;
+				total.reparked += sim_spin_reload_stats.reparked;
+				total.reparked_late += sim_spin_reload_stats.reparked_late;
 				if (want_same)
 					ck_assert_msg(on == off && !h.failed, "lock %d machine %d seed %llu: digest %016llx with the reloads made by the dispatcher, %016llx without%s",
 						      l, v, (unsigned long long)seed,
@@ -226,6 +232,9 @@ START_TEST(test_reloads_made_by_the_dispatcher_give_the_run_the_code_gives)
 	ck_assert_uint_gt(total.past_horizon, 1000);
 	ck_assert_uint_gt(total.made - total.past_horizon, 100);
 	ck_assert_uint_gt(total.left, 0);
+	ck_assert_uint_gt(total.reparked, 1000);
+	ck_assert_uint_gt(total.reparked_late, 100);
+	ck_assert_uint_gt(total.reparked - total.reparked_late, 100);
 }
 END_TEST
 
@@ -245,6 +254,13 @@ START_TEST(test_a_reload_that_forgets_the_arrival_gives_another_run)
 }
 END_TEST
 
+START_TEST(test_a_reload_parked_again_that_forgets_a_change_gives_another_run)
+{
+	ck_assert_msg(!compare(SPIN_RELOAD_TEST_NO_CHANGED, 1, 0),
+		      "forgetting a change seen by a reload parked again changed no run");
+}
+END_TEST
+
 Suite *spin_reload_suite(void)
 {
 	Suite *s = suite_create("spin_reload");
@@ -254,6 +270,7 @@ Suite *spin_reload_suite(void)
 	tcase_add_test(tc, test_reloads_made_by_the_dispatcher_give_the_run_the_code_gives);
 	tcase_add_test(tc, test_a_reload_that_is_not_announced_gives_another_run);
 	tcase_add_test(tc, test_a_reload_that_forgets_the_arrival_gives_another_run);
+	tcase_add_test(tc, test_a_reload_parked_again_that_forgets_a_change_gives_another_run);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -92,10 +92,25 @@ void sim_spin_wait(const volatile void *addr, unsigned int size);
  * sim_spin_wait_reload - sim_spin_wait() for a caller whose next steps are
  * sim_spin_reload() and one load of @size bytes at @addr, hooked: the
  * dispatcher may make that reload itself when the CPU is to run again.
- * Return: 1 if it did (the caller then reads the word without a hook,
- * with nothing else before), 0 if the caller makes it.
+ * Return: SIM_SPIN_MADE if it did (the caller then reads the word without
+ * a hook, with nothing else before), 0 if the caller makes it.
  */
 int sim_spin_wait_reload(const volatile void *addr, unsigned int size);
+
+/*
+ * sim_spin_wait_reload_eq - sim_spin_wait_reload() for a wait that ends
+ * when the word, read as an unsigned integer of @size bytes, equals @want,
+ * and tests nothing else: the dispatcher may also test each reload it
+ * makes and, while the word differs, park the CPU again, as the loop would
+ * (it has no step between its test and its next park), with no switch.
+ * @first: the word at the wait's first round; a reload parked again with
+ * another value sets SIM_SPIN_CHANGED in the return value (the caller's
+ * sim_spin_done() needs it), beside SIM_SPIN_MADE as above.
+ */
+int sim_spin_wait_reload_eq(const volatile void *addr, unsigned int size,
+			    unsigned long long want, unsigned long long first);
+#define SIM_SPIN_MADE		1
+#define SIM_SPIN_CHANGED	2
 
 /*
  * sim_spin_reload - a spin-wait is about to reload the word it watches.

@@ -801,6 +801,48 @@ static int ospin_run(struct sim_cpu *c)
  * the task now.
  */
 static uint64_t hook_arrive(struct sim_cpu *c, uint64_t *post_ps);
+static void park(struct sim_cpu *c, const volatile void *addr);
+
+/* The word @c's spin-wait reloads, as an unsigned integer. */
+static uint64_t park_word(const struct sim_cpu *c)
+{
+	switch (c->park_size) {
+	case 1:
+		return *(const volatile uint8_t *)c->park_addr;
+	case 2:
+		return *(const volatile uint16_t *)c->park_addr;
+	case 4:
+		return *(const volatile uint32_t *)c->park_addr;
+	default:
+		return *(const volatile uint64_t *)c->park_addr;
+	}
+}
+
+/*
+ * spin_reload_settle - @c's reload is made and paid for; its task would
+ * now read the word and test it.  For a wait for a value
+ * (sim_spin_wait_reload_eq()) the test is made here: while the word
+ * differs, the loop's next step is its park, so @c parks again, its
+ * reload due, as sim_spin_wait_reload_eq() would have.
+ * Return: 1 if @c parked again (dispatch on), 0 to resume its task.
+ */
+static int spin_reload_settle(struct sim_cpu *c)
+{
+	uint64_t v;
+
+	if (likely(!c->spin_eq))
+		return 0;
+	v = park_word(c);
+	if (v == c->spin_want)
+		return 0;
+	if (v != c->spin_first &&
+	    likely(!(sim__spin_reload_test & SPIN_RELOAD_TEST_NO_CHANGED)))
+		c->spin_changed = true;
+	sim_spin_reload_stats.reparked++;
+	park(c, c->park_addr);
+	c->spin_reload = SPIN_RELOAD_DUE;
+	return 1;
+}
 
 static int spin_reload_run(struct sim_cpu *c)
 {
@@ -823,7 +865,7 @@ static int spin_reload_run(struct sim_cpu *c)
 	sim.counters.hooks++;
 	if (ps != SIM_CACHE_NOT_HIT && c->now_ps + ps < horizon_ps) {
 		c->now_ps += ps;
-		return 0;
+		return spin_reload_settle(c);
 	}
 	post_ps = hook_charge(c, SIM_LOAD, c->park_addr, c->park_size, ps);
 	if (unlikely(sim__spin_reload_test & SPIN_RELOAD_TEST_NO_ARRIVAL))
@@ -835,7 +877,33 @@ static int spin_reload_run(struct sim_cpu *c)
 	}
 	if (post_ps)
 		hook_arrive(c, &post_ps);
-	return 0;
+	return spin_reload_settle(c);
+}
+
+/*
+ * spin_reload_late - @c's reload, made by spin_reload_run(), reached the
+ * horizon, and @c is the CPU to run again: for a wait for a value, pay the
+ * arrival's rest and test the word here, as the task would when it
+ * resumes (unless a preemption is due: the task then does both).
+ * Return: as spin_reload_settle().
+ */
+static int spin_reload_late(struct sim_cpu *c)
+{
+	uint64_t post_ps;
+
+	if (likely(!c->spin_eq))
+		return 0;
+	make_current(c);
+	if (c->k.need_resched || c->ospin)
+		return 0;
+	post_ps = c->spin_post_ps;
+	c->spin_post_ps = 0;
+	if (post_ps)
+		hook_arrive(c, &post_ps);
+	if (!spin_reload_settle(c))
+		return 0;
+	sim_spin_reload_stats.reparked_late++;
+	return 1;
 }
 
 /* Phases 1 and 2 in one when they come to a put back and a pick (timed
@@ -890,9 +958,10 @@ static void sim__dispatch(void)
 		dispatch_check(next);
 		/* explore mode: every hook is a scheduling point */
 		horizon_ps = sim_explore_on ? 0 : compute_horizon();
-		/* a spin-wait's reload made here */
-		if (unlikely(next->spin_reload == SPIN_RELOAD_DUE)) {
-			if (spin_reload_run(next))
+		/* a spin-wait's reload made here, and its test for a value */
+		if (unlikely(next->spin_reload != SPIN_RELOAD_NONE)) {
+			if (next->spin_reload == SPIN_RELOAD_DUE ?
+			    spin_reload_run(next) : spin_reload_late(next))
 				continue;
 			break;
 		}
@@ -1157,23 +1226,28 @@ void sim_spin_wait(const volatile void *addr, unsigned int size)
 	preempt_point(sim_cur);
 }
 
-int sim_spin_wait_reload(const volatile void *addr, unsigned int size)
+/* The body of sim_spin_wait_reload{,_eq}(): park @c, dispatch, and
+ * finish what the dispatcher left of the reload. */
+static int spin_wait_reload(struct sim_cpu *c, const volatile void *addr,
+			    unsigned int size)
 {
-	struct sim_cpu *c = sim_cur;
 	uint64_t post_ps;
+	int ret = 0;
 
-	if (unlikely(!c || in_event))
-		return 0;
 	park(c, addr);
 	c->park_addr = addr;
 	c->park_size = size;
 	c->spin_reload = spin_reload_on ? SPIN_RELOAD_DUE : SPIN_RELOAD_NONE;
 	sim__dispatch();
 	c = sim_cur;
+	if (c->spin_eq) {
+		ret = c->spin_changed ? SIM_SPIN_CHANGED : 0;
+		c->spin_eq = false;
+	}
 	if (c->spin_reload != SPIN_RELOAD_MADE) {
 		c->spin_reload = SPIN_RELOAD_NONE;
 		preempt_point(c);
-		return 0;
+		return ret;
 	}
 	/* as hook_all() after the dispatch in its hook */
 	c->spin_reload = SPIN_RELOAD_NONE;
@@ -1182,7 +1256,31 @@ int sim_spin_wait_reload(const volatile void *addr, unsigned int size)
 	if (post_ps)
 		hook_arrive(c, &post_ps);
 	preempt_point(c);
-	return 1;
+	return ret | SIM_SPIN_MADE;
+}
+
+int sim_spin_wait_reload(const volatile void *addr, unsigned int size)
+{
+	struct sim_cpu *c = sim_cur;
+
+	if (unlikely(!c || in_event))
+		return 0;
+	return spin_wait_reload(c, addr, size);
+}
+
+int sim_spin_wait_reload_eq(const volatile void *addr, unsigned int size,
+			    unsigned long long want, unsigned long long first)
+{
+	struct sim_cpu *c = sim_cur;
+	uint64_t mask = size >= 8 ? ~0ULL : (1ULL << (8 * size)) - 1;
+
+	if (unlikely(!c || in_event))
+		return 0;
+	c->spin_eq = spin_reload_on;
+	c->spin_changed = false;
+	c->spin_want = want & mask;
+	c->spin_first = first & mask;
+	return spin_wait_reload(c, addr, size);
 }
 
 void sim_delay_ps(uint64_t ps)

@@ -115,6 +115,9 @@ struct sim_cpu {
 	unsigned int park_size;
 	uint8_t spin_reload;		/* enum sim_spin_reload (machine.c)	*/
 	uint64_t spin_post_ps;		/* a made reload's arrival rest		*/
+	bool spin_eq;			/* it waits for *park_addr == spin_want	*/
+	bool spin_changed;		/* a reload parked again saw != spin_first */
+	uint64_t spin_want, spin_first;	/* (sim_spin_wait_reload_eq())		*/
 	struct sim_ospin os;		/* owner-spin rounds (ospin.h)		*/
 };
 
@@ -145,20 +148,25 @@ extern struct sim_cpu *sim_cur;	/* CPU executing now (NULL in main)  */
  * (sim_spin_wait_reload() of sim/machine/hooks.h): made, of which the
  * charge reached the horizon (the task resumed later, paying the
  * arrival's rest then), and those it left to the task (need_resched was
- * set, or owner-spin rounds were recorded).  Off (none made) in explore,
+ * set, or owner-spin rounds were recorded), and the made reloads of a wait
+ * for a value (sim_spin_wait_reload_eq()) that found another and parked
+ * the CPU again, with no switch (reparked_late of them when it ran again
+ * after its charge reached the horizon).  Off (none made) in explore,
  * under memory=tso|arm64, while recording or replaying, and with
  * FUTEXSIM_SPIN_RELOAD_RUN=0.
  */
 struct sim_spin_reload_stats {
-	uint64_t made, past_horizon, left;
+	uint64_t made, past_horizon, left, reparked, reparked_late;
 };
 extern struct sim_spin_reload_stats sim_spin_reload_stats;
 /* For the tests only, the negative controls (inexact runs), bits:
  * SPIN_RELOAD_TEST_NO_ANNOUNCE makes the reload without telling the
  * spin-exit overlap (sim_spin_reload()), SPIN_RELOAD_TEST_NO_ARRIVAL
- * forgets the arrival's rest. */
+ * forgets the arrival's rest, SPIN_RELOAD_TEST_NO_CHANGED forgets that a
+ * reload parked again saw the word changed. */
 #define SPIN_RELOAD_TEST_NO_ANNOUNCE	1
 #define SPIN_RELOAD_TEST_NO_ARRIVAL	2
+#define SPIN_RELOAD_TEST_NO_CHANGED	4
 extern int sim__spin_reload_test;
 
 /*

@@ -105,14 +105,23 @@ do {									\
  * the preset's spin-exit-overlap, sim/cache/cache.h).  The acquire variant
  * and everything built on it (atomic_cond_read_*(), the MCS waits) come
  * from the generic header.
+ *
+ * __sim_cond_load_relaxed(ptr, cond_expr, eq, want) is that loop; with
+ * @eq (a constant 1) @cond_expr must be VAL == @want, and the loop parks
+ * in sim_spin_wait_reload_eq(), whose dispatcher also tests the reloads
+ * it makes and parks the CPU again while the word differs: the code's own
+ * waits for a value, sim_cond_load_acquire_eq() below, then switch back
+ * into the loop once per wait, not once per write of the line.  The
+ * kernel's conditions are not known to depend on VAL alone, so
+ * smp_cond_load_relaxed() does not ask for it.
  */
 #define SIM_SPIN_EXACT_ROUNDS	2
 
-#define smp_cond_load_relaxed(ptr, cond_expr) ({			\
+#define __sim_cond_load_relaxed(ptr, cond_expr, eq, want) ({		\
 	typeof(ptr) __PTR = (ptr);					\
 	__unqual_scalar_typeof(*ptr) VAL, __first = 0;			\
 	unsigned int __rounds = 0;					\
-	int __changed = 0, __made = 0;					\
+	int __changed = 0, __made = 0, __ret;				\
 	for (;;) {							\
 		if (__made) {						\
 			VAL = *(const volatile				\
@@ -131,13 +140,36 @@ do {									\
 			__first = VAL;					\
 		else if (VAL != __first)				\
 			__changed = 1;					\
-		if (__rounds++ < SIM_SPIN_EXACT_ROUNDS)			\
+		if (__rounds++ < SIM_SPIN_EXACT_ROUNDS) {		\
 			cpu_relax();					\
-		else							\
-			__made = sim_spin_wait_reload(__PTR,		\
-						      sizeof(*__PTR));	\
+			continue;					\
+		}							\
+		__ret = (eq) ?						\
+			sim_spin_wait_reload_eq(__PTR, sizeof(*__PTR),	\
+				(unsigned long long)(want),		\
+				(unsigned long long)__first) :		\
+			sim_spin_wait_reload(__PTR, sizeof(*__PTR));	\
+		__made = __ret & SIM_SPIN_MADE;				\
+		if (__ret & SIM_SPIN_CHANGED)				\
+			__changed = 1;					\
 	}								\
 	(typeof(*ptr))VAL;						\
+})
+
+#define smp_cond_load_relaxed(ptr, cond_expr)				\
+	__sim_cond_load_relaxed(ptr, cond_expr, 0, 0)
+
+/*
+ * sim_cond_load_acquire_eq - smp_cond_load_acquire(@ptr, VAL == @want),
+ * for the project's own kernel-style locks (futex/ticket.c): the same
+ * loop, whose test the dispatcher may make (above).  @want is converted
+ * to the word's type once.
+ */
+#define sim_cond_load_acquire_eq(ptr, want) ({				\
+	__unqual_scalar_typeof(*ptr) __want = (want), __val;		\
+	__val = __sim_cond_load_relaxed(ptr, VAL == __want, 1, __want);	\
+	smp_acquire__after_ctrl_dep();					\
+	__val;								\
 })
 
 #include <asm-generic/barrier.h>
