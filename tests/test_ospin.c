@@ -26,6 +26,7 @@
 #include "sim/machine/machine.h"
 #include "sim/report/failure.h"
 #include "sim/scenario/preset.h"
+#include "tests/same_run.h"
 #include "tests/k_kmutex.h"
 #include "workloads/ulock/uatomic.h"
 
@@ -34,102 +35,48 @@
 #define ITERS	300
 
 static struct {
-	int failed;		/* the machine failed (sim_fail_hook)	*/
 	void *m;		/* the mutex, simulated memory		*/
-	uint32_t *neighbour;	/* a word of the mutex's line		*/
-	uint64_t digest;
-	int inside, violations;
-	uint64_t seed;
 } h;
-
-static void mix(uint64_t v)
-{
-	h.digest = (h.digest ^ v) * 0x100000001b3ULL;	/* FNV-1a step */
-}
-
-/* Per-task draws of the workload's own (not the machine's PRNG: the two
- * runs compared must draw the same whatever the machine does). */
-static uint32_t draw(uint64_t *s)
-{
-	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (uint32_t)(*s >> 33);
-}
-
-static void pauses(uint32_t n)
-{
-	while (n--)
-		uatomic_pause();
-}
 
 static void worker(void *arg)
 {
-	uint64_t s = h.seed * 1000003 + (uintptr_t)arg;
+	uint64_t s = same_run.seed * 1000003 + (uintptr_t)arg;
 
 	for (int i = 0; i < ITERS; i++) {
-		uint32_t r = draw(&s);
+		uint32_t r = same_run_draw(&s);
 
 		ksim_test_mutex_lock(h.m);
-		if (h.inside++)
-			h.violations++;
-		mix((uintptr_t)arg);
-		mix(sim_now_ps());
+		same_run_enter((uintptr_t)arg);
 		switch (r % 8) {
 		case 4:		/* a store to A's line */
-			pauses(r >> 8 & 63);
-			uatomic_store(h.neighbour, (uint32_t)i);
-			pauses(40);
+			same_run_pauses(r >> 8 & 63);
+			uatomic_store(same_run.neighbour, (uint32_t)i);
+			same_run_pauses(40);
 			break;
 		case 5:		/* a store to B's line */
-			pauses(r >> 8 & 63);
+			same_run_pauses(r >> 8 & 63);
 			ksim_test_touch_own_on_cpu_line();
-			pauses(40);
+			same_run_pauses(40);
 			break;
 		case 6:		/* the owner sleeps: B's value */
 			ksim_nanosleep(1000 + (r >> 8 & 4095));
 			break;
 		default:	/* the owner runs */
-			pauses(r >> 8 & 255);
+			same_run_pauses(r >> 8 & 255);
 		}
-		h.inside--;
+		same_run_leave();
 		ksim_test_mutex_unlock(h.m);
 		if (r >> 20 & 1)	/* right after the unlock: B's line */
 			ksim_test_touch_own_on_cpu_line();
 		if ((r >> 21 & 7) == 0)
 			ksim_nanosleep(500 + (r >> 24));
 		else
-			pauses(r >> 24);
+			same_run_pauses(r >> 24);
 		sim_progress();
 	}
 }
 
-/* The machines: the default (cache-line model, handover at arrival),
- * handover at issue, flat costs, and a load that costs 2 us (long
- * windows between a load's charge and its access). */
-#define MACHINES	4
-
-static void machine_variant(struct sim_preset *p, int v)
-{
-	switch (v) {
-	case 1:
-		p->line_handover = SIM_HANDOVER_ISSUE;
-		break;
-	case 2:
-		p->cache_model = false;
-		break;
-	case 3:
-		p->cache_model = false;
-		p->access_ps[SIM_LOAD] = 2000000;
-		break;
-	}
-}
-
-/* A failure of the run (the replay's check, SIM_FAIL_INVARIANT, when a
- * negative control broke the rounds): noted, and the run ends. */
-static void failed(enum sim_failure kind, const char *what)
-{
-	h.failed = 1;
-	sim_run_abort();
-}
+#define MACHINES	4	/* the first four of tests/same_run.h */
 
 /* One run on @seed and machine @v; @on: the dispatcher makes rounds.
  * Return: its digest. */
@@ -140,37 +87,25 @@ static uint64_t run(uint64_t seed, int v, int on)
 	char *line;
 
 	memset(&h, 0, sizeof(h));
-	h.seed = seed;
-	h.digest = 0xcbf29ce484222325ULL;
-	sim_preset_defaults(&p);
-	p.sockets = 1;
-	p.threads_per_core = 1;
-	p.cores_per_socket = CPUS;
-	p.tick_ps = 10000000;		/* 10 us: many ticks, many preemptions */
-	p.timeslice_ps = 20000000;
-	machine_variant(&p, v);
+	same_run_begin(seed);
+	same_run_preset(&p, CPUS, v);
 	setenv("FUTEXSIM_CHECK_STATE", "1", 1);
 	setenv("FUTEXSIM_OWNER_SPIN_RUN", on ? "1" : "0", 1);
 	sim_machine_init(&p, CPUS, seed);
 	ck_assert_uint_le(size, 60);	/* the neighbour shares its line */
 	line = sim_arena_alloc(64, 64);
 	h.m = line;
-	h.neighbour = (uint32_t *)(line + 60);
+	same_run.neighbour = (uint32_t *)(line + 60);
 	ksim_test_mutex_init(h.m);
 	for (int i = 0; i < TASKS; i++)
 		sim_task_create("w", worker, (void *)(uintptr_t)i, i % CPUS);
-	sim_fail_hook = failed;
+	sim_fail_hook = same_run_failed;
 	sim_run();
 	sim_fail_hook = NULL;
 	unsetenv("FUTEXSIM_OWNER_SPIN_RUN");
-	if (h.failed)
-		return 0;
-	ck_assert_int_eq(h.violations, 0);
-	ck_assert(ksim_test_mutex_at_rest(h.m));
-	for (int i = 0; i < CPUS; i++)
-		mix(sim.cpus[i].now_ps);
-	mix(sim.counters.hooks);
-	return h.digest;
+	if (!same_run.failed)
+		ck_assert(ksim_test_mutex_at_rest(h.m));
+	return same_run_end(CPUS);
 }
 
 /* Everything the dispatcher made over the seeds of one test. */
@@ -207,12 +142,12 @@ static int compare(int test, int seeds, int want_same)
 			sim__ospin_test = 0;
 			add_stats();
 			if (want_same)
-				ck_assert_msg(on == off && !h.failed, "machine %d seed %llu: digest %016llx with the rounds made by the dispatcher, %016llx without%s",
+				ck_assert_msg(on == off && !same_run.failed, "machine %d seed %llu: digest %016llx with the rounds made by the dispatcher, %016llx without%s",
 					      v, (unsigned long long)seed,
 					      (unsigned long long)on,
 					      (unsigned long long)off,
-					      h.failed ? " (the run failed)" : "");
-			same = same && on == off && !h.failed;
+					      same_run.failed ? " (the run failed)" : "");
+			same = same && on == off && !same_run.failed;
 		}
 	}
 	return same;

@@ -36,6 +36,7 @@
 #include "sim/machine/machine.h"
 #include "sim/report/failure.h"
 #include "sim/scenario/preset.h"
+#include "tests/same_run.h"
 #include "workloads/ulock/uatomic.h"
 
 #define TASKS	6
@@ -54,95 +55,39 @@ static const struct {
 };
 
 static struct {
-	int failed;		/* the machine failed (sim_fail_hook)	*/
 	int lock;		/* locks[] index			*/
 	void *word;		/* the lock, simulated memory		*/
-	uint32_t *neighbour;	/* a word of the lock's line		*/
-	uint64_t digest;
-	int inside, violations;
-	uint64_t seed;
 } h;
-
-static void mix(uint64_t v)
-{
-	h.digest = (h.digest ^ v) * 0x100000001b3ULL;	/* FNV-1a step */
-}
-
-/* Per-task draws of the workload's own (not the machine's PRNG: the two
- * runs compared must draw the same whatever the machine does). */
-static uint32_t draw(uint64_t *s)
-{
-	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (uint32_t)(*s >> 33);
-}
-
-static void pauses(uint32_t n)
-{
-	while (n--)
-		uatomic_pause();
-}
 
 static void worker(void *arg)
 {
-	uint64_t s = h.seed * 1000003 + (uintptr_t)arg;
+	uint64_t s = same_run.seed * 1000003 + (uintptr_t)arg;
 
 	for (int i = 0; i < ITERS; i++) {
-		uint32_t r = draw(&s);
+		uint32_t r = same_run_draw(&s);
 
 		locks[h.lock].lock(h.word);
-		if (h.inside++)
-			h.violations++;
-		mix((uintptr_t)arg);
-		mix(sim_now_ps());
+		same_run_enter((uintptr_t)arg);
 		if (r % 4 == 0) {
 			/* a write to the line: its spinners reload, and
 			 * their condition is still false */
-			pauses(r >> 8 & 63);
-			uatomic_store(h.neighbour, (uint32_t)i);
-			pauses(r >> 14 & 63);
+			same_run_pauses(r >> 8 & 63);
+			uatomic_store(same_run.neighbour, (uint32_t)i);
+			same_run_pauses(r >> 14 & 63);
 		} else {
-			pauses(r >> 8 & 127);
+			same_run_pauses(r >> 8 & 127);
 		}
-		h.inside--;
+		same_run_leave();
 		locks[h.lock].unlock(h.word);
 		if ((r >> 21 & 7) == 0)
 			ksim_nanosleep(300 + (r >> 24));
 		else
-			pauses(r >> 24);
+			same_run_pauses(r >> 24);
 		sim_progress();
 	}
 }
 
-/* The machines: the default (cache-line model, handover at arrival), the
- * same with the spin-exit overlap and a cost jitter (a PRNG draw per
- * miss), handover at issue, flat costs, and a load that costs 2 us. */
-#define MACHINES	5
-
-static void machine_variant(struct sim_preset *p, int v)
-{
-	switch (v) {
-	case 1:
-		p->spin_exit_overlap = true;
-		break;
-	case 2:
-		p->line_handover = SIM_HANDOVER_ISSUE;
-		break;
-	case 3:
-		p->cache_model = false;
-		break;
-	case 4:
-		p->cache_model = false;
-		p->access_ps[SIM_LOAD] = 2000000;
-		break;
-	}
-}
-
-/* A failure of the run: noted, and the run ends. */
-static void failed(enum sim_failure kind, const char *what)
-{
-	h.failed = 1;
-	sim_run_abort();
-}
+#define MACHINES	5	/* all five of tests/same_run.h */
 
 /* One run of lock @lock on @seed and machine @v; @on: the dispatcher
  * makes the reloads.  Return: its digest. */
@@ -153,39 +98,26 @@ static uint64_t run(int lock, uint64_t seed, int v, int on)
 
 	memset(&h, 0, sizeof(h));
 	h.lock = lock;
-	h.seed = seed;
-	h.digest = 0xcbf29ce484222325ULL;
-	sim_preset_defaults(&p);
-	p.sockets = 1;
-	p.threads_per_core = 1;
-	p.cores_per_socket = CPUS;
-	p.tick_ps = 10000000;		/* 10 us: many ticks */
-	p.timeslice_ps = 20000000;
-	machine_variant(&p, v);
+	same_run_begin(seed);
+	same_run_preset(&p, CPUS, v);
 	setenv("FUTEXSIM_CHECK_STATE", "1", 1);
 	setenv("FUTEXSIM_SPIN_RELOAD_RUN", on ? "1" : "0", 1);
 	sim_machine_init(&p, CPUS, seed);
-	if (v == 1)
+	if (v == SAME_RUN_SPIN_EXIT_OVERLAP)
 		sim_cache_set_jitter(10);
 	line = sim_arena_alloc(64, 64);
 	h.word = line;
-	h.neighbour = (uint32_t *)(line + 32);
+	same_run.neighbour = (uint32_t *)(line + 32);
 	for (int i = 0; i < TASKS; i++)
 		sim_task_create("w", worker, (void *)(uintptr_t)i, i % CPUS);
-	sim_fail_hook = failed;
+	sim_fail_hook = same_run_failed;
 	sim_run();
 	sim_fail_hook = NULL;
 	unsetenv("FUTEXSIM_SPIN_RELOAD_RUN");
 	unsetenv("FUTEXSIM_CHECK_STATE");
-	if (v == 1)
+	if (v == SAME_RUN_SPIN_EXIT_OVERLAP)
 		sim_cache_set_jitter(0);
-	if (h.failed)
-		return 0;
-	ck_assert_int_eq(h.violations, 0);
-	for (int i = 0; i < CPUS; i++)
-		mix(sim.cpus[i].now_ps);
-	mix(sim.counters.hooks);
-	return h.digest;
+	return same_run_end(CPUS);
 }
 
 /* What the dispatcher did over the runs of one test. */
@@ -215,12 +147,12 @@ static int compare(int test, int seeds, int want_same)
 				total.reparked += sim_spin_reload_stats.reparked;
 				total.reparked_late += sim_spin_reload_stats.reparked_late;
 				if (want_same)
-					ck_assert_msg(on == off && !h.failed, "lock %d machine %d seed %llu: digest %016llx with the reloads made by the dispatcher, %016llx without%s",
+					ck_assert_msg(on == off && !same_run.failed, "lock %d machine %d seed %llu: digest %016llx with the reloads made by the dispatcher, %016llx without%s",
 						      l, v, (unsigned long long)seed,
 						      (unsigned long long)on,
 						      (unsigned long long)off,
-						      h.failed ? " (the run failed)" : "");
-				same = same && on == off && !h.failed;
+						      same_run.failed ? " (the run failed)" : "");
+				same = same && on == off && !same_run.failed;
 			}
 	return same;
 }
