@@ -15,10 +15,11 @@
  * FUTEXSIM_SPIN_RELOAD_RUN=0, and compared by a digest of every
  * acquisition (task, simulated time), every CPU's final clock and the
  * hook count.  The dispatcher must have made reloads, some whose charge
- * reached the horizon, and left some to the task; the ticket lock's
- * waits for a value (sim_spin_wait_reload_eq()) must have been parked
- * again by the dispatcher, right after the reload and when the CPU ran
- * again after its charge reached the horizon.  Negative controls (broken
+ * reached the horizon, and left some to the task; the waits for a value
+ * (sim_spin_wait_reload_until(): the ticket lock's wait for its turn,
+ * the qspinlocks' MCS wait) must have been parked again by the
+ * dispatcher, with every lock, right after the reload and when the CPU
+ * ran again after its charge reached the horizon.  Negative controls (broken
  * machines): a dispatcher that does not announce the reload to the
  * spin-exit overlap (sim_spin_reload()), one that forgets the arrival's
  * rest, and one that forgets that a reload it parked again saw the word
@@ -120,8 +121,10 @@ static uint64_t run(int lock, uint64_t seed, int v, int on)
 	return same_run_end(CPUS);
 }
 
-/* What the dispatcher did over the runs of one test. */
+/* What the dispatcher did over the runs of one test; its re-parks by lock
+ * (the ticket lock's wait for its turn, the qspinlocks' MCS wait). */
 static struct sim_spin_reload_stats total;
+static uint64_t reparked_by_lock[LOCKS];
 
 /* Runs with and without the reloads made by the dispatcher, for every
  * lock and machine and seeds 1..@seeds, the test bits @test set.
@@ -132,6 +135,7 @@ static int compare(int test, int seeds, int want_same)
 	int same = 1;
 
 	memset(&total, 0, sizeof(total));
+	memset(reparked_by_lock, 0, sizeof(reparked_by_lock));
 	for (int l = 0; l < LOCKS; l++)
 		for (int v = 0; v < MACHINES; v++)
 			for (uint64_t seed = 1; seed <= (uint64_t)seeds; seed++) {
@@ -145,6 +149,7 @@ static int compare(int test, int seeds, int want_same)
 				total.past_horizon += sim_spin_reload_stats.past_horizon;
 				total.left += sim_spin_reload_stats.left;
 				total.reparked += sim_spin_reload_stats.reparked;
+				reparked_by_lock[l] += sim_spin_reload_stats.reparked;
 				total.reparked_late += sim_spin_reload_stats.reparked_late;
 				if (want_same)
 					ck_assert_msg(on == off && !same_run.failed, "lock %d machine %d seed %llu: digest %016llx with the reloads made by the dispatcher, %016llx without%s",
@@ -167,6 +172,10 @@ START_TEST(test_reloads_made_by_the_dispatcher_give_the_run_the_code_gives)
 	ck_assert_uint_gt(total.reparked, 1000);
 	ck_assert_uint_gt(total.reparked_late, 100);
 	ck_assert_uint_gt(total.reparked - total.reparked_late, 100);
+	for (int l = 0; l < LOCKS; l++)
+		ck_assert_msg(reparked_by_lock[l] > 100,
+			      "lock %d: %llu waits parked again by the dispatcher",
+			      l, (unsigned long long)reparked_by_lock[l]);
 }
 END_TEST
 

@@ -98,17 +98,22 @@ void sim_spin_wait(const volatile void *addr, unsigned int size);
 int sim_spin_wait_reload(const volatile void *addr, unsigned int size);
 
 /*
- * sim_spin_wait_reload_eq - sim_spin_wait_reload() for a wait that ends
- * when the word, read as an unsigned integer of @size bytes, equals @want,
- * and tests nothing else: the dispatcher may also test each reload it
- * makes and, while the word differs, park the CPU again, as the loop would
- * (it has no step between its test and its next park), with no switch.
- * @first: the word at the wait's first round; a reload parked again with
- * another value sets SIM_SPIN_CHANGED in the return value (the caller's
- * sim_spin_done() needs it), beside SIM_SPIN_MADE as above.
+ * sim_spin_wait_reload_until - sim_spin_wait_reload() for a wait that
+ * ends when the word, read as an unsigned integer of @size bytes, equals
+ * @value (@until SIM_SPIN_UNTIL_EQ) or differs from it
+ * (SIM_SPIN_UNTIL_NE), and tests nothing else: the dispatcher may also
+ * test each reload it makes and, while the wait goes on, park the CPU
+ * again, as the loop would (it has no step between its test and its next
+ * park), with no switch.  @first: the word at the wait's first round; a
+ * reload parked again with another value sets SIM_SPIN_CHANGED in the
+ * return value (the caller's sim_spin_done() needs it), beside
+ * SIM_SPIN_MADE as above.
  */
-int sim_spin_wait_reload_eq(const volatile void *addr, unsigned int size,
-			    unsigned long long want, unsigned long long first);
+#define SIM_SPIN_UNTIL_EQ	1
+#define SIM_SPIN_UNTIL_NE	2
+int sim_spin_wait_reload_until(const volatile void *addr, unsigned int size,
+			       int until, unsigned long long value,
+			       unsigned long long first);
 #define SIM_SPIN_MADE		1
 #define SIM_SPIN_CHANGED	2
 

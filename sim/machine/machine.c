@@ -821,19 +821,19 @@ static uint64_t park_word(const struct sim_cpu *c)
 /*
  * spin_reload_settle - @c's reload is made and paid for; its task would
  * now read the word and test it.  For a wait for a value
- * (sim_spin_wait_reload_eq()) the test is made here: while the word
- * differs, the loop's next step is its park, so @c parks again, its
- * reload due, as sim_spin_wait_reload_eq() would have.
+ * (sim_spin_wait_reload_until()) the test is made here: while the wait
+ * goes on, the loop's next step is its park, so @c parks again, its
+ * reload due, as sim_spin_wait_reload_until() would have.
  * Return: 1 if @c parked again (dispatch on), 0 to resume its task.
  */
 static int spin_reload_settle(struct sim_cpu *c)
 {
 	uint64_t v;
 
-	if (likely(!c->spin_eq))
+	if (likely(!c->spin_until))
 		return 0;
 	v = park_word(c);
-	if (v == c->spin_want)
+	if ((v == c->spin_value) == (c->spin_until == SIM_SPIN_UNTIL_EQ))
 		return 0;
 	if (v != c->spin_first &&
 	    likely(!(sim__spin_reload_test & SPIN_RELOAD_TEST_NO_CHANGED)))
@@ -891,7 +891,7 @@ static int spin_reload_late(struct sim_cpu *c)
 {
 	uint64_t post_ps;
 
-	if (likely(!c->spin_eq))
+	if (likely(!c->spin_until))
 		return 0;
 	make_current(c);
 	if (c->k.need_resched || c->ospin)
@@ -1226,7 +1226,7 @@ void sim_spin_wait(const volatile void *addr, unsigned int size)
 	preempt_point(sim_cur);
 }
 
-/* The body of sim_spin_wait_reload{,_eq}(): park @c, dispatch, and
+/* The body of sim_spin_wait_reload{,_until}(): park @c, dispatch, and
  * finish what the dispatcher left of the reload. */
 static int spin_wait_reload(struct sim_cpu *c, const volatile void *addr,
 			    unsigned int size)
@@ -1240,9 +1240,9 @@ static int spin_wait_reload(struct sim_cpu *c, const volatile void *addr,
 	c->spin_reload = spin_reload_on ? SPIN_RELOAD_DUE : SPIN_RELOAD_NONE;
 	sim__dispatch();
 	c = sim_cur;
-	if (c->spin_eq) {
+	if (c->spin_until) {
 		ret = c->spin_changed ? SIM_SPIN_CHANGED : 0;
-		c->spin_eq = false;
+		c->spin_until = 0;
 	}
 	if (c->spin_reload != SPIN_RELOAD_MADE) {
 		c->spin_reload = SPIN_RELOAD_NONE;
@@ -1268,17 +1268,18 @@ int sim_spin_wait_reload(const volatile void *addr, unsigned int size)
 	return spin_wait_reload(c, addr, size);
 }
 
-int sim_spin_wait_reload_eq(const volatile void *addr, unsigned int size,
-			    unsigned long long want, unsigned long long first)
+int sim_spin_wait_reload_until(const volatile void *addr, unsigned int size,
+			       int until, unsigned long long value,
+			       unsigned long long first)
 {
 	struct sim_cpu *c = sim_cur;
 	uint64_t mask = size >= 8 ? ~0ULL : (1ULL << (8 * size)) - 1;
 
 	if (unlikely(!c || in_event))
 		return 0;
-	c->spin_eq = spin_reload_on;
+	c->spin_until = spin_reload_on ? until : 0;
 	c->spin_changed = false;
-	c->spin_want = want & mask;
+	c->spin_value = value & mask;
 	c->spin_first = first & mask;
 	return spin_wait_reload(c, addr, size);
 }

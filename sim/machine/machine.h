@@ -115,9 +115,9 @@ struct sim_cpu {
 	unsigned int park_size;
 	uint8_t spin_reload;		/* enum sim_spin_reload (machine.c)	*/
 	uint64_t spin_post_ps;		/* a made reload's arrival rest		*/
-	bool spin_eq;			/* it waits for *park_addr == spin_want	*/
+	uint8_t spin_until;		/* SIM_SPIN_UNTIL_EQ|NE spin_value, or 0 */
 	bool spin_changed;		/* a reload parked again saw != spin_first */
-	uint64_t spin_want, spin_first;	/* (sim_spin_wait_reload_eq())		*/
+	uint64_t spin_value, spin_first; /* (sim_spin_wait_reload_until())	*/
 	struct sim_ospin os;		/* owner-spin rounds (ospin.h)		*/
 };
 
@@ -149,8 +149,8 @@ extern struct sim_cpu *sim_cur;	/* CPU executing now (NULL in main)  */
  * charge reached the horizon (the task resumed later, paying the
  * arrival's rest then), and those it left to the task (need_resched was
  * set, or owner-spin rounds were recorded), and the made reloads of a wait
- * for a value (sim_spin_wait_reload_eq()) that found another and parked
- * the CPU again, with no switch (reparked_late of them when it ran again
+ * for a value (sim_spin_wait_reload_until()) that found it not yet there
+ * and parked the CPU again, with no switch (reparked_late of them when it ran again
  * after its charge reached the horizon).  Off (none made) in explore,
  * under memory=tso|arm64, while recording or replaying, and with
  * FUTEXSIM_SPIN_RELOAD_RUN=0.

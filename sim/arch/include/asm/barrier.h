@@ -106,18 +106,21 @@ do {									\
  * and everything built on it (atomic_cond_read_*(), the MCS waits) come
  * from the generic header.
  *
- * __sim_cond_load_relaxed(ptr, cond_expr, eq, want) is that loop; with
- * @eq (a constant 1) @cond_expr must be VAL == @want, and the loop parks
- * in sim_spin_wait_reload_eq(), whose dispatcher also tests the reloads
- * it makes and parks the CPU again while the word differs: the code's own
- * waits for a value, sim_cond_load_acquire_eq() below, then switch back
- * into the loop once per wait, not once per write of the line.  The
- * kernel's conditions are not known to depend on VAL alone, so
- * smp_cond_load_relaxed() does not ask for it.
+ * __sim_cond_load_relaxed(ptr, cond_expr, until, value) is that loop;
+ * with @until SIM_SPIN_UNTIL_EQ (NE), a constant, @cond_expr must be
+ * VAL == @value (VAL != @value), and the loop parks in
+ * sim_spin_wait_reload_until(), whose dispatcher also tests the reloads
+ * it makes and parks the CPU again while the condition is false: a wait
+ * for a value, sim_cond_load_acquire_eq() and _ne() below (the ticket
+ * lock's wait for its turn, the MCS wait of asm/mcs_spinlock.h), then
+ * switches back into the loop once per wait, not once per write of the
+ * line.  The kernel's other conditions are not known to depend on VAL
+ * alone (the pending wait counts its rounds), so smp_cond_load_relaxed()
+ * passes 0: the task tests every reload.
  */
 #define SIM_SPIN_EXACT_ROUNDS	2
 
-#define __sim_cond_load_relaxed(ptr, cond_expr, eq, want) ({		\
+#define __sim_cond_load_relaxed(ptr, cond_expr, until, value) ({	\
 	typeof(ptr) __PTR = (ptr);					\
 	__unqual_scalar_typeof(*ptr) VAL, __first = 0;			\
 	unsigned int __rounds = 0;					\
@@ -144,9 +147,9 @@ do {									\
 			cpu_relax();					\
 			continue;					\
 		}							\
-		__ret = (eq) ?						\
-			sim_spin_wait_reload_eq(__PTR, sizeof(*__PTR),	\
-				(unsigned long long)(want),		\
+		__ret = (until) ?					\
+			sim_spin_wait_reload_until(__PTR, sizeof(*__PTR), \
+				(until), (unsigned long long)(value),	\
 				(unsigned long long)__first) :		\
 			sim_spin_wait_reload(__PTR, sizeof(*__PTR));	\
 		__made = __ret & SIM_SPIN_MADE;				\
@@ -160,17 +163,22 @@ do {									\
 	__sim_cond_load_relaxed(ptr, cond_expr, 0, 0)
 
 /*
- * sim_cond_load_acquire_eq - smp_cond_load_acquire(@ptr, VAL == @want),
- * for the project's own kernel-style locks (futex/ticket.c): the same
- * loop, whose test the dispatcher may make (above).  @want is converted
- * to the word's type once.
+ * sim_cond_load_acquire_eq - smp_cond_load_acquire(@ptr, VAL == @value),
+ * and sim_cond_load_acquire_ne(), VAL != @value: the same loop, whose
+ * test the dispatcher may make (above).  @value is converted to the
+ * word's type once.
  */
-#define sim_cond_load_acquire_eq(ptr, want) ({				\
-	__unqual_scalar_typeof(*ptr) __want = (want), __val;		\
-	__val = __sim_cond_load_relaxed(ptr, VAL == __want, 1, __want);	\
+#define __sim_cond_load_acquire_until(ptr, until, op, value) ({		\
+	__unqual_scalar_typeof(*ptr) __value = (value), __val;		\
+	__val = __sim_cond_load_relaxed(ptr, VAL op __value, until,	\
+					__value);			\
 	smp_acquire__after_ctrl_dep();					\
 	__val;								\
 })
+#define sim_cond_load_acquire_eq(ptr, value)				\
+	__sim_cond_load_acquire_until(ptr, SIM_SPIN_UNTIL_EQ, ==, value)
+#define sim_cond_load_acquire_ne(ptr, value)				\
+	__sim_cond_load_acquire_until(ptr, SIM_SPIN_UNTIL_NE, !=, value)
 
 #include <asm-generic/barrier.h>
 
