@@ -107,10 +107,13 @@ int sim_spin_wait_reload(const volatile void *addr, unsigned int size);
  * park), with no switch.  @first: the word at the wait's first round; a
  * reload parked again with another value sets SIM_SPIN_CHANGED in the
  * return value (the caller's sim_spin_done() needs it), beside
- * SIM_SPIN_MADE as above.
+ * SIM_SPIN_MADE as above.  SIM_SPIN_UNANNOUNCED, or-ed into @until: the
+ * caller's loop does not announce its reloads (a library's spin, with no
+ * sim_spin_reload()), so neither does the dispatcher.
  */
 #define SIM_SPIN_UNTIL_EQ	1
 #define SIM_SPIN_UNTIL_NE	2
+#define SIM_SPIN_UNANNOUNCED	4
 int sim_spin_wait_reload_until(const volatile void *addr, unsigned int size,
 			       int until, unsigned long long value,
 			       unsigned long long first);

@@ -793,8 +793,9 @@ static int ospin_run(struct sim_cpu *c)
 
 /*
  * spin_reload_run - @c, whose task waits in sim_spin_wait_reload() and was
- * unparked, is the CPU to run: make its next steps, sim_spin_reload() and
- * the hooked load of the word, as the task would (sim__hook(), then
+ * unparked, is the CPU to run: make its next steps, sim_spin_reload()
+ * (unless its loop makes none) and the hooked load of the word, as the
+ * task would (sim__hook(), then
  * hook_all() up to its dispatch), with no switch.
  * Return: 1 if the load's charge reached the horizon (dispatch again,
  * from @c; the task pays the arrival's rest when it resumes), 0 to resume
@@ -856,7 +857,7 @@ static int spin_reload_run(struct sim_cpu *c)
 	}
 	c->spin_reload = SPIN_RELOAD_MADE;
 	sim_spin_reload_stats.made++;
-	if (likely(cache_on) &&
+	if (likely(cache_on) && likely(!c->spin_unannounced) &&
 	    likely(!(sim__spin_reload_test & SPIN_RELOAD_TEST_NO_ANNOUNCE)))
 		sim_cache_spin_reload(c, c->now_ps);
 	ps = likely(cache_on) ?
@@ -1243,6 +1244,7 @@ static int spin_wait_reload(struct sim_cpu *c, const volatile void *addr,
 	if (c->spin_until) {
 		ret = c->spin_changed ? SIM_SPIN_CHANGED : 0;
 		c->spin_until = 0;
+		c->spin_unannounced = false;
 	}
 	if (c->spin_reload != SPIN_RELOAD_MADE) {
 		c->spin_reload = SPIN_RELOAD_NONE;
@@ -1277,7 +1279,8 @@ int sim_spin_wait_reload_until(const volatile void *addr, unsigned int size,
 
 	if (unlikely(!c || in_event))
 		return 0;
-	c->spin_until = spin_reload_on ? until : 0;
+	c->spin_until = spin_reload_on ? until & ~SIM_SPIN_UNANNOUNCED : 0;
+	c->spin_unannounced = spin_reload_on && (until & SIM_SPIN_UNANNOUNCED);
 	c->spin_changed = false;
 	c->spin_value = value & mask;
 	c->spin_first = first & mask;

@@ -116,6 +116,7 @@ struct sim_cpu {
 	uint8_t spin_reload;		/* enum sim_spin_reload (machine.c)	*/
 	uint64_t spin_post_ps;		/* a made reload's arrival rest		*/
 	uint8_t spin_until;		/* SIM_SPIN_UNTIL_EQ|NE spin_value, or 0 */
+	bool spin_unannounced;		/* ... by a loop that does not announce	*/
 	bool spin_changed;		/* a reload parked again saw != spin_first */
 	uint64_t spin_value, spin_first; /* (sim_spin_wait_reload_until())	*/
 	struct sim_ospin os;		/* owner-spin rounds (ospin.h)		*/

@@ -117,23 +117,34 @@ int futexsim_pthread_spin_destroy(pthread_spinlock_t *s)
 
 /*
  * pthread_spin_lock: exchange, and while the lock is taken, reload with a
- * pause between.  After two such rounds the CPU parks on the word's line
- * (sim_spin_wait()), its clock moved as far as the rounds would have
- * taken it: a spinner behind an owner that sleeps for a second costs the
- * host what the second's events cost, not a billion rounds.
+ * pause between.  After two such rounds the CPU parks on the word's line,
+ * its clock moved as far as the rounds would have taken it: a spinner
+ * behind an owner that sleeps for a second costs the host what the
+ * second's events cost, not a billion rounds.  The wait is for the word
+ * to be 0, and its reloads are not announced (sim_spin_wait_reload_until()
+ * with SIM_SPIN_UNANNOUNCED): the dispatcher may make the reload, and
+ * park the CPU again while the word is not 0; after a reload it made, the
+ * word is read with no hook.
  */
 int futexsim_pthread_spin_lock(pthread_spinlock_t *s)
 {
 	int e = wl_prog_errno_save();
-	unsigned int rounds;
+	uint32_t *word = (uint32_t *)s;
 
-	while (uatomic_xchg((uint32_t *)s, 1))
-		for (rounds = 0; uatomic_load((uint32_t *)s); rounds++) {
-			if (rounds < 2)
+	while (uatomic_xchg(word, 1)) {
+		unsigned int rounds = 0;
+		int made = 0;
+
+		while (made ? *(volatile uint32_t *)word : uatomic_load(word)) {
+			if (rounds++ < 2) {
 				uatomic_pause();
-			else
-				sim_spin_wait(s, sizeof(*s));
+				continue;
+			}
+			made = sim_spin_wait_reload_until(word, sizeof(*word),
+					SIM_SPIN_UNTIL_EQ | SIM_SPIN_UNANNOUNCED,
+					0, 1) & SIM_SPIN_MADE;
 		}
+	}
 	wl_prog_errno_restore(e);
 	return 0;
 }
