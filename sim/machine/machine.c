@@ -795,8 +795,8 @@ static int ospin_run(struct sim_cpu *c)
  * spin_reload_run - @c, whose task waits in sim_spin_wait_reload() and was
  * unparked, is the CPU to run: make its next steps, sim_spin_reload()
  * (unless its loop makes none) and the hooked load of the word, as the
- * task would (sim__hook(), then
- * hook_all() up to its dispatch), with no switch.
+ * task would (sim__hook(), then hook_all() up to its dispatch), with no
+ * switch; for a wait for a value, also its test (spin_reload_settle()).
  * Return: 1 if the load's charge reached the horizon (dispatch again,
  * from @c; the task pays the arrival's rest when it resumes), 0 to resume
  * the task now.
@@ -1241,11 +1241,10 @@ static int spin_wait_reload(struct sim_cpu *c, const volatile void *addr,
 	c->spin_reload = spin_reload_on ? SPIN_RELOAD_DUE : SPIN_RELOAD_NONE;
 	sim__dispatch();
 	c = sim_cur;
-	if (c->spin_until) {
-		ret = c->spin_changed ? SIM_SPIN_CHANGED : 0;
-		c->spin_until = 0;
-		c->spin_unannounced = false;
-	}
+	if (c->spin_until && c->spin_changed)
+		ret = SIM_SPIN_CHANGED;
+	c->spin_until = 0;
+	c->spin_unannounced = false;
 	if (c->spin_reload != SPIN_RELOAD_MADE) {
 		c->spin_reload = SPIN_RELOAD_NONE;
 		preempt_point(c);
