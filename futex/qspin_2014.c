@@ -11,7 +11,7 @@
  * kernel files against the arch shim).  Called by workloads/spin.c and
  * the tests through futex/qspin_2014.h; calls the shim's atomics,
  * per-CPU data, cpu_relax() and smp_cond_load_*() / atomic_cond_read_*()
- * (which park the CPU: sim_spin_wait()), the real lock_events.h counters
+ * (which park the CPU: sim_spin_wait_reload()), the real lock_events.h counters
  * and the --trace qspinlock events (sim/machine/hooks.h).
  *
  * This is not kernel/locking/qspinlock.c (compiled unmodified as

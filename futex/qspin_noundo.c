@@ -7,7 +7,7 @@
  * Stage: workload -> kernel (project-side kernel code, compiled like the
  * kernel files against the arch shim).  Called by workloads/spin.c
  * through futex/qspin_noundo.h; calls the shim's atomics, per-CPU data
- * and smp_cond_load_*() (which park the CPU, sim_spin_wait()).
+ * and smp_cond_load_*() (which park the CPU, sim_spin_wait_reload()).
  *
  * This is not the kernel's qspinlock.c (which is compiled unmodified as
  * qspinlock-generic and qspinlock-x86): it is a small queued spinlock

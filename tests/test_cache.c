@@ -9,7 +9,7 @@
  *
  * Stage: tests.  Builds machines from hand-made presets, calls
  * sim_cache_access() directly on arena lines, and runs small tasks through
- * sim_hook() and sim_spin_wait().  Costs are chosen all different, so
+ * sim_hook() and sim_spin_wait_reload().  Costs are chosen all different, so
  * that a wrong case cannot give a right total.
  */
 #include <check.h>
@@ -434,13 +434,22 @@ static void reader(void *arg)
 	h.cost_ps[SIM_FENCE] = timed_hook(SIM_FENCE, NULL);
 }
 
+/* sim_run() for spinners that make their reloads themselves: the
+ * dispatcher's are off (tests/test_spin_reload.c compares them). */
+static void run_spinners(void)
+{
+	setenv("FUTEXSIM_SPIN_RELOAD_RUN", "0", 1);
+	sim_run();
+	unsetenv("FUTEXSIM_SPIN_RELOAD_RUN");
+}
+
 static void run_pair(void (*second)(void *), bool model)
 {
 	machine(1, 2, 1, model);
 	h.x = sim_arena_alloc(64, 64);
 	sim_task_create("writer", writer, NULL, 0);
 	sim_task_create("second", second, NULL, 1);
-	sim_run();
+	run_spinners();
 }
 
 START_TEST(test_hooks_of_a_task_pay_the_transfer_with_the_model_and_flat_costs_without)
@@ -472,7 +481,7 @@ static void spinner(void *arg)
 		if (__atomic_load_n(h.x, __ATOMIC_RELAXED))
 			break;
 		if (h.park)
-			sim_spin_wait(h.x, 4);
+			sim_spin_wait_reload(h.x, 4);
 		else
 			sim_hook(SIM_RELAX, NULL, 0);
 	}
@@ -584,7 +593,7 @@ START_TEST(test_a_run_aborted_with_a_parked_spinner_leaves_the_next_one_as_it_wa
 	sim_task_create("aborter", aborter, NULL, 0);
 	sim_task_create("spinner", spinner, NULL, 1);
 	h.end_ps = 0;
-	sim_run();
+	run_spinners();
 	ck_assert_uint_eq(h.end_ps, 0);		/* it was parked, not done */
 	ck_assert(sim_check_state());
 
@@ -632,7 +641,7 @@ static void late_spinner(void *arg)
 	sim_delay_ps(h.delay_ps * 3 / 2);
 	while (!__atomic_load_n(&h.x[16], __ATOMIC_RELAXED)) {
 		sim_hook(SIM_LOAD, &h.x[16], 4);
-		sim_spin_wait(&h.x[16], 4);
+		sim_spin_wait_reload(&h.x[16], 4);
 	}
 }
 
@@ -649,7 +658,7 @@ static void run_corrupted(intptr_t how)
 	sim_task_create("corrupter", corrupter, (void *)how, 0);
 	sim_task_create("spinner", spinner, NULL, 1);
 	sim_task_create("late", late_spinner, NULL, 3);
-	sim_run();
+	run_spinners();
 }
 
 static void run_corrupted_child(void *how)

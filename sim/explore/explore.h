@@ -29,7 +29,7 @@
  * CPU that may run is spinning, the one with the smallest clock runs (no
  * choice is made), so each spinner's time moves.  Kernel
  * smp_cond_load_*() loops are parked by the machine itself
- * (sim_spin_wait()).  So a spinner cannot keep the CPU that would release
+ * (sim_spin_wait_reload()).  So a spinner cannot keep the CPU that would release
  * it from running (no false livelock), and a bounded spin still runs out
  * when nothing else can run, bounded by time or by count.
  *

@@ -78,20 +78,16 @@ static inline void sim_acquire(void)
 }
 
 /*
- * sim_spin_wait - the caller spins on @addr: it read the word, found the
- * condition false, and would now loop cpu_relax() + reload until it holds
- * (smp_cond_load_*(), atomic_cond_read_*()).  Instead of iterating, the
- * CPU parks until another CPU writes to @addr's cache line (or its tick
- * fires) and its clock is advanced exactly as far as the loop would have
- * run: to just before the first reload that can see the write.  The caller
- * then reloads and re-checks, as the loop would.
- */
-void sim_spin_wait(const volatile void *addr, unsigned int size);
-
-/*
- * sim_spin_wait_reload - sim_spin_wait() for a caller whose next steps are
- * sim_spin_reload() and one load of @size bytes at @addr, hooked: the
- * dispatcher may make that reload itself when the CPU is to run again.
+ * sim_spin_wait_reload - the caller spins on @addr: it read the word,
+ * found the condition false, and would now loop cpu_relax() + reload
+ * until it holds (smp_cond_load_*(), atomic_cond_read_*()).  Instead of
+ * iterating, the CPU parks until another CPU writes to @addr's cache line
+ * (or its tick fires) and its clock is advanced exactly as far as the loop
+ * would have run: to just before the first reload that can see the write.
+ * The caller's next steps are then sim_spin_reload() and one hooked load
+ * of @size bytes at @addr, and the dispatcher may make that reload itself
+ * when the CPU is to run again (not in explore, under a store buffer,
+ * recording or replaying, or with FUTEXSIM_SPIN_RELOAD_RUN=0).
  * Return: SIM_SPIN_MADE if it did (the caller then reads the word without
  * a hook, with nothing else before), 0 if the caller makes it.
  */

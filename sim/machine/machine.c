@@ -78,7 +78,7 @@ static uint64_t livelock_ps = 10ULL * 1000 * 1000 * 1000 * 1000;
  * sim_set_livelock_ps(): every dispatch reads it twice */
 static uint64_t livelock_at_ps;
 static int check_state;			/* FUTEXSIM_CHECK_STATE=1	*/
-static int nr_parked;			/* CPUs in sim_spin_wait()	*/
+static int nr_parked;			/* CPUs parked in a spin-wait	*/
 /*
  * The CPUs waiting on each line, by sim_cache_line_id() (dense from 1):
  * park_first[line] is the CPU number + 1 of the first (0: nobody), the
@@ -91,12 +91,14 @@ static int nr_parked;			/* CPUs in sim_spin_wait()	*/
 static int32_t *park_first;
 static size_t park_cap;
 /* the waiters changed since the last check: the check runs in full (only
- * this file writes them: sim_spin_wait(), unpark(), sim_machine_init()) */
+ * this file writes them: park(), unpark(), sim_machine_init()) */
 static bool park_changed;
 /* A spin-wait's reload made by the dispatcher (spin_reload_run()): its
  * CPU's state, and whether it may be (not in explore, under a store
  * buffer, recording or replaying; FUTEXSIM_SPIN_RELOAD_RUN=0). */
 enum sim_spin_reload { SPIN_RELOAD_NONE, SPIN_RELOAD_DUE, SPIN_RELOAD_MADE };
+/* the bits of sim_cpu.spin_until that ask the dispatcher for the test */
+#define SPIN_UNTIL_TEST	(SIM_SPIN_UNTIL_EQ | SIM_SPIN_UNTIL_NE)
 static bool spin_reload_on;
 struct sim_spin_reload_stats sim_spin_reload_stats;
 int sim__spin_reload_test;
@@ -831,10 +833,10 @@ static int spin_reload_settle(struct sim_cpu *c)
 {
 	uint64_t v;
 
-	if (likely(!c->spin_until))
+	if (likely(!(c->spin_until & SPIN_UNTIL_TEST)))
 		return 0;
 	v = park_word(c);
-	if ((v == c->spin_value) == (c->spin_until == SIM_SPIN_UNTIL_EQ))
+	if ((v == c->spin_value) == !!(c->spin_until & SIM_SPIN_UNTIL_EQ))
 		return 0;
 	if (v != c->spin_first &&
 	    likely(!(sim__spin_reload_test & SPIN_RELOAD_TEST_NO_CHANGED)))
@@ -857,7 +859,8 @@ static int spin_reload_run(struct sim_cpu *c)
 	}
 	c->spin_reload = SPIN_RELOAD_MADE;
 	sim_spin_reload_stats.made++;
-	if (likely(cache_on) && likely(!c->spin_unannounced) &&
+	if (likely(cache_on) &&
+	    likely(!(c->spin_until & SIM_SPIN_UNANNOUNCED)) &&
 	    likely(!(sim__spin_reload_test & SPIN_RELOAD_TEST_NO_ANNOUNCE)))
 		sim_cache_spin_reload(c, c->now_ps);
 	ps = likely(cache_on) ?
@@ -892,7 +895,7 @@ static int spin_reload_late(struct sim_cpu *c)
 {
 	uint64_t post_ps;
 
-	if (likely(!c->spin_until))
+	if (likely(!(c->spin_until & SPIN_UNTIL_TEST)))
 		return 0;
 	make_current(c);
 	if (c->k.need_resched || c->ospin)
@@ -1197,7 +1200,7 @@ static void park_first_grow(uint64_t line)
 	park_cap = cap;
 }
 
-/* @c parks on @addr's line (sim_spin_wait()). */
+/* @c parks on @addr's line (sim_spin_wait_reload()). */
 static void park(struct sim_cpu *c, const volatile void *addr)
 {
 	sim.counters.hooks++;
@@ -1214,17 +1217,6 @@ static void park(struct sim_cpu *c, const volatile void *addr)
 	if (c->park_next >= 0)
 		sim.cpus[c->park_next].park_prev = c->k.cpu;
 	park_first[c->park_line] = c->k.cpu + 1;
-}
-
-void sim_spin_wait(const volatile void *addr, unsigned int size)
-{
-	struct sim_cpu *c = sim_cur;
-
-	if (unlikely(!c || in_event))
-		return;
-	park(c, addr);
-	sim__dispatch();
-	preempt_point(sim_cur);
 }
 
 /* The body of sim_spin_wait_reload{,_until}(): park @c, dispatch, and
@@ -1244,7 +1236,6 @@ static int spin_wait_reload(struct sim_cpu *c, const volatile void *addr,
 	if (c->spin_until && c->spin_changed)
 		ret = SIM_SPIN_CHANGED;
 	c->spin_until = 0;
-	c->spin_unannounced = false;
 	if (c->spin_reload != SPIN_RELOAD_MADE) {
 		c->spin_reload = SPIN_RELOAD_NONE;
 		preempt_point(c);
@@ -1278,8 +1269,7 @@ int sim_spin_wait_reload_until(const volatile void *addr, unsigned int size,
 
 	if (unlikely(!c || in_event))
 		return 0;
-	c->spin_until = spin_reload_on ? until & ~SIM_SPIN_UNANNOUNCED : 0;
-	c->spin_unannounced = spin_reload_on && (until & SIM_SPIN_UNANNOUNCED);
+	c->spin_until = spin_reload_on ? until : 0;
 	c->spin_changed = false;
 	c->spin_value = value & mask;
 	c->spin_first = first & mask;

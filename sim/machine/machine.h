@@ -105,7 +105,7 @@ struct sim_cpu {
 	struct sim_event tick;		/* periodic scheduler tick		*/
 	int socket, core, thread;	/* topology				*/
 	void *rq;			/* the scheduler's runqueue		*/
-	/* spin-wait parking (sim_spin_wait()) */
+	/* spin-wait parking (sim_spin_wait_reload()) */
 	bool parked;			/* waits for a write to park_line	*/
 	int park_next, park_prev;	/* the line's other waiters, or -1	*/
 	int run_idx;			/* its place in sim/machine/runheap.c, or -1	*/
@@ -115,8 +115,7 @@ struct sim_cpu {
 	unsigned int park_size;
 	uint8_t spin_reload;		/* enum sim_spin_reload (machine.c)	*/
 	uint64_t spin_post_ps;		/* a made reload's arrival rest		*/
-	uint8_t spin_until;		/* SIM_SPIN_UNTIL_EQ|NE spin_value, or 0 */
-	bool spin_unannounced;		/* ... by a loop that does not announce	*/
+	uint8_t spin_until;		/* SIM_SPIN_UNTIL_*, SIM_SPIN_UNANNOUNCED */
 	bool spin_changed;		/* a reload parked again saw != spin_first */
 	uint64_t spin_value, spin_first; /* (sim_spin_wait_reload_until())	*/
 	struct sim_ospin os;		/* owner-spin rounds (ospin.h)		*/
@@ -151,8 +150,8 @@ extern struct sim_cpu *sim_cur;	/* CPU executing now (NULL in main)  */
  * arrival's rest then), and those it left to the task (need_resched was
  * set, or owner-spin rounds were recorded), and the made reloads of a wait
  * for a value (sim_spin_wait_reload_until()) that found it not yet there
- * and parked the CPU again, with no switch (reparked_late of them when it ran again
- * after its charge reached the horizon).  Off (none made) in explore,
+ * and parked the CPU again, with no switch (reparked_late of them when it
+ * ran again after its charge reached the horizon).  Off (none made) in explore,
  * under memory=tso|arm64, while recording or replaying, and with
  * FUTEXSIM_SPIN_RELOAD_RUN=0.
  */
