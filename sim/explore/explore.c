@@ -326,13 +326,21 @@ bool sim_explore_solo_on(void)
 	return solo_cpu >= 0;
 }
 
-struct sim_cpu *sim_explore_pick(void)
+/* @held back in the run heap, if it is not there (sim_explore_pick()) */
+static void put_back(struct sim_cpu *held)
+{
+	if (held)
+		sim_runheap_add(held);
+}
+
+struct sim_cpu *sim_explore_pick(struct sim_cpu *held)
 {
 	struct sim_cpu *cand[SIM_MAX_CPUS], *c, *run = sim_cur;
 	int n = 0, k;
 	bool cur = false;
 
 	if (__builtin_expect(solo_cpu >= 0, 0)) {
+		put_back(held);
 		c = &sim.cpus[solo_cpu];
 		if (!sim_runheap_contains(c) || !solo_left--)
 			sim_sb_certify_end();
@@ -341,7 +349,8 @@ struct sim_cpu *sim_explore_pick(void)
 	}
 
 	/* the running CPU first, then by CPU number; no spinner */
-	if (run && sim_runheap_contains(run) && !ex.spinning[run->k.cpu]) {
+	if (run && (run == held || sim_runheap_contains(run)) &&
+	    !ex.spinning[run->k.cpu]) {
 		cand[n++] = run;
 		cur = true;
 	}
@@ -360,8 +369,10 @@ struct sim_cpu *sim_explore_pick(void)
 	 * line it reads (an owner that left its CPU), never saw its own
 	 * clock move.
 	 */
-	if (!n)
+	if (!n) {
+		put_back(held);
 		return sim_runheap_pop_earliest();
+	}
 	k = 0;
 	if (n > 1) {
 		ex.steps++;
@@ -369,6 +380,9 @@ struct sim_cpu *sim_explore_pick(void)
 		log_choice(n, k, cur);
 		sim_decision(SIM_DEC_EXPLORE, (uint64_t)n, (uint64_t)k, 0);
 	}
+	if (cand[k] == held)		/* it runs on, never put back */
+		return held;
+	put_back(held);
 	sim_runheap_remove(cand[k]);
 	return cand[k];
 }

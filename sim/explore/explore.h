@@ -162,8 +162,11 @@ bool sim_explore_solo_on(void);
 /* sim_explore_note - CPU @c is about to make access @kind to @addr. */
 void sim_explore_note(struct sim_cpu *c, enum sim_access kind,
 		      const volatile void *addr);
-/* sim_explore_pick - take the CPU that runs next out of the run heap
- * (which is not empty).  Return: that CPU. */
-struct sim_cpu *sim_explore_pick(void);
+/* sim_explore_pick - take the CPU that runs next out of the run heap;
+ * @held, if not NULL, is the running CPU, which may run on and was not
+ * put back in the heap: it counts as in it, and is put back unless it
+ * is the one taken.  The heap (with @held) is not empty.  Return: that
+ * CPU, out of the heap. */
+struct sim_cpu *sim_explore_pick(struct sim_cpu *held);
 
 #endif /* SIM_EXPLORE_H */

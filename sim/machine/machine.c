@@ -213,7 +213,7 @@ static void percpu_init(void)
 
 static void tick_fire(struct sim_event *ev);
 static void kick_fire(struct sim_event *ev);
-static struct sim_cpu *sim__explore_next(void);
+static struct sim_cpu *sim__explore_next(struct sim_cpu *held);
 
 /* struct sim_machine past its two arrays, which sim_machine_init() clears
  * only as far as they were used */
@@ -735,7 +735,8 @@ static void dispatch_fire_due(void)
  * the strategy's choice (explore mode). */
 static struct sim_cpu *dispatch_pick(void)
 {
-	return sim_explore_on ? sim__explore_next() : sim_runheap_pop_earliest();
+	return sim_explore_on ? sim__explore_next(NULL) :
+		sim_runheap_pop_earliest();
 }
 
 /* hook_charge()'s @asked_ps when nobody asked the hit rule yet */
@@ -910,23 +911,37 @@ static int spin_reload_late(struct sim_cpu *c)
 	return 1;
 }
 
-/* Phases 1 and 2 in one when they come to a put back and a pick (timed
- * mode, the dispatching CPU may run on, no event due before the earliest
- * clock): sim_runheap_push_pop().  NULL: the two phases as they are. */
-static inline struct sim_cpu *dispatch_fast(void)
+/* Phase 1 has nothing to do but put the dispatching CPU @c back in the
+ * run heap: @c may run on (a task, not parked, not in the heap) and no
+ * event is due before the earliest clock, @c's included. */
+static inline bool dispatch_only_put_back(const struct sim_cpu *c)
 {
-	struct sim_cpu *c = sim_cur;
 	struct sim_event *ev = sim_events_peek();
 	uint64_t earliest_ps = sim_runheap_min_ps();
 
-	if (sim_explore_on || !c || !c->curr || c->parked ||
-	    sim_runheap_contains(c))
-		return NULL;
+	if (!c || !c->curr || c->parked || sim_runheap_contains(c))
+		return false;
 	if (c->now_ps < earliest_ps)
 		earliest_ps = c->now_ps;
-	if (ev && ev->when_ps <= earliest_ps)
-		return NULL;
-	return sim_runheap_push_pop(c);
+	return !ev || ev->when_ps > earliest_ps;
+}
+
+/* Phases 1 and 2 in one when phase 1 only puts back (timed mode):
+ * sim_runheap_push_pop().  NULL: the two phases as they are. */
+static inline struct sim_cpu *dispatch_fast(void)
+{
+	return dispatch_only_put_back(sim_cur) ?
+		sim_runheap_push_pop(sim_cur) : NULL;
+}
+
+/* The same in explore mode, where every hook dispatches: the dispatching
+ * CPU is not put back to be taken out again if the strategy keeps it
+ * running; it is a candidate as if it were in the heap
+ * (sim_explore_pick()).  NULL: the two phases as they are. */
+static struct sim_cpu *dispatch_explore_fast(void)
+{
+	return dispatch_only_put_back(sim_cur) ?
+		sim__explore_next(sim_cur) : NULL;
 }
 
 /* Phase 3: the checks of every dispatch: the livelock watchdog, then,
@@ -954,7 +969,8 @@ static void sim__dispatch(void)
 	struct sim_cpu *next;
 
 	for (;;) {
-		next = dispatch_fast();
+		next = sim_explore_on ? dispatch_explore_fast() :
+			dispatch_fast();
 		if (!next) {
 			dispatch_fire_due();
 			next = dispatch_pick();
@@ -1301,9 +1317,9 @@ void sim_switch_to(struct sim_task *next)
  * so that timers and ticks keep up with a CPU the strategy runs ahead of
  * the others.
  */
-static struct sim_cpu *sim__explore_next(void)
+static struct sim_cpu *sim__explore_next(struct sim_cpu *held)
 {
-	struct sim_cpu *next = sim_explore_pick();
+	struct sim_cpu *next = sim_explore_pick(held);
 	struct sim_event *ev;
 
 	while ((ev = sim_events_peek()) && ev->when_ps <= next->now_ps)
