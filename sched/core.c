@@ -636,12 +636,12 @@ static void check(int ok, const char *what)
 		sim_fail(SIM_FAIL_INVARIANT, what);
 }
 
-void sched_assert_state(void)
+/* The checks of sched_assert_state(), out of line: the call at every
+ * dispatch stays a test of sched_changed. */
+static void __attribute__((noinline)) check_all(void)
 {
 	int queued[SIM_MAX_CPUS], live = 0;
 
-	if (!sched_changed)	/* it passed, and nothing changed since */
-		return;
 	memset(queued, 0, (size_t)sim.nr_cpus * sizeof(queued[0]));
 
 	for (int i = 0; i < sim.nr_tasks; i++) {
@@ -678,6 +678,13 @@ void sched_assert_state(void)
 		check(!(cpu_running[i / 64] >> (i % 64) & 1) ==
 		      !sim.cpus[i].curr, "CPU's running bit");
 	}
+}
+
+void sched_assert_state(void)
+{
+	if (!sched_changed)	/* it passed, and nothing changed since */
+		return;
+	check_all();
 	sched_changed = false;
 }
 
