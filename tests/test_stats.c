@@ -221,6 +221,30 @@ START_TEST(test_stats_merge_equals_recording_into_one)
 }
 END_TEST
 
+/* Clearing goes by group (only groups that sum to more than 0): values
+ * in the first group, in groups far apart, and in the last one leave
+ * every byte zero, and the cleared histogram records as a new one. */
+START_TEST(test_stats_clear_leaves_every_byte_zero)
+{
+	static const uint64_t v[] = { 0, 63, 64, 1000, 5000, 1ull << 40,
+				      UINT64_MAX };
+	struct sim_hist *h = hist_new(), *zero = hist_new(),
+			*fresh = hist_new();
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		sim_hist_add(h, v[i]);
+	ck_assert_int_ne(memcmp(h, zero, sizeof(*h)), 0);
+	sim_hist_clear(h);
+	ck_assert_int_eq(memcmp(h, zero, sizeof(*h)), 0);
+	sim_hist_add(h, 777);
+	sim_hist_add(fresh, 777);
+	ck_assert_int_eq(memcmp(h, fresh, sizeof(*h)), 0);
+	free(h);
+	free(zero);
+	free(fresh);
+}
+END_TEST
+
 START_TEST(test_stats_jain_of_equal_values_is_1)
 {
 	uint64_t x[5] = { 7, 7, 7, 7, 7 };
@@ -272,6 +296,7 @@ Suite *stats_suite(void)
 	tcase_add_test(tc, test_stats_percentile_rank_is_exact_below_1024);
 	tcase_add_test(tc, test_stats_max_is_exact_and_caps_percentiles);
 	tcase_add_test(tc, test_stats_merge_equals_recording_into_one);
+	tcase_add_test(tc, test_stats_clear_leaves_every_byte_zero);
 	tcase_add_test(tc, test_stats_jain_of_equal_values_is_1);
 	tcase_add_test(tc, test_stats_jain_of_one_nonzero_is_1_over_n);
 	tcase_add_test(tc, test_stats_jain_of_mixed_values);

@@ -78,15 +78,24 @@ void sim_hist_add(struct sim_hist *h, uint64_t v)
 		h->max = v;
 }
 
+/* The groups that may hold values: none past the maximum's. */
+static unsigned int hist_groups(const struct sim_hist *h)
+{
+	return h->count ? hist_index(h->max) / SIM_HIST_GROUP + 1 : 0;
+}
+
+/* Clearing and merging go by group: a group summing to 0 has only empty
+ * buckets, and a run's few values lie in a few of the groups. */
 void sim_hist_clear(struct sim_hist *h)
 {
-	if (h->count) {
-		unsigned int n = hist_index(h->max) + 1;
+	unsigned int g, n = hist_groups(h);
 
-		memset(h->bucket, 0, n * sizeof(h->bucket[0]));
-		memset(h->group, 0, ((n - 1) / SIM_HIST_GROUP + 1) *
-		       sizeof(h->group[0]));
-	}
+	for (g = 0; g < n; g++)
+		if (h->group[g]) {
+			memset(&h->bucket[g * SIM_HIST_GROUP], 0,
+			       SIM_HIST_GROUP * sizeof(h->bucket[0]));
+			h->group[g] = 0;
+		}
 	h->count = 0;
 	h->max = 0;
 }
@@ -128,16 +137,15 @@ void sim_hist_free(struct sim_hist *h)
 
 void sim_hist_merge(struct sim_hist *dst, const struct sim_hist *src)
 {
-	unsigned int i, n;
+	unsigned int g, i, n = hist_groups(src);
 
-	if (!src->count)
-		return;
-	/* no value above the maximum: the buckets past its are empty */
-	n = hist_index(src->max) + 1;
-	for (i = 0; i < n; i++)
-		dst->bucket[i] += src->bucket[i];
-	for (i = 0; i <= (n - 1) / SIM_HIST_GROUP; i++)
-		dst->group[i] += src->group[i];
+	for (g = 0; g < n; g++) {
+		if (!src->group[g])
+			continue;
+		for (i = g * SIM_HIST_GROUP; i < (g + 1) * SIM_HIST_GROUP; i++)
+			dst->bucket[i] += src->bucket[i];
+		dst->group[g] += src->group[g];
+	}
 	dst->count += src->count;
 	if (src->max > dst->max)
 		dst->max = src->max;
