@@ -16,7 +16,9 @@
  * Usage: bench OUT.json [FUTEXSIM]
  *
  *	switch_ns		per sim_coro_switch_asm(), two coroutines
- *				ping-ponging; best of several rounds
+ *				ping-ponging, both from one call site as
+ *				the simulator's tasks; best of several
+ *				rounds
  *	ucontext_switch_ns	the same with the ucontext backend
  *	ucontext_ratio		ucontext_switch_ns / switch_ns
  *	hook_ns			per sim_hook() that does not switch: one task
@@ -142,20 +144,29 @@ static struct {
 
 /*
  * b drives: @trips round trips b->a->b, then back to main.  Each backend
- * gets its own pair of bodies so that the switch is a direct call.
+ * gets its own bodies and its own switch function: every switch of a
+ * pair is made from that one noinline call site, as the simulator's
+ * tasks all switch from resume() (the return-stack predictor then
+ * predicts the switch's return, sim/host/coro_x86_64.S).
  */
 #define PINGPONG_BODIES(sfx, sw)					\
+static void __attribute__((noinline))					\
+pp_switch_##sfx(struct sim_coro *from, struct sim_coro *to)		\
+{									\
+	sw(from, to);							\
+	__asm__ volatile("" ::: "memory");	/* not a tail call */	\
+}									\
 static void pp_a_##sfx(void *arg)					\
 {									\
 	for (;;)							\
-		sw(&pp.a, &pp.b);					\
+		pp_switch_##sfx(&pp.a, &pp.b);				\
 }									\
 static void pp_b_##sfx(void *arg)					\
 {									\
 	for (;;) {							\
 		for (long i = 0; i < pp.trips; i++)			\
-			sw(&pp.b, &pp.a);				\
-		sw(&pp.b, &pp.main);					\
+			pp_switch_##sfx(&pp.b, &pp.a);			\
+		pp_switch_##sfx(&pp.b, &pp.main);			\
 	}								\
 }
 

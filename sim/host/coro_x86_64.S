@@ -45,13 +45,22 @@
  * void sim_coro_switch_asm(struct sim_coro *from, struct sim_coro *to)
  * rdi = from, rsi = to; struct sim_coro::sp is at offset 0.
  *
- * It leaves through "pop; jmp *reg" rather than "ret": a ret here always
- * returns somewhere else than the return-stack predictor expects (the
- * call site of @from, not of @to) and pays a misprediction, while the
- * indirect-branch predictor learns switch patterns.  Measured on the
- * 2-core EPYC guest this was written on: 12 ns per switch with ret, 4 ns
- * with the jump (bench/bench.c, "switch_ns").  rcx is caller-saved and
- * free here.
+ * It leaves through "ret", which keeps the return-stack predictor in
+ * step with the stacks.  Every task of the simulator switches from one
+ * call site (resume(), sim/machine/machine.c), so the ret's predicted
+ * target, @from's return address, is @to's as well; the returns that
+ * follow up @to's stack are predicted from @from's frames, right as far
+ * as the two stacks share callers (sim__dispatch(), hook_all()).  A
+ * "pop; jmp *reg" exit instead leaves the call's entry on the predictor's
+ * stack, and every return after a switch mispredicts.  Measured on this
+ * project's 2-core guest, user seconds, best of 3 or more alternating runs,
+ * the same outputs: tiny4 ww 8 threads 1,000,000 operations 0.93 against
+ * 1.07; a TO-futex tp run (to-futex-256-tp.scn, 2,000,000 operations)
+ * 2.10 against 2.41; the 8-task qspinlock-x86 cell of spin-2014-node.scn
+ * 0.80 against 0.93; explore of the 2-task ww 1.51 against 1.59.  Two
+ * coroutines that switch from two different call sites pay a
+ * misprediction at every ret (bench/bench.c switches from one, as the
+ * simulator does).
  */
 	.globl	CORO_SWITCH
 	.type	CORO_SWITCH, @function
@@ -84,10 +93,7 @@ CORO_SWITCH:
 	.cfi_adjust_cfa_offset -8
 	popq	%rbp
 	.cfi_adjust_cfa_offset -8
-	popq	%rcx			/* not "ret": see above */
-	.cfi_adjust_cfa_offset -8
-	.cfi_register rip, rcx
-	jmpq	*%rcx
+	ret
 	.cfi_endproc
 	.size	CORO_SWITCH, .-CORO_SWITCH
 
