@@ -3,13 +3,14 @@
  * tests/test_explore_program.c - explore, shrink and replay of user
  * programs (workload program) through the futexsim binary of $FUTEXSIM:
  * every run starts from a fresh world, hits replay with the same
- * failure, correct programs pass many runs while their buggy twins are
+ * failure, a stream the program kept before its runs is still its
+ * stdout, correct programs pass many runs while their buggy twins are
  * found, shrink works on a program's schedule and its marked arguments,
  * a program's report lists the keys that apply to it, and a search
  * sharded by GNU parallel merges to the unsharded one.
  *
  * Stage: tests.  The programs: workloads/examples/ (lostwake.c,
- * condvar_if.c, abba.c) and tests/programs/counter.c.
+ * condvar_if.c, abba.c), tests/programs/counter.c and stdout_kept.c.
  */
 #include <check.h>
 #include <stdio.h>
@@ -205,6 +206,22 @@ START_TEST(test_rewound_runs_give_the_search_a_process_per_run_gives)
 	assert_same_both_ways("lostwake", "buggy 3 20 50", "pct:3", "2000", 0);
 	assert_same_both_ways("lostwake", "fixed 3 20 50", "random", "300", 0);
 	assert_same_both_ways("abba", "abba 10", "timed", "2000", 0);
+}
+END_TEST
+
+/*
+ * A program that kept stdout in a constructor writes, flushes and sets
+ * the buffering of that copy in every run: in one process (where stdout
+ * names a stream on /dev/null while a run lasts) it is the program's
+ * stdout as it is in a process per run, not a file the simulation
+ * refuses.
+ */
+START_TEST(test_a_stream_kept_before_the_runs_is_still_stdout)
+{
+	if (!build("tests/programs/stdout_kept.c", "stdout_kept"))
+		return;
+	assert_passes("stdout_kept", "3", "random", "300");
+	assert_same_both_ways("stdout_kept", "3", "random", "300", 0);
 }
 END_TEST
 
@@ -460,6 +477,7 @@ Suite *explore_program_suite(void)
 	tcase_add_test(tc, test_every_explore_run_of_a_program_starts_from_a_fresh_world);
 	tcase_add_test(tc, test_explore_finds_the_buggy_twins_and_every_hit_replays);
 	tcase_add_test(tc, test_rewound_runs_give_the_search_a_process_per_run_gives);
+	tcase_add_test(tc, test_a_stream_kept_before_the_runs_is_still_stdout);
 	tcase_add_test(tc, test_futexsim_explore_with_program_runs_the_program_not_a_builtin);
 	tcase_add_test(tc, test_shrink_minimises_a_programs_schedule_and_marked_arguments);
 	tcase_add_test(tc, test_a_programs_report_lists_only_the_keys_that_apply);
