@@ -210,11 +210,11 @@ START_TEST(test_rewound_runs_give_the_search_a_process_per_run_gives)
 END_TEST
 
 /*
- * A program that kept stdout in a constructor writes, flushes and sets
- * the buffering of that copy in every run: in one process (where stdout
- * names a stream on /dev/null while a run lasts) it is the program's
- * stdout as it is in a process per run, not a file the simulation
- * refuses.
+ * A program that kept stdout in a constructor checks that its copy is
+ * stdout, then writes, flushes and sets the buffering of that copy in
+ * every run: in one process (whose runs' stdout goes to /dev/null) as in
+ * a process per run, the copy is the program's stdout, not a file the
+ * simulation refuses.
  */
 START_TEST(test_a_stream_kept_before_the_runs_is_still_stdout)
 {

@@ -115,7 +115,7 @@ static struct {
 	int state;			/* 0: not looked at, 1: kept, -1: none */
 	char *data, *bss;		/* the copies			*/
 	size_t data_len, bss_len;
-	FILE *null_out;			/* /dev/null, the runs' stdout	*/
+	int null_fd;			/* /dev/null, the runs' stdout	*/
 } world;
 
 /* Are the program's ranges where they must be: after the start files',
@@ -145,12 +145,12 @@ static int world_keep(void)
 	world.bss_len = (size_t)(futexsim_world_bss_end - __bss_start);
 	world.data = malloc(world.data_len);
 	world.bss = malloc(world.bss_len);
-	world.null_out = fopen("/dev/null", "we");
-	if (!world.data || !world.bss || !world.null_out) {
+	world.null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (!world.data || !world.bss || world.null_fd < 0) {
 		free(world.data);
 		free(world.bss);
-		if (world.null_out)
-			fclose(world.null_out);
+		if (world.null_fd >= 0)
+			close(world.null_fd);
 		return 0;
 	}
 	memcpy(world.data, __data_start, world.data_len);
@@ -160,28 +160,29 @@ static int world_keep(void)
 }
 
 /* One run in this process, the program's data put back after it; the
- * run's stdout dropped as a child's is: the stdio stream stdout is a
- * stream on /dev/null while it runs (glibc's stdout is a variable that
- * may be set), which costs no system call; nothing in a run writes to
- * descriptor 1 but through stdio (a program's write() is simulated). */
+ * run's stdout dropped as a child's is.  Not by dup2() onto descriptor 1
+ * and back, two system calls a run: stdio's stdout writes to /dev/null's
+ * descriptor while the run lasts (glibc's FILE keeps it in _fileno), the
+ * same stream, so a program that compares a stream with stdout, or kept
+ * a copy of it, sees nothing change.  Nothing in a run writes to
+ * descriptor 1 but through stdout (a program's write() is simulated). */
 static void xrun_rewound(sim_xrun_body_fn body, struct sim_xctx *x,
 			 uint64_t seed, const struct sim_choice *forced,
 			 int nr_forced, const char *record,
 			 struct sim_xres *res)
 {
-	int muted = wl_program_muted();
-	FILE *out = stdout;
+	int muted = wl_program_muted(), out_fd = fileno(stdout);
 
-	fflush(out);
-	stdout = world.null_out;
+	fflush(stdout);
+	stdout->_fileno = world.null_fd;
 	wl_program_mute(1);
 	body(x, seed, forced, nr_forced, record, res);
 	/* as before any run: the next one, or the program's own run after
 	 * a calibration (sim_explore_child_setup()), starts from it */
 	memcpy(__data_start, world.data, world.data_len);
 	memcpy(__bss_start, world.bss, world.bss_len);
-	fflush(world.null_out);
-	stdout = out;
+	fflush(stdout);
+	stdout->_fileno = out_fd;
 	wl_program_mute(muted);
 }
 

@@ -9,9 +9,10 @@
  *
  * Stage: user program (workload), built with `futexsim build`.
  *
- * Explore's runs in one process point stdout at a stream on /dev/null
- * while they last (sim/explore/explore_fork.c): the copy kept before is
- * still the program's stdout, not a file.
+ * Explore's runs in one process drop the run's stdout
+ * (sim/explore/explore_fork.c) without changing the stream stdout
+ * names: the copy kept before is stdout, and is no file the simulation
+ * refuses; a kept stream that is not stdout aborts the run.
  *
  * Usage: stdout_kept [THREADS]
  */
@@ -43,6 +44,10 @@ int main(int argc, char **argv)
 
 	if (n < 1 || n > 8)
 		n = 2;
+	if (out != stdout) {		/* as in a process of its own */
+		fprintf(stderr, "stdout_kept: the kept stream is not stdout\n");
+		abort();
+	}
 	for (int i = 0; i < n; i++)
 		pthread_create(&t[i], NULL, adder, NULL);
 	for (int i = 0; i < n; i++)

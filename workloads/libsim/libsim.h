@@ -30,7 +30,6 @@
 #include <linux/futex.h>
 #include <setjmp.h>
 #include <signal.h>
-#include <stdio.h>
 #include <sys/types.h>
 #include <stdint.h>
 #include <time.h>
@@ -277,12 +276,6 @@ long wl_prog_futex(uint32_t *uaddr, int op, uint32_t val,
 /* wl_prog_out - @n bytes to stream @fd (1 stdout, 2 stderr) of the calling
  * task: whole lines go out at once, in the order they end. */
 void wl_prog_out(int fd, const char *p, size_t n);
-/* wl_prog_stream - the stream @f is: 1 (stdout), 2 (stderr) or 0 (a file).
- * stdout is the stream stdout names now or the one it named when the
- * process started: explore's runs in one process point stdout at a
- * stream on /dev/null (sim/explore/explore_fork.c), and a program may
- * hold a copy it made before (in a constructor). */
-int wl_prog_stream(FILE *f);
 /* wl_prog_mute - set by wl_program_mute(): wl_prog_out() drops it all. */
 extern int wl_prog_mute;
 /* wl_prog_out_flush - write out @t's unterminated lines. */

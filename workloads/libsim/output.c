@@ -100,31 +100,15 @@ void wl_prog_out_flush(struct wl_prog_thread *t)
 	}
 }
 
-/* stdout as the process started, before any run (wl_prog_stream()) */
-static FILE *stdout_at_start;
-
-static void __attribute__((constructor)) keep_stdout(void)
-{
-	stdout_at_start = stdout;
-}
-
-int wl_prog_stream(FILE *f)
-{
-	if (f && (f == stdout || f == stdout_at_start))
-		return 1;
-	if (f && f == stderr)
-		return 2;
-	return 0;
-}
-
 /* The stream of @f: 1 or 2; any other stream is a file. */
 static int stream_fd(FILE *f, const char *call)
 {
 	char what[96];
-	int fd = wl_prog_stream(f);
 
-	if (fd)
-		return fd;
+	if (f == stdout)
+		return 1;
+	if (f == stderr)
+		return 2;
 	snprintf(what, sizeof(what), "%s() to a file: files are not simulated (stdout and stderr only)",
 		 call);
 	wl_prog_fail(what);
@@ -226,7 +210,7 @@ size_t futexsim_fwrite(const void *p, size_t size, size_t n, FILE *f)
 
 int futexsim_fflush(FILE *f)
 {
-	if (f && !wl_prog_stream(f))
+	if (f && f != stdout && f != stderr)
 		stream_fd(f, "fflush");
 	return 0;
 }
