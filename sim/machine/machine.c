@@ -772,8 +772,8 @@ static int ospin_run(struct sim_cpu *c)
 	for (;;) {
 		const struct sim_ospin_hook *h;
 		uint64_t issue_ps, post_ps;
-		/* R (p 2) reads nothing: only need_resched can end it */
-		int cause = p == 2 && !c->k.need_resched ? -1 :
+		/* R reads nothing: with no need_resched, it is the round's */
+		int cause = p == OSPIN_R && !c->k.need_resched ? -1 :
 			    sim_ospin_access_same(c, p);
 
 		if (cause >= 0) {

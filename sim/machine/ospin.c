@@ -169,7 +169,7 @@ void sim_ospin_charged(struct sim_cpu *c, enum sim_access kind,
 		if (o->round[i].kind == SIM_LOAD)
 			o->round[i].line = sim_cache_line(o->round[i].addr);
 	c->ospin = OSPIN_RUN;
-	o->pos = 2;
+	o->pos = OSPIN_R;
 	sim_ospin_stats.runs++;
 }
 
@@ -205,7 +205,7 @@ void sim_ospin_leave(struct sim_cpu *c, unsigned int pos,
 	int charged_only = cause == OSPIN_CHARGE;
 
 	sim_ospin_stats.leaves[cause][pos]++;
-	if (pos == 2 && !charged_only) {
+	if (pos == OSPIN_R && !charged_only) {
 		/* the task is in an R hook: its access is this one */
 		c->ospin = OSPIN_OFF;
 		return;

@@ -68,6 +68,7 @@ struct sim_ospin_hook {
 };
 
 #define OSPIN_HOOKS	3	/* A, B, R				*/
+#define OSPIN_R		2	/* R's place: it reads nothing	*/
 
 struct sim_ospin {
 	uint8_t n;		/* REC: hooks of the round so far	*/
@@ -117,7 +118,9 @@ void sim_ospin_charged(struct sim_cpu *c, enum sim_access kind,
 		       const volatile void *addr, unsigned int size,
 		       uint64_t cost_ps, uint64_t post_ps, int at_horizon);
 
-/* (RUN) the access of hook @pos is the round's: -1, else the cause. */
+/* (RUN) the access of hook @pos is the round's: -1, else the cause.  At
+ * OSPIN_R only need_resched can end the round: sim/machine/machine.c's
+ * ospin_run() tests that itself there, with no call, when it is clear. */
 int sim_ospin_access_same(const struct sim_cpu *c, unsigned int pos);
 /* (RUN) -> (REPLAY) or (OFF), for @cause: the task resumes at hook @pos,
  * its access made, or if the cause is the charge, only charged (arrival
