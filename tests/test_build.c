@@ -277,6 +277,58 @@ START_TEST(test_attributes_naming_printf_and_malloc_build_and_reach_the_layer)
 }
 END_TEST
 
+static int starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* A program that moves its streams: a constructor points stderr at
+ * stdout, main() puts it back and points stdout at stderr. */
+static const char streams_c[] =
+	"#include <stdio.h>\n"
+	"static FILE *err;\n"
+	"static void __attribute__((constructor)) keep(void)\n"
+	"{\n\terr = stderr;\n\tstderr = stdout;\n}\n"
+	"int main(void)\n{\n"
+	"\tfprintf(stderr, \"A: to stderr, which is stdout\\n\");\n"
+	"\tstderr = err;\n\tstdout = stderr;\n"
+	"\tprintf(\"B: printf to stdout, which is stderr\\n\");\n"
+	"\tputs(\"C: puts too\");\n\treturn 0;\n}\n";
+
+/* The program's stdout and stderr are its own: its lines go where it
+ * pointed them, in every run from its start (the constructor's A on
+ * stdout, B and C on stderr), and the simulator's report and explore's
+ * summary stay on stdout. */
+START_TEST(test_a_program_that_assigns_stdout_moves_its_lines_not_the_report)
+{
+	const char *build[] = { "futexsim", "build", "streams.c", "-o",
+				"streams", NULL };
+	const char *run[] = { "futexsim", "run", "--program=./streams", NULL };
+	const char *explore[] = { "futexsim", "explore", "--program=./streams",
+				  "--runs=3", NULL };
+	static struct child_out o;
+
+	if (!getenv("FUTEXSIM"))
+		return;
+	scratch_enter();
+	scratch_write("streams.c", streams_c);
+	ck_assert(run_futexsim(&o, build));
+	ck_assert_msg(o.status == 0, "build failed (%d): %s", o.status, o.err);
+	run_futexsim(&o, run);
+	ck_assert_msg(o.status == 0, "run: status %d: %.2000s", o.status, o.err);
+	ck_assert_msg(starts(o.out, "A: to stderr, which is stdout\n# resolved scenario"),
+		      "stdout: %.300s", o.out);
+	ck_assert_ptr_nonnull(strstr(o.out, "exit status 0, 1 thread"));
+	ck_assert_str_eq(o.err, "B: printf to stdout, which is stderr\nC: puts too\n");
+	run_futexsim(&o, explore);
+	ck_assert_msg(o.status == 0, "explore: status %d: %.2000s", o.status, o.err);
+	ck_assert_msg(starts(o.out, "explore: no oracle fired in 3 runs"),
+		      "stdout: %.300s", o.out);
+	ck_assert_str_eq(o.err, "");
+	scratch_leave();
+}
+END_TEST
+
 Suite *build_suite(void)
 {
 	return one_case_suite("build", 120, (const TTest *const[]){
@@ -285,5 +337,6 @@ Suite *build_suite(void)
 		test_build_takes_the_compilers_options_separated_and_joined,
 		test_build_refuses_an_option_missing_its_argument,
 		test_attributes_naming_printf_and_malloc_build_and_reach_the_layer,
+		test_a_program_that_assigns_stdout_moves_its_lines_not_the_report,
 		NULL });
 }

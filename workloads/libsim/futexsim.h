@@ -38,7 +38,9 @@
  *   memory     malloc() and friends, anonymous private mmap(): the
  *              fixed-address arena
  *   output     printf() and friends on stdout and stderr: captured per
- *              task, one whole line at a time
+ *              task, one whole line at a time; the variables stdout
+ *              and stderr are the program's own (an assignment such as
+ *              stdout = stderr moves its output, not the report)
  *   atomics    the __atomic and __sync builtins (and so C11 atomic_*()):
  *              each is a scheduling point with a cache-line cost
  *              (workloads/libsim/futexsim_atomic.h)
@@ -704,6 +706,11 @@ FUTEXSIM_AS(arc4random);
 FUTEXSIM_AS(arc4random_uniform);
 FUTEXSIM_AS(arc4random_buf);
 #endif
+/* stdout and stderr are the program's variables (output.c): they name
+ * the host's streams at first, and what the program assigns them stays
+ * the program's, run after run as from its start */
+FUTEXSIM_AS(stdout);
+FUTEXSIM_AS(stderr);
 FUTEXSIM_AS(printf);
 FUTEXSIM_AS(fprintf);
 FUTEXSIM_AS(dprintf);

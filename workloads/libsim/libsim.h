@@ -30,8 +30,9 @@
 #include <linux/futex.h>
 #include <setjmp.h>
 #include <signal.h>
-#include <sys/types.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
 #include <time.h>
 
 #include "sim/machine/hooks.h"
@@ -276,6 +277,12 @@ long wl_prog_futex(uint32_t *uaddr, int op, uint32_t val,
 /* wl_prog_out - @n bytes to stream @fd (1 stdout, 2 stderr) of the calling
  * task: whole lines go out at once, in the order they end. */
 void wl_prog_out(int fd, const char *p, size_t n);
+/* futexsim_stdout, futexsim_stderr - the program's variables stdout and
+ * stderr (futexsim.h renames them): the host's streams, or what the
+ * program assigned.  wl_prog_streams_start - as at the program's start:
+ * as the program's constructors left them (each run of an explore). */
+extern FILE *futexsim_stdout, *futexsim_stderr;
+void wl_prog_streams_start(void);
 /* wl_prog_mute - set by wl_program_mute(): wl_prog_out() drops it all. */
 extern int wl_prog_mute;
 /* wl_prog_out_flush - write out @t's unterminated lines. */

@@ -17,6 +17,12 @@
  * writing to one ends the run with a report.  error(3) writes its
  * line on stderr; dup2() between descriptors 1 and 2 changes nothing
  * (each stream stays captured as itself).
+ *
+ * The program's variables stdout and stderr are futexsim_stdout and
+ * futexsim_stderr here (futexsim.h renames them), not libc's: a program
+ * that assigns one (stdout = stderr, as a program that logs everything
+ * to stderr may) moves its own printf() as in a process of its own, and
+ * the simulator's report, written through libc's, stays where it goes.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,6 +36,26 @@
 #include "sim/report/exit.h"
 
 int wl_prog_mute;
+
+FILE *futexsim_stdout, *futexsim_stderr;
+static FILE *start_stdout, *start_stderr;
+
+/* Before the program's constructors (they run without a priority). */
+static void __attribute__((constructor(101))) streams_init(void)
+{
+	futexsim_stdout = stdout;
+	futexsim_stderr = stderr;
+}
+
+void wl_prog_streams_start(void)
+{
+	if (!start_stdout) {	/* the first start: after the constructors */
+		start_stdout = futexsim_stdout;
+		start_stderr = futexsim_stderr;
+	}
+	futexsim_stdout = start_stdout;
+	futexsim_stderr = start_stderr;
+}
 
 static void put_all(int fd, const char *p, size_t n)
 {
@@ -138,7 +164,7 @@ int futexsim_vfprintf(FILE *f, const char *fmt, va_list ap)
 
 int futexsim_vprintf(const char *fmt, va_list ap)
 {
-	return futexsim_vfprintf(stdout, fmt, ap);
+	return futexsim_vfprintf(futexsim_stdout, fmt, ap);
 }
 
 int futexsim_printf(const char *fmt, ...)
@@ -147,7 +173,7 @@ int futexsim_printf(const char *fmt, ...)
 	int n;
 
 	va_start(ap, fmt);
-	n = futexsim_vfprintf(stdout, fmt, ap);
+	n = futexsim_vfprintf(futexsim_stdout, fmt, ap);
 	va_end(ap);
 	return n;
 }
@@ -184,8 +210,10 @@ int futexsim_fputs(const char *s, FILE *f)
 
 int futexsim_puts(const char *s)
 {
-	wl_prog_out(1, s, strlen(s));
-	wl_prog_out(1, "\n", 1);
+	int fd = stream_fd(futexsim_stdout, "puts");
+
+	wl_prog_out(fd, s, strlen(s));
+	wl_prog_out(fd, "\n", 1);
 	return 1;
 }
 
@@ -199,7 +227,7 @@ int futexsim_fputc(int c, FILE *f)
 
 int futexsim_putchar(int c)
 {
-	return futexsim_fputc(c, stdout);
+	return futexsim_fputc(c, futexsim_stdout);
 }
 
 size_t futexsim_fwrite(const void *p, size_t size, size_t n, FILE *f)
@@ -218,13 +246,14 @@ int futexsim_fflush(FILE *f)
 void futexsim_perror(const char *s)
 {
 	const char *msg = strerror(errno);
+	int fd = stream_fd(futexsim_stderr, "perror");
 
 	if (s && *s) {
-		wl_prog_out(2, s, strlen(s));
-		wl_prog_out(2, ": ", 2);
+		wl_prog_out(fd, s, strlen(s));
+		wl_prog_out(fd, ": ", 2);
 	}
-	wl_prog_out(2, msg, strlen(msg));
-	wl_prog_out(2, "\n", 1);
+	wl_prog_out(fd, msg, strlen(msg));
+	wl_prog_out(fd, "\n", 1);
 }
 
 ssize_t futexsim_write(int fd, const void *p, size_t n)
@@ -242,21 +271,22 @@ void futexsim_error(int status, int errnum, const char *fmt, ...)
 	char buf[1024];
 	const char *prog = wl_prog.argv && wl_prog.argv[0] ? wl_prog.argv[0] :
 			   "program";
+	int fd = stream_fd(futexsim_stderr, "error");
 	va_list ap;
 
-	wl_prog_out(2, prog, strlen(prog));
-	wl_prog_out(2, ": ", 2);
+	wl_prog_out(fd, prog, strlen(prog));
+	wl_prog_out(fd, ": ", 2);
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	wl_prog_out(2, buf, strlen(buf));
+	wl_prog_out(fd, buf, strlen(buf));
 	if (errnum) {
 		const char *msg = strerror(errnum);
 
-		wl_prog_out(2, ": ", 2);
-		wl_prog_out(2, msg, strlen(msg));
+		wl_prog_out(fd, ": ", 2);
+		wl_prog_out(fd, msg, strlen(msg));
 	}
-	wl_prog_out(2, "\n", 1);
+	wl_prog_out(fd, "\n", 1);
 	if (status)
 		futexsim_exit(status);
 }

@@ -201,6 +201,7 @@ void wl_prog_start(const struct sim_scenario *s, const struct ulock_ops *lock,
 	wl_prog.lock = lock;
 	make_argv(s->program[0] ? s->program : "program", s->args);
 	optind = 0;		/* getopt() starts afresh (glibc) */
+	wl_prog_streams_start();	/* stdout, stderr as at the start */
 	t = new_thread();
 	t->task = sim_task_create_stack("main", main_task, t, 0,
 					WL_PROG_STACK_SIZE);
