@@ -2,8 +2,8 @@
 /*
  * tests/test_runheap.c - the CPUs that may run (sim/machine/runheap.c): with
  * a few CPUs in it (a sorted array), many (a heap) and in between (it
- * turns from one into the other), the CPU
- * sim_runheap_pop_earliest() returns is the one a plain scan picks: the
+ * turns from one into the other), the CPU sim_runheap_pop_earliest() and
+ * sim_runheap_push_pop() return is the one a plain scan picks: the
  * smallest clock, and among equal clocks the k-th smallest CPU number for
  * the k the run's generator draws.
  */
@@ -38,7 +38,8 @@ static int scan_pick(struct sim_cpu *cpus, const bool *in, int n,
 /*
  * @n CPUs, 20,000 random steps in phases of 400 that mostly add, then
  * mostly take out: add a CPU with a clock from a small range (many
- * ties), take one out, or pop the earliest and compare with the scan.
+ * ties), take one out, or pop the earliest (alone, or with a CPU put in
+ * by sim_runheap_push_pop()) and compare with the scan.
  * Return: the number of pops that disagreed; *@most: the most CPUs in
  * it at once.
  */
@@ -47,7 +48,7 @@ static int run_against_scan(int n, uint64_t seed, int *most)
 	static struct sim_cpu cpus[64];
 	bool in[64] = { false };
 	struct sim_prng steps, ref;
-	int wrong = 0, count = 0;
+	int wrong = 0, count = 0, pushed = 0;
 
 	*most = 0;
 	sim_prng_seed(&steps, seed);
@@ -77,8 +78,22 @@ static int run_against_scan(int n, uint64_t seed, int *most)
 			in[c] = false;
 			count--;
 		} else {
-			int want = scan_pick(cpus, in, n, &ref);
-			struct sim_cpu *got = sim_runheap_pop_earliest();
+			int want;
+			struct sim_cpu *got;
+
+			/* half of the pops: the dispatcher's push_pop of a
+			 * CPU from outside, a candidate with the others */
+			if (!in[c] && sim_prng_below(&steps, 2)) {
+				cpus[c].now_ps = sim_prng_below(&steps, 8);
+				in[c] = true;
+				count++;
+				want = scan_pick(cpus, in, n, &ref);
+				got = sim_runheap_push_pop(&cpus[c]);
+				pushed++;
+			} else {
+				want = scan_pick(cpus, in, n, &ref);
+				got = sim_runheap_pop_earliest();
+			}
 
 			if (want < 0 ? got != NULL : got != &cpus[want])
 				wrong++;
@@ -91,6 +106,7 @@ static int run_against_scan(int n, uint64_t seed, int *most)
 		if (count > *most)
 			*most = count;
 	}
+	ck_assert_int_gt(pushed, 500);
 	return wrong;
 }
 

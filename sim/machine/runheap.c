@@ -234,24 +234,47 @@ struct sim_cpu *sim_runheap_pop_earliest(void)
 }
 
 /*
- * The flat array's two cases without a tie at the smallest clock: @c
- * alone before every CPU of the array (it stays out), or the last CPU
- * alone before @c and every other (it leaves, @c goes in at its place).
- * Neither draws: the PRNG tells apart only equal clocks.
+ * In the flat array, sim_runheap_add(@c) and then
+ * sim_runheap_pop_earliest() in one pass, @c never moved twice: @c alone
+ * before every CPU of the array stays out; else the CPUs at the smallest
+ * clock, @c among them if it has it, are counted in place and the same
+ * draw picks one of them by its rank in CPU number; @c, if another is
+ * picked, goes in at its place.  Ties are common: spinners that park
+ * and reload on one cost grid meet at the same clocks.
  */
 struct sim_cpu *sim_runheap_push_pop(struct sim_cpu *c)
 {
 	struct sim_cpu *min;
-	int i;
+	uint64_t t;
+	int i, n, pick;
 
 	if (!flat || nr == FLAT_MAX)
 		goto slow;
 	if (!nr || c->now_ps < key[nr - 1])
 		return c;
-	if (c->now_ps == key[nr - 1] || (nr > 1 && key[nr - 2] == key[nr - 1]))
-		goto slow;
-	min = heap[nr - 1];
+	/* the array's equals of its last, in ascending CPU number from it */
+	t = key[nr - 1];
+	for (n = 1; n < nr && key[nr - 1 - n] == t; n++)
+		;
+	if (c->now_ps == t) {
+		/* @c is one of n + 1, after the @below with smaller numbers */
+		int below = 0, k;
+
+		while (below < n && heap[nr - 1 - below]->k.cpu < c->k.cpu)
+			below++;
+		k = (int)sim_draw(SIM_DEC_TIE, n + 1);
+		if (k == below)
+			return c;
+		pick = nr - 1 - (k < below ? k : k - 1);
+	} else {
+		pick = nr - 1;
+		if (n > 1)
+			pick -= (int)sim_draw(SIM_DEC_TIE, n);
+	}
+	min = heap[pick];
 	min->run_idx = -1;
+	for (i = pick; i < nr - 1; i++)
+		place(heap[i + 1], i);
 	for (i = nr - 1; i > 0 && before_at(i - 1, c); i--)
 		place(heap[i - 1], i);
 	place(c, i);

@@ -34,7 +34,7 @@ static inline uint64_t sim_runheap_min_ps(void)
 struct sim_cpu *sim_runheap_pop_earliest(void);
 /* sim_runheap_push_pop - sim_runheap_add(@c), then
  * sim_runheap_pop_earliest(): the same CPU, the same draws, the same
- * heap, with fewer moves when no CPU ties with the smallest clock. */
+ * heap, with fewer moves (while it is a sorted array, ties or not). */
 struct sim_cpu *sim_runheap_push_pop(struct sim_cpu *c);
 /* sim_runheap_contains - is @c in the heap? (its position, run_idx, is
  * -1 when not: sim/machine/machine.h) */
