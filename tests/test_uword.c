@@ -333,6 +333,49 @@ START_TEST(test_a_deadlock_prints_the_wait_for_cycle)
 }
 END_TEST
 
+/* One slot, two producers, two consumers, one condition variable
+ * signalled once per change: a consumer's signal can wake the other
+ * consumer, and everybody sleeps (seed 1 does). */
+static const char signal_src[] =
+	"#include <pthread.h>\n"
+	"static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n"
+	"static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;\n"	/* 3 */
+	"static int full;\n"
+	"static void *put(void *arg)\n{\n"
+	"	for (int i = 0; i < 4; i++) {\n"
+	"		pthread_mutex_lock(&m);\n"
+	"		while (full == (arg == 0))\n"
+	"			pthread_cond_wait(&cv, &m);\n"
+	"		full = arg == 0;\n"
+	"		pthread_cond_signal(&cv);\n"
+	"		pthread_mutex_unlock(&m);\n"
+	"	}\n	return 0;\n}\n"
+	"int main(void)\n{\n	pthread_t t[4];\n"
+	"	for (long i = 0; i < 4; i++)\n"
+	"		pthread_create(&t[i], 0, put, (void *)(i / 2));\n"
+	"	for (int i = 0; i < 4; i++)\n"
+	"		pthread_join(t[i], 0);\n	return 0;\n}\n";
+
+/* A sleeper whose word changed while FUTEX_WAKE woke another waiter is
+ * not a lost wakeup: the report says where the wakeup went.  The lost
+ * wakeup of lostwake.c, where no wake followed, is still called lost
+ * (test_the_lost_wakeup_shows_the_unlocking_store_by_name). */
+START_TEST(test_a_wakeup_that_went_to_another_waiter_is_not_called_lost)
+{
+	const char *other = "but the FUTEX_WAKE calls since its wait woke 1 other waiter, not it\n";
+
+	if (!build("uw-signal", signal_src))
+		return;
+	run(&a, "uw-signal", "--seed=1");
+	ck_assert_int_eq(a.status, 3);
+	ck_assert_ptr_nonnull(strstr(a.err, "futexsim: DEADLOCK"));
+	ck_assert_msg(strstr(a.err, other), "no wakeup to another waiter in: %.3000s",
+		      strstr(a.err, "wait-for:") ? strstr(a.err, "wait-for:") : a.err);
+	ck_assert_ptr_nonnull(strstr(a.err, " waits on cv (uw-signal.c:3), held by nobody (the word is "));
+	ck_assert_ptr_null(strstr(a.err, "wakeup was lost"));
+}
+END_TEST
+
 /* ---- preloading the futex words: a program run in this process ---- */
 
 static uint32_t pre_word;
@@ -420,5 +463,6 @@ Suite *uword_suite(void)
 		test_words_are_named_by_variable_member_and_allocation,
 		test_the_lost_wakeup_shows_the_unlocking_store_by_name,
 		test_a_deadlock_prints_the_wait_for_cycle,
+		test_a_wakeup_that_went_to_another_waiter_is_not_called_lost,
 		NULL });
 }

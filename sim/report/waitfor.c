@@ -12,6 +12,7 @@
  * its task created first, so the text does not depend on where the walk
  * began.
  */
+#include <inttypes.h>
 #include <linux/futex.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -109,17 +110,28 @@ static void put_cycle(struct out *o, const int *next, int start)
 	put(o, "\n");
 }
 
-/* A sleeper in FUTEX_WAIT whose word no longer holds the value it slept
- * on: nothing is left to wake it (every task is blocked), so the wakeup
- * that should have followed the change was lost. */
+/*
+ * A sleeper in FUTEX_WAIT whose word no longer holds the value it slept
+ * on, and nothing is left to wake it (every task is blocked).  If no
+ * FUTEX_WAKE on the word woke anyone since its call, the change came
+ * with no wakeup: it was lost.  If some woke others, a wakeup went to
+ * another waiter (a condition variable signalled once for two kinds of
+ * waiters): the report says so rather than call it lost.
+ */
 static void lost_note(struct out *o, const struct sim_task *t)
 {
 	unsigned int cmd = t->futex_op & FUTEX_CMD_MASK;
 	uint32_t now = *(const volatile uint32_t *)t->futex_uaddr;
+	uint64_t others = sim_uword_woken(t->futex_uaddr) - t->futex_woken;
 
-	if ((cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) && now != t->futex_val)
+	if ((cmd != FUTEX_WAIT && cmd != FUTEX_WAIT_BITSET) || now == t->futex_val)
+		return;
+	if (!others)
 		put(o, "; it slept on %u and the word reads %u: its wakeup was lost",
 		    t->futex_val, now);
+	else
+		put(o, "; it slept on %u and the word reads %u, but the FUTEX_WAKE calls since its wait woke %" PRIu64 " other waiter%s, not it",
+		    t->futex_val, now, others, others == 1 ? "" : "s");
 }
 
 const char *sim_waitfor_text(char *buf, size_t len)

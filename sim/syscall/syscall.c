@@ -195,6 +195,7 @@ long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 	t->futex_uaddr = uaddr;		/* for a deadlock's report */
 	t->futex_op = (unsigned int)op;
 	t->futex_val = val;		/* a wait's value (sim/report/waitfor.c) */
+	t->futex_woken = sim_uword_woken(uaddr);
 	/* the TP futex's ops first (futex/tp.c), then the real sys_futex() */
 	ret = futex_restarting(uaddr, op, val, timeout, uaddr2, val3);
 	t->futex_uaddr = NULL;
@@ -279,6 +280,7 @@ long sim_sys_futex_wait(void *uaddr, unsigned long val, unsigned long mask,
 	t->futex_uaddr = uaddr;		/* for a deadlock's report */
 	t->futex_op = FUTEX_WAIT_BITSET;
 	t->futex_val = (uint32_t)val;	/* only U32 words sleep (futex2) */
+	t->futex_woken = sim_uword_woken(uaddr);
 	ret = ksim_futex2_wait(uaddr, val, mask, flags, (void *)timeout,
 			       clockid);
 	t->futex_uaddr = NULL;

@@ -92,6 +92,13 @@ int sim_uword_is(const void *p)
 	return find((uintptr_t)p, 0) != NULL;
 }
 
+uint64_t sim_uword_woken(const void *p)
+{
+	const struct sim_uword *w = find((uintptr_t)p, 0);
+
+	return w ? w->woken : 0;
+}
+
 static int task_of(int tid)
 {
 	int i = tid - SIM_TID_BASE;

@@ -73,6 +73,9 @@ void sim_uword_preload(const uintptr_t *addrs, int n);
 void sim_uword_add(const void *p);
 /* sim_uword_is - @p is a known futex word. */
 int sim_uword_is(const void *p);
+/* sim_uword_woken - the waiters the FUTEX_WAKE calls on word @p woke so
+ * far (the sum of their returns), 0 for no known word. */
+uint64_t sim_uword_woken(const void *p);
 /*
  * sim_uword_atomic - the current task's atomic @op (FUTEXSIM_OP_* of
  * workloads/libsim/futexsim_atomic.h; cmpxchg swapped iff @ok) of @size
