@@ -227,6 +227,14 @@ START_TEST(test_build_refuses_an_option_missing_its_argument)
 		run_futexsim(&o, argv);
 		assert_one_line_error(&o, "-o OUT with a file name");
 	}
+	/* a C++ source is named as one, not taken for an object */
+	{
+		const char *argv[] = { "futexsim", "build", "prog.c", "pool.cpp", NULL };
+
+		run_futexsim(&o, argv);
+		assert_one_line_error(&o, "expected C sources (SOURCE.c): C++ is not simulated",
+				      "got 'pool.cpp'");
+	}
 }
 END_TEST
 

@@ -208,6 +208,22 @@ static void put_opt(struct build *b, const struct build_opt *o, char *a,
 		b->cflags[b->ncflags++] = arg;
 }
 
+/* Is @a a C++ source, by gcc's suffixes? */
+static int is_cxx(const char *a)
+{
+	static const char *const suffix[] = { ".cc", ".cp", ".cxx", ".cpp",
+					      ".CPP", ".c++", ".C" };
+	size_t len = strlen(a);
+
+	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		size_t n = strlen(suffix[i]);
+
+		if (len > n && !strcmp(a + len - n, suffix[i]))
+			return 1;
+	}
+	return 0;
+}
+
 /* Sort @argv out into sources, compiler options, link arguments and
  * OUT; bad input (a missing argument, no source) exits 2. */
 static void parse_build(struct build *b, int argc, char **argv)
@@ -235,6 +251,10 @@ static void parse_build(struct build *b, int argc, char **argv)
 			put_opt(b, o, a, sep ? argv[++i] : NULL);
 		} else if (len > 2 && !strcmp(a + len - 2, ".c")) {
 			b->src[b->nsrc++] = a;
+		} else if (a[0] != '-' && is_cxx(a)) {
+			sim_config_fail(&cmdline, NULL,
+					"C sources (SOURCE.c): C++ is not simulated (std::thread and the rest of libstdc++ would run on the host; docs/programs.md)",
+					a);
 		} else if (a[0] != '-' || !strncmp(a, "-Wl,", 4)) {
 			b->link[b->nlink++] = a;	/* objects, archives */
 			if (a[0] != '-')
