@@ -96,6 +96,17 @@
  *				adaptive, tp when futexsim has it), threads 10/20/40/80
  *				x load 10/50, 0.1 s simulated per point; the
  *				table is kept in glibc-2017-mutex.txt
+ *	host_drift		the largest over the smallest of
+ *				mutex_ops_per_s and the same run made again
+ *				after each long part (the programs, the 2014,
+ *				2017 and 2016 tables, the instrumented
+ *				programs): about 1 when the host ran at one
+ *				speed all along; a virtual machine that
+ *				slowed down in between gives more, and the
+ *				wall-clock figures of that run do not compare
+ *				with another's (printed with the probes'
+ *				range above HOST_DRIFT_STEADY)
+ *	host_probe_ops_per_s	those probes, in order
  *
  * Each figure is printed next to its target.  This program measures: a
  * slow figure is reported, never a failure (exit 0).  Host time is read
@@ -134,6 +145,36 @@
 #define TARGET_PROGRAM_RATIO	1.5	/* layer <= 1.5x built-in	*/
 #define TARGET_SIM_NATIVE	0.4	/* simulated vs native ops/s	*/
 #define TARGET_INSTR_HOOK_NS	5.0	/* an instrumented access	*/
+#define HOST_DRIFT_STEADY	1.15	/* probes within 15%: one speed	*/
+#define HOST_PROBES		6
+
+/* ---- the host's speed along the run -------------------------------------------- */
+
+static double probe[HOST_PROBES];
+static int nr_probes;
+
+/* One more probe of the host's speed: mutex_ops_per_s measured again
+ * (the first is that figure itself).  Unmeasured ones are left out. */
+static void host_probe(const char *exe, double v)
+{
+	if (exe && v < 0)
+		v = bench_mutex(exe);
+	if (v > 0 && nr_probes < HOST_PROBES)
+		probe[nr_probes++] = v;
+}
+
+/* The largest probe over the smallest; -1 with fewer than two. */
+static double host_drift(double *lo, double *hi)
+{
+	*lo = *hi = -1;
+	for (int i = 0; i < nr_probes; i++) {
+		if (*lo < 0 || probe[i] < *lo)
+			*lo = probe[i];
+		if (probe[i] > *hi)
+			*hi = probe[i];
+	}
+	return nr_probes >= 2 ? *hi / *lo : -1;
+}
 
 /* ---- coroutine switches ----------------------------------------------------- */
 
@@ -339,6 +380,7 @@ int main(int argc, char **argv)
 	double program, program_ratio, native, sim_native, program_explore;
 	double instr_slowdown = -1, tso_explore = -1, arm64_explore = -1;
 	double tp_table[3] = { -1, -1, -1 }, tp_total = 0;
+	double drift, probe_lo, probe_hi;
 	char *exe;
 	FILE *f;
 
@@ -353,22 +395,29 @@ int main(int argc, char **argv)
 			  pp_a_uc, pp_b_uc, BENCH_UC_TRIPS);
 	ratio = sw > 0 && uc > 0 ? uc / sw : -1;
 	mutex = exe ? bench_mutex(exe) : -1;
+	host_probe(NULL, mutex);
 	native = bench_native();
 	sim_native = mutex > 0 && native > 0 ? mutex / native : -1;
 	program_ratio = -1;
 	program = exe ? bench_program(exe, argv[1], &program_ratio) : -1;
 	trace = exe ? bench_trace(exe) : -1;
 	html = exe ? bench_html(exe) : -1;
+	host_probe(exe, -1);
 	spin_table = exe ? bench_spin_table(exe, argv[1]) : -1;
+	host_probe(exe, -1);
 	glibc = exe ? bench_glibc_tables(exe, argv[1]) : -1;
+	host_probe(exe, -1);
 	if (exe)
 		bench_tp_table(exe, argv[1], tp_table);
 	for (int i = 0; i < 3; i++)
 		tp_total = tp_table[i] < 0 || tp_total < 0 ? -1 : tp_total + tp_table[i];
+	host_probe(exe, -1);
 	program_explore = exe ? bench_program_explore(exe, argv[1]) : -1;
 	if (exe)
 		bench_instrumented(exe, argv[1], &instr_slowdown, &tso_explore,
 				   &arm64_explore);
+	host_probe(exe, -1);
+	drift = host_drift(&probe_lo, &probe_hi);
 	free(exe);
 	hook = bench_hook();	/* it owns the process's machine ... */
 	explore = bench_explore();	/* ... and so does this, after it */
@@ -400,6 +449,11 @@ int main(int argc, char **argv)
 	show("instrumented_slowdown", instr_slowdown, NULL, 0);
 	show("tso_explore_runs_per_s", tso_explore, NULL, 0);
 	show("arm64_explore_runs_per_s", arm64_explore, NULL, 0);
+	show("host_drift", drift, NULL, 0);
+	if (drift > HOST_DRIFT_STEADY)
+		printf("  the host's speed changed during this run (mutex_ops_per_s probes %.2f M to %.2f M):\n"
+		       "  its wall-clock figures do not compare with another run's; run it again\n",
+		       probe_lo / 1e6, probe_hi / 1e6);
 
 	f = fopen(argv[1], "w");
 	if (!f) {
@@ -435,8 +489,12 @@ int main(int argc, char **argv)
 	json_num(f, "program_explore_runs_per_s", program_explore, ",");
 	json_num(f, "instrumented_slowdown", instr_slowdown, ",");
 	json_num(f, "tso_explore_runs_per_s", tso_explore, ",");
-	json_num(f, "arm64_explore_runs_per_s", arm64_explore, "");
-	fprintf(f, "}\n");
+	json_num(f, "arm64_explore_runs_per_s", arm64_explore, ",");
+	json_num(f, "host_drift", drift, ",");
+	fputs("  \"host_probe_ops_per_s\": [", f);
+	for (int i = 0; i < nr_probes; i++)
+		fprintf(f, "%s%.0f", i ? ", " : "", probe[i]);
+	fputs("]\n}\n", f);
 	if (fclose(f)) {
 		fprintf(stderr, "bench: %s: %s\n", argv[1], strerror(errno));
 		return 1;
