@@ -233,27 +233,38 @@ struct sim_cpu *sim_runheap_pop_earliest(void)
 	return c;
 }
 
+/* The last CPU of the flat array leaves, and @c, after it, goes in at
+ * its place among the others. */
+static inline struct sim_cpu *flat_swap_last(struct sim_cpu *c, int pick)
+{
+	struct sim_cpu *min = heap[pick];
+	int i;
+
+	min->run_idx = -1;
+	for (i = pick; i < nr - 1; i++)
+		place(heap[i + 1], i);
+	for (i = nr - 1; i > 0 && before_at(i - 1, c); i--)
+		place(heap[i - 1], i);
+	place(c, i);
+	set_min();
+	return min;
+}
+
 /*
- * In the flat array, sim_runheap_add(@c) and then
- * sim_runheap_pop_earliest() in one pass, @c never moved twice: @c alone
- * before every CPU of the array stays out; else the CPUs at the smallest
- * clock, @c among them if it has it, are counted in place and the same
- * draw picks one of them by its rank in CPU number; @c, if another is
+ * push_pop's case of a tie at the smallest clock, out of line (its
+ * frame is the common cases' cost otherwise): the CPUs at that clock,
+ * @c among them if it has it, are counted in place and the same draw
+ * as add + pop picks one by its rank in CPU number; @c, if another is
  * picked, goes in at its place.  Ties are common: spinners that park
  * and reload on one cost grid meet at the same clocks.
  */
-struct sim_cpu *sim_runheap_push_pop(struct sim_cpu *c)
+static struct sim_cpu * __attribute__((noinline))
+push_pop_tie(struct sim_cpu *c)
 {
-	struct sim_cpu *min;
-	uint64_t t;
-	int i, n, pick;
+	uint64_t t = key[nr - 1];
+	int n, pick = nr - 1;
 
-	if (!flat || nr == FLAT_MAX)
-		goto slow;
-	if (!nr || c->now_ps < key[nr - 1])
-		return c;
 	/* the array's equals of its last, in ascending CPU number from it */
-	t = key[nr - 1];
 	for (n = 1; n < nr && key[nr - 1 - n] == t; n++)
 		;
 	if (c->now_ps == t) {
@@ -265,24 +276,34 @@ struct sim_cpu *sim_runheap_push_pop(struct sim_cpu *c)
 		k = (int)sim_draw(SIM_DEC_TIE, n + 1);
 		if (k == below)
 			return c;
-		pick = nr - 1 - (k < below ? k : k - 1);
-	} else {
-		pick = nr - 1;
-		if (n > 1)
-			pick -= (int)sim_draw(SIM_DEC_TIE, n);
+		pick -= k < below ? k : k - 1;
+	} else if (n > 1) {
+		pick -= (int)sim_draw(SIM_DEC_TIE, n);
 	}
-	min = heap[pick];
-	min->run_idx = -1;
-	for (i = pick; i < nr - 1; i++)
-		place(heap[i + 1], i);
-	for (i = nr - 1; i > 0 && before_at(i - 1, c); i--)
-		place(heap[i - 1], i);
-	place(c, i);
-	set_min();
-	return min;
-slow:
-	sim_runheap_add(c);
-	return sim_runheap_pop_earliest();
+	return flat_swap_last(c, pick);
+}
+
+/*
+ * In the flat array, sim_runheap_add(@c) and then
+ * sim_runheap_pop_earliest() in one pass, @c never moved twice: @c alone
+ * before every CPU of the array stays out; the last CPU alone before @c
+ * and every other leaves, and @c goes in (neither draws: the PRNG tells
+ * apart only equal clocks); a tie is push_pop_tie()'s.
+ */
+struct sim_cpu *sim_runheap_push_pop(struct sim_cpu *c)
+{
+	uint64_t t;
+
+	if (!flat || nr == FLAT_MAX) {
+		sim_runheap_add(c);
+		return sim_runheap_pop_earliest();
+	}
+	if (!nr || c->now_ps < key[nr - 1])
+		return c;
+	t = key[nr - 1];
+	if (c->now_ps == t || (nr > 1 && key[nr - 2] == t))
+		return push_pop_tie(c);
+	return flat_swap_last(c, nr - 1);
 }
 
 void sim_runheap_remove(struct sim_cpu *c)
