@@ -337,6 +337,43 @@ START_TEST(test_a_program_that_assigns_stdout_moves_its_lines_not_the_report)
 }
 END_TEST
 
+/* __thread variables: the build names each one the program defines,
+ * since the simulation's threads share it; an extern one (defined
+ * elsewhere) and a program without any get no line. */
+static const char tls_c[] =
+	"extern __thread int elsewhere;\n"
+	"__thread int counter;\nstatic __thread long seen;\n"
+	"int main(void)\n{\n\treturn counter + (int)seen++;\n}\n";
+static const char no_tls_c[] =
+	"static int counter;\nint main(void)\n{\n\treturn counter;\n}\n";
+
+START_TEST(test_build_names_each_thread_local_variable)
+{
+	const char *build_tls[] = { "futexsim", "build", "tls.c", "-o", "tls", NULL };
+	const char *build_none[] = { "futexsim", "build", "none.c", "-o", "none", NULL };
+	const char *line = "futexsim build: tls.c: __thread variable %s is one variable shared by all the program's threads in the simulation, not one each (docs/programs.md)\n";
+	static struct child_out o;
+	char want[256];
+
+	if (!getenv("FUTEXSIM"))
+		return;
+	scratch_enter();
+	scratch_write("tls.c", tls_c);
+	scratch_write("none.c", no_tls_c);
+	ck_assert(run_futexsim(&o, build_tls));
+	ck_assert_msg(o.status == 0, "build failed (%d): %s", o.status, o.err);
+	snprintf(want, sizeof(want), line, "counter");
+	ck_assert_msg(strstr(o.err, want), "stderr: %s", o.err);
+	snprintf(want, sizeof(want), line, "seen");
+	ck_assert_msg(strstr(o.err, want), "stderr: %s", o.err);
+	ck_assert_ptr_null(strstr(o.err, "elsewhere"));
+	run_futexsim(&o, build_none);
+	ck_assert_msg(o.status == 0, "build failed (%d): %s", o.status, o.err);
+	ck_assert_ptr_null(strstr(o.err, "__thread"));
+	scratch_leave();
+}
+END_TEST
+
 Suite *build_suite(void)
 {
 	return one_case_suite("build", 120, (const TTest *const[]){
@@ -346,5 +383,6 @@ Suite *build_suite(void)
 		test_build_refuses_an_option_missing_its_argument,
 		test_attributes_naming_printf_and_malloc_build_and_reach_the_layer,
 		test_a_program_that_assigns_stdout_moves_its_lines_not_the_report,
+		test_build_names_each_thread_local_variable,
 		NULL });
 }

@@ -59,10 +59,11 @@
  *
  * Contract: same program + same scenario + same seed => same output,
  * byte for byte.  Limits: __thread variables are shared by all tasks
- * (one host thread runs them all); plain loads and stores, and operators
- * on _Atomic objects, are not scheduling points (a busy-wait on a plain
- * variable never lets another task run: use an atomic builtin), unless
- * the program is built with --instrument (workloads/libsim/instrument.c).
+ * (one host thread runs them all; `futexsim build` names each); plain
+ * loads and stores, and operators on _Atomic objects, are not
+ * scheduling points (a busy-wait on a plain variable never lets another
+ * task run: use an atomic builtin), unless the program is built with
+ * --instrument (workloads/libsim/instrument.c).
  */
 #ifndef FUTEXSIM_H
 #define FUTEXSIM_H
