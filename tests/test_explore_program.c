@@ -88,13 +88,14 @@ static void explore_prog(struct child_out *o, const char *name,
 	run_prog(o, name, argv);
 }
 
-/* Explore @name's program: a hit of @oracle (exit 3), and its replay
- * file fails again with the same headline. */
+/* Explore @name's program: a hit of @oracle (exit 3), the commands that
+ * replay and shrink it named as the program, and its replay file fails
+ * again with the same headline. */
 static void assert_found(const char *name, const char *args,
 			 const char *strategy, const char *runs,
 			 const char *oracle)
 {
-	char file[256], line[512], fired[128];
+	char file[256], line[512], fired[128], cmds[1200];
 	struct child_out *o = malloc(sizeof(*o));
 
 	ck_assert_ptr_nonnull(o);
@@ -106,6 +107,10 @@ static void assert_found(const char *name, const char *args,
 	ck_assert_ptr_null(strstr(o->err, "did not fail again"));
 	ck_assert_ptr_null(strstr(o->err, "diverged"));
 	replay_file_of(o->out, file, sizeof(file));
+	/* the commands are the program's own, not the futexsim on the PATH */
+	snprintf(cmds, sizeof(cmds), "\n  ./xp-%s replay %s\n  ./xp-%s shrink %s\n",
+		 name, file, name, file);
+	ck_assert_msg(strstr(o->out, cmds) != NULL, "%s: %.1000s", name, o->out);
 	headline(o->err, line, sizeof(line));
 	assert_replays(file, line);
 	free(o);

@@ -340,8 +340,10 @@ static int show_hit(const char *self, struct sim_xctx *x, uint64_t seed,
 		fprintf(stderr, "futexsim: explore: the hit did not fail again when recorded (a determinism bug)\n");
 		return SIM_EXIT_HOST;
 	}
-	printf("explore: replay file %s\n  futexsim replay %s\n  futexsim shrink %s\n",
-	       path, path, path);
+	/* the commands as this binary: a program's own, or a patched
+	 * kernel's futexsim, not whichever futexsim is on the PATH */
+	printf("explore: replay file %s\n  %s replay %s\n  %s shrink %s\n",
+	       path, self, path, self, path);
 	status = sim__explore_replay_show(self, path);
 	if (status != SIM_EXIT_FAILURE)
 		fprintf(stderr, "futexsim: explore: the replay of %s exited with %d, not 3\n",
