@@ -238,6 +238,14 @@ START_TEST(test_build_refuses_an_option_missing_its_argument)
 }
 END_TEST
 
+/* `futexsim build` @argv in the scratch directory: it must succeed; its
+ * output in *@o (stderr: the build's notes). */
+static void build_ok(struct child_out *o, const char **argv)
+{
+	ck_assert(run_futexsim(o, argv));
+	ck_assert_msg(o->status == 0, "build failed (%d): %s", o->status, o->err);
+}
+
 /* A header with gcc attributes that name renamed functions, struct
  * members named like them (read is refused, write simulated), and the
  * address of malloc: the renaming leaves the names alone, and every way
@@ -271,8 +279,7 @@ START_TEST(test_attributes_naming_printf_and_malloc_build_and_reach_the_layer)
 	scratch_enter();
 	scratch_write("attr.h", attr_h);
 	scratch_write("attr.c", attr_c);
-	ck_assert(run_futexsim(&o, build));
-	ck_assert_msg(o.status == 0, "build failed (%d): %s", o.status, o.err);
+	build_ok(&o, build);
 	run_futexsim(&o, run);
 	/* the output is captured (hello through puts()), both blocks are
 	 * in the arena (0x2000...), exit() is the program's end */
@@ -320,8 +327,7 @@ START_TEST(test_a_program_that_assigns_stdout_moves_its_lines_not_the_report)
 		return;
 	scratch_enter();
 	scratch_write("streams.c", streams_c);
-	ck_assert(run_futexsim(&o, build));
-	ck_assert_msg(o.status == 0, "build failed (%d): %s", o.status, o.err);
+	build_ok(&o, build);
 	run_futexsim(&o, run);
 	ck_assert_msg(o.status == 0, "run: status %d: %.2000s", o.status, o.err);
 	ck_assert_msg(starts(o.out, "A: to stderr, which is stdout\n# resolved scenario"),
@@ -360,15 +366,13 @@ START_TEST(test_build_names_each_thread_local_variable)
 	scratch_enter();
 	scratch_write("tls.c", tls_c);
 	scratch_write("none.c", no_tls_c);
-	ck_assert(run_futexsim(&o, build_tls));
-	ck_assert_msg(o.status == 0, "build failed (%d): %s", o.status, o.err);
+	build_ok(&o, build_tls);
 	snprintf(want, sizeof(want), line, "counter");
 	ck_assert_msg(strstr(o.err, want), "stderr: %s", o.err);
 	snprintf(want, sizeof(want), line, "seen");
 	ck_assert_msg(strstr(o.err, want), "stderr: %s", o.err);
 	ck_assert_ptr_null(strstr(o.err, "elsewhere"));
-	run_futexsim(&o, build_none);
-	ck_assert_msg(o.status == 0, "build failed (%d): %s", o.status, o.err);
+	build_ok(&o, build_none);
 	ck_assert_ptr_null(strstr(o.err, "__thread"));
 	scratch_leave();
 }
