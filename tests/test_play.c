@@ -57,8 +57,8 @@ static void play_exec(void *arg)
 	_exit(127);
 }
 
-/* Run $FUTEXSIM with @argv (NULL-ended, argv[0] "futexsim") and @input
- * on its stdin into @o.  Return: 0 (skipped) if FUTEXSIM is not set. */
+/* Run $FUTEXSIM with @argv (NULL-ended, argv[0] the name it is run
+ * under) and @input on its stdin into @o.  Return: 0 (skipped) if FUTEXSIM is not set. */
 static int play(struct child_out *o, const char *input,
 		const char *const *argv)
 {
@@ -97,7 +97,8 @@ START_TEST(test_play_lesson_reaches_the_lost_wakeup_and_replays_it)
 {
 	struct child_out *o = out_alloc();
 	char in[4 * NR_LESSON + 1], why[300];
-	const char *argv[] = { "futexsim", "play", BUGS "lost-wakeup.scn",
+	/* argv[0] as a path: the replay command is spelled with it */
+	const char *argv[] = { "build-x/futexsim", "play", BUGS "lost-wakeup.scn",
 			       "--ops=2", "--seed=3", "--goal=lost-wakeup",
 			       "--out=play-lesson.replay", NULL };
 	const char *rargv[] = { "futexsim", "replay", "play-lesson.replay", NULL };
@@ -116,7 +117,8 @@ START_TEST(test_play_lesson_reaches_the_lost_wakeup_and_replays_it)
 	ck_assert_ptr_nonnull(strstr(o->out, "  1  cpu 0  worker0"));
 	ck_assert_ptr_nonnull(strstr(o->out, "futex words: lock "));
 	ck_assert_ptr_nonnull(strstr(o->out, "FUTEX_WAIT returned EAGAIN"));
-	ck_assert_ptr_nonnull(strstr(o->out, "play: replay file play-lesson.replay"));
+	ck_assert_ptr_nonnull(strstr(o->out, "play: replay file play-lesson.replay\n"
+				     "  build-x/futexsim replay play-lesson.replay --narrate=yes\n"));
 	ck_assert_ptr_null(strstr(o->out, "is not a command"));
 	/* the replay reports the same lost wakeup */
 	run_futexsim(o, rargv);

@@ -719,7 +719,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "merge"))
 		return sim_cmd_merge(argc - 2, argv + 2);
 	if (!strcmp(cmd, "play"))
-		return sim_cmd_play(argc - 2, argv + 2);
+		return sim_cmd_play(argv[0], argc - 2, argv + 2);
 	if (!strcmp(cmd, "compare"))
 		return sim_cmd_compare(argv[0], argc - 2, argv + 2);
 	if (!strcmp(cmd, "plot-table"))

@@ -321,10 +321,11 @@ static int verdict(const struct sim_xres *res, int n)
 }
 
 /* Record @c[0..@n) into @path: every choice forced, choice 0 after them
- * (strategy dfs:0).  Return: 0, or 1 if it ended otherwise than the
- * game (a determinism bug: one line printed). */
-static int record(const struct sim_choice *c, int n, const char *path,
-		  const struct sim_xres *game, int status)
+ * (strategy dfs:0), and show how @self replays it.  Return: 0, or 1 if
+ * it ended otherwise than the game (a determinism bug: one line
+ * printed). */
+static int record(const char *self, const struct sim_choice *c, int n,
+		  const char *path, const struct sim_xres *game, int status)
 {
 	struct sim_xres *res = sim__explore_alloc(sizeof(*res));
 	int same;
@@ -344,8 +345,8 @@ static int record(const struct sim_choice *c, int n, const char *path,
 			path);
 		return 1;
 	}
-	printf("play: replay file %s\n  futexsim replay %s --narrate=yes\n",
-	       path, path);
+	printf("play: replay file %s\n  %s replay %s --narrate=yes\n",
+	       path, self, path);
 	return 0;
 }
 
@@ -473,7 +474,7 @@ static void parse(int argc, char **argv, struct sim_scenario *s,
 	sim_scenario_set(s, "strategy", "dfs:0", &cmdline);
 }
 
-int sim_cmd_play(int argc, char **argv)
+int sim_cmd_play(const char *self, int argc, char **argv)
 {
 	struct sim_scenario s;
 	struct sim_xres *res = sim__explore_alloc(sizeof(*res));
@@ -521,7 +522,7 @@ int sim_cmd_play(int argc, char **argv)
 	sim_trace_close();
 	status = verdict(res, n);
 	fflush(stdout);
-	if (record(c, n, path, res, status))
+	if (record(self, c, n, path, res, status))
 		status = SIM_EXIT_HOST;
 	fflush(stdout);
 	free(c);

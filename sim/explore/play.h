@@ -35,9 +35,10 @@
 struct sim_cpu;
 
 /* sim_cmd_play - `futexsim play` with the @argc arguments @argv after
- * the command word; input from stdin, the screens on stdout.
+ * the command word, @self the binary's name (argv[0], in the replay
+ * command it prints); input from stdin, the screens on stdout.
  * Return: the exit status (above). */
-int sim_cmd_play(int argc, char **argv);
+int sim_cmd_play(const char *self, int argc, char **argv);
 
 /* ---- between play.c and play_screen.c (the state screen) ---- */
 
