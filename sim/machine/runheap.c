@@ -187,6 +187,17 @@ static int collect_ties(int i, uint64_t t, int *out, int n)
 	return collect_ties(2 * i + 2, t, out, n);
 }
 
+/* The flat array's CPUs at the smallest clock: the last and its equals
+ * before it, in ascending CPU number from the last.  Return: how many. */
+static inline int flat_ties(void)
+{
+	int n = 1;
+
+	while (n < nr && key[nr - 1 - n] == key[nr - 1])
+		n++;
+	return n;
+}
+
 struct sim_cpu *sim_runheap_pop_earliest(void)
 {
 	int ties[SIM_MAX_CPUS], n, pick = 0;
@@ -194,12 +205,9 @@ struct sim_cpu *sim_runheap_pop_earliest(void)
 	if (!nr)
 		return NULL;
 	if (flat) {
-		/* the equals of the last, in descending CPU number */
-		uint64_t t = key[nr - 1];
 		struct sim_cpu *c;
 
-		for (n = 1; n < nr && key[nr - 1 - n] == t; n++)
-			;
+		n = flat_ties();
 		pick = nr - 1;
 		if (n > 1)	/* the k-th smallest CPU number among them */
 			pick -= (int)sim_draw(SIM_DEC_TIE, n);
@@ -233,9 +241,9 @@ struct sim_cpu *sim_runheap_pop_earliest(void)
 	return c;
 }
 
-/* The last CPU of the flat array leaves, and @c, after it, goes in at
- * its place among the others. */
-static inline struct sim_cpu *flat_swap_last(struct sim_cpu *c, int pick)
+/* The CPU at @pick of the flat array leaves, and @c (not before it)
+ * goes in at its place in the order.  Return: the CPU that left. */
+static inline struct sim_cpu *flat_replace(struct sim_cpu *c, int pick)
 {
 	struct sim_cpu *min = heap[pick];
 	int i;
@@ -261,13 +269,9 @@ static inline struct sim_cpu *flat_swap_last(struct sim_cpu *c, int pick)
 static struct sim_cpu * __attribute__((noinline))
 push_pop_tie(struct sim_cpu *c)
 {
-	uint64_t t = key[nr - 1];
-	int n, pick = nr - 1;
+	int n = flat_ties(), pick = nr - 1;
 
-	/* the array's equals of its last, in ascending CPU number from it */
-	for (n = 1; n < nr && key[nr - 1 - n] == t; n++)
-		;
-	if (c->now_ps == t) {
+	if (c->now_ps == key[nr - 1]) {
 		/* @c is one of n + 1, after the @below with smaller numbers */
 		int below = 0, k;
 
@@ -280,7 +284,7 @@ push_pop_tie(struct sim_cpu *c)
 	} else if (n > 1) {
 		pick -= (int)sim_draw(SIM_DEC_TIE, n);
 	}
-	return flat_swap_last(c, pick);
+	return flat_replace(c, pick);
 }
 
 /*
@@ -303,7 +307,7 @@ struct sim_cpu *sim_runheap_push_pop(struct sim_cpu *c)
 	t = key[nr - 1];
 	if (c->now_ps == t || (nr > 1 && key[nr - 2] == t))
 		return push_pop_tie(c);
-	return flat_swap_last(c, nr - 1);
+	return flat_replace(c, nr - 1);
 }
 
 void sim_runheap_remove(struct sim_cpu *c)
