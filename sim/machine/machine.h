@@ -69,8 +69,8 @@ struct sim_task {
 					 * in (sim/syscall/syscall.c), else NULL	*/
 	unsigned int futex_op;		/* that call's op			*/
 	uint32_t futex_val;		/* that call's value: a wait's expected word */
-	uint64_t futex_woken;		/* the waiters woken on that word before
-					 * the call (sim_uword_woken())	*/
+	uint64_t futex_woken;		/* a wait's: the waiters woken on its
+					 * word before it (sim_uword_woken()) */
 	bool futex_called;		/* it made a futex(2) call; its last: */
 	unsigned int futex_last_op;	/* ... op (sim/syscall/syscall.c)	*/
 	long futex_last_ret;		/* ... and result (>= 0 or -errno)	*/

@@ -195,7 +195,9 @@ long sim_sys_futex(uint32_t *uaddr, int op, uint32_t val,
 	t->futex_uaddr = uaddr;		/* for a deadlock's report */
 	t->futex_op = (unsigned int)op;
 	t->futex_val = val;		/* a wait's value (sim/report/waitfor.c) */
-	t->futex_woken = sim_uword_woken(uaddr);
+	if ((op & FUTEX_CMD_MASK) == FUTEX_WAIT ||
+	    (op & FUTEX_CMD_MASK) == FUTEX_WAIT_BITSET)	/* ... its wakeups */
+		t->futex_woken = sim_uword_woken(uaddr);
 	/* the TP futex's ops first (futex/tp.c), then the real sys_futex() */
 	ret = futex_restarting(uaddr, op, val, timeout, uaddr2, val3);
 	t->futex_uaddr = NULL;
