@@ -153,12 +153,10 @@
 static double probe[HOST_PROBES];
 static int nr_probes;
 
-/* One more probe of the host's speed: mutex_ops_per_s measured again
- * (the first is that figure itself).  Unmeasured ones are left out. */
-static void host_probe(const char *exe, double v)
+/* One more probe of the host's speed, @v: mutex_ops_per_s (the figure
+ * itself first, then measured again).  An unmeasured one is left out. */
+static void host_probe(double v)
 {
-	if (exe && v < 0)
-		v = bench_mutex(exe);
 	if (v > 0 && nr_probes < HOST_PROBES)
 		probe[nr_probes++] = v;
 }
@@ -395,28 +393,28 @@ int main(int argc, char **argv)
 			  pp_a_uc, pp_b_uc, BENCH_UC_TRIPS);
 	ratio = sw > 0 && uc > 0 ? uc / sw : -1;
 	mutex = exe ? bench_mutex(exe) : -1;
-	host_probe(NULL, mutex);
+	host_probe(mutex);
 	native = bench_native();
 	sim_native = mutex > 0 && native > 0 ? mutex / native : -1;
 	program_ratio = -1;
 	program = exe ? bench_program(exe, argv[1], &program_ratio) : -1;
 	trace = exe ? bench_trace(exe) : -1;
 	html = exe ? bench_html(exe) : -1;
-	host_probe(exe, -1);
+	host_probe(exe ? bench_mutex(exe) : -1);
 	spin_table = exe ? bench_spin_table(exe, argv[1]) : -1;
-	host_probe(exe, -1);
+	host_probe(exe ? bench_mutex(exe) : -1);
 	glibc = exe ? bench_glibc_tables(exe, argv[1]) : -1;
-	host_probe(exe, -1);
+	host_probe(exe ? bench_mutex(exe) : -1);
 	if (exe)
 		bench_tp_table(exe, argv[1], tp_table);
 	for (int i = 0; i < 3; i++)
 		tp_total = tp_table[i] < 0 || tp_total < 0 ? -1 : tp_total + tp_table[i];
-	host_probe(exe, -1);
+	host_probe(exe ? bench_mutex(exe) : -1);
 	program_explore = exe ? bench_program_explore(exe, argv[1]) : -1;
 	if (exe)
 		bench_instrumented(exe, argv[1], &instr_slowdown, &tso_explore,
 				   &arm64_explore);
-	host_probe(exe, -1);
+	host_probe(exe ? bench_mutex(exe) : -1);
 	drift = host_drift(&probe_lo, &probe_hi);
 	free(exe);
 	hook = bench_hook();	/* it owns the process's machine ... */
