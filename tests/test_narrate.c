@@ -120,6 +120,44 @@ START_TEST(test_same_seed_same_narration_and_the_run_is_unchanged)
 }
 END_TEST
 
+/*
+ * An EAGAIN from FUTEX_WAIT means the kernel read a value other than the
+ * expected one; when the word is back at that value by the return, the
+ * line says so rather than "expected 2, the word is 2 now".  The window
+ * of this run has both kinds (asserted, so the check is not empty).
+ */
+START_TEST(test_eagain_with_the_word_back_at_the_expected_value_says_so)
+{
+	int back = 0, changed = 0;
+	char *line, *save = NULL;
+
+	if (!futexsim(&co, SMALL, "--narrate=yes", "--trace-to=20us"))
+		return;
+	ck_assert_int_eq(co.status, 0);
+	for (line = strtok_r(co.err, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		const char *p = strstr(line, "returned EAGAIN: ");
+		unsigned int want, now;
+
+		if (!p)
+			continue;
+		if (sscanf(strchr(p, '('), "(expected %u, the word is %u now)",
+			   &want, &now) == 2) {
+			ck_assert_msg(want != now, "EAGAIN told as no change: %s", line);
+			changed++;
+		} else {
+			ck_assert_msg(sscanf(strchr(p, '('),
+					     "(expected %u; it was another value when the kernel read it, and is %u again now)",
+					     &want, &now) == 2 && want == now,
+				      "EAGAIN without the values: %s", line);
+			back++;
+		}
+	}
+	ck_assert_int_gt(back, 0);
+	ck_assert_int_gt(changed, 0);
+}
+END_TEST
+
 START_TEST(test_bad_narrate_value_gets_one_line_and_status_2)
 {
 	if (!futexsim(&co, "--narrate=maybe"))
@@ -134,6 +172,7 @@ Suite *narrate_suite(void)
 		test_contended_ww_run_is_told_in_sentences,
 		test_window_bounds_the_narration,
 		test_same_seed_same_narration_and_the_run_is_unchanged,
+		test_eagain_with_the_word_back_at_the_expected_value_says_so,
 		test_bad_narrate_value_gets_one_line_and_status_2,
 		NULL });
 }

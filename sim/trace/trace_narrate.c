@@ -190,7 +190,13 @@ static void futex_exit(const struct sim_trace_rec *r)
 	if (t >= 0)
 		nr->in_futex[t] = 0;
 	cmd_name(r->a, op, sizeof(op));
-	if ((cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) && r->arg < 0)
+	if ((cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) && r->arg == -11 &&
+	    t >= 0 && nr->val[t] == r->word)
+		/* the kernel read another value: the word came back since */
+		say(r, r->tid, "%s returned %s: %s (expected %u; it was another value when the kernel read it, and is %u again now)",
+		    op, e ? e : "an error", wait_error((long)r->arg),
+		    nr->val[t], r->word);
+	else if ((cmd == FUTEX_WAIT || cmd == FUTEX_WAIT_BITSET) && r->arg < 0)
 		say(r, r->tid, "%s returned %s: %s (expected %u, the word is %u now)",
 		    op, e ? e : "an error", wait_error((long)r->arg),
 		    t >= 0 ? nr->val[t] : 0, r->word);
