@@ -111,21 +111,35 @@ static void put_cycle(struct out *o, const int *next, int start)
 }
 
 /*
- * A sleeper in FUTEX_WAIT whose word no longer holds the value it slept
- * on, and nothing is left to wake it (every task is blocked).  If no
+ * A sleeper in FUTEX_WAIT, and nothing is left to wake it (every task is
+ * blocked).  If its word no longer holds the value it slept on and no
  * FUTEX_WAKE on the word woke anyone since its call, the change came
  * with no wakeup: it was lost.  If some woke others, a wakeup went to
  * another waiter (a condition variable signalled once for two kinds of
- * waiters): the report says so rather than call it lost.
+ * waiters): the report says so rather than call it lost.  If the word
+ * is unchanged and nobody holds it (@held 0: a condition variable's or
+ * a barrier's word, or a lock left free), the wakeup it waits for came
+ * before it slept or never came: the report says which calls woke
+ * others since, or that none woke anyone.
  */
-static void lost_note(struct out *o, const struct sim_task *t)
+static void lost_note(struct out *o, const struct sim_task *t, int held)
 {
 	unsigned int cmd = t->futex_op & FUTEX_CMD_MASK;
 	uint32_t now = *(const volatile uint32_t *)t->futex_uaddr;
 	uint64_t others = sim_uword_woken(t->futex_uaddr) - t->futex_woken;
 
-	if ((cmd != FUTEX_WAIT && cmd != FUTEX_WAIT_BITSET) || now == t->futex_val)
+	if (cmd != FUTEX_WAIT && cmd != FUTEX_WAIT_BITSET)
 		return;
+	if (now == t->futex_val) {
+		if (held)
+			return;
+		if (!others)
+			put(o, "; unchanged since it slept, and no FUTEX_WAKE since woke a waiter: its wakeup came before it slept, or never came");
+		else
+			put(o, "; unchanged since it slept, and the FUTEX_WAKE calls since its wait woke %" PRIu64 " other waiter%s, not it",
+			    others, others == 1 ? "" : "s");
+		return;
+	}
 	if (!others)
 		put(o, "; it slept on %u and the word reads %u: its wakeup was lost",
 		    t->futex_val, now);
@@ -162,7 +176,7 @@ const char *sim_waitfor_text(char *buf, size_t len)
 			    *(const volatile uint32_t *)sim.tasks[t]->futex_uaddr);
 		else
 			put(&o, "holder unknown");
-		lost_note(&o, sim.tasks[t]);
+		lost_note(&o, sim.tasks[t], next[t] >= 0);
 		put(&o, "\n");
 	}
 	if (!any)
