@@ -525,8 +525,8 @@ int sim_cmd_shrink(const char *self, int argc, char **argv)
 	out = out_path(file, out, buf, sizeof(buf));
 	sim_xrun(sh.x, sh.x->s.seed, best.c, best.len, out, sh.res);
 	print_size("after", &best.sz);
-	printf("shrink: %ld runs; minimal replay file %s\n  %s replay %s --narrate=yes\n",
-	       sh.runs, out, self, out);
+	printf("shrink: %ld run%s; minimal replay file %s\n  %s replay %s --narrate=yes\n",
+	       sh.runs, sh.runs == 1 ? "" : "s", out, self, out);
 	fflush(stdout);
 	free(forced);
 	free(start.c);
