@@ -222,11 +222,17 @@ _Static_assert(offsetof(struct sim_machine, tasks) ==
 	       offsetof(struct sim_machine, cpus) + sizeof(sim.cpus),
 	       "sim_machine_init() clears what lies around cpus[] and tasks[]");
 
+/* The host thread's errno: every task runs on that one thread, so its
+ * address never changes; taken once, not through __errno_location() at
+ * every switch. */
+static int *host_errno;
+
 void sim_machine_init(const struct sim_preset *preset, int nr_cpus,
 		      uint64_t seed)
 {
 	const char *cs = getenv("FUTEXSIM_CHECK_STATE");
 
+	host_errno = &errno;
 	/* explore mode runs many machines in one process: free the last */
 	for (int i = 0; i < sim.nr_tasks; i++) {
 		sim_coro_destroy(&sim.tasks[i]->coro);
@@ -689,9 +695,9 @@ static void resume(struct sim_cpu *c)
 	sim_decision(SIM_DEC_SWITCH, c->now_ps, c->k.cpu, t->tid);
 	running_coro = &t->coro;
 	sim.counters.switches++;
-	e = errno;		/* each task keeps its own errno */
+	e = *host_errno;	/* each task keeps its own errno */
 	sim_coro_switch(from, &t->coro);
-	errno = e;
+	*host_errno = e;
 	/* resumed: whoever switched back to us set the globals */
 }
 
