@@ -390,6 +390,109 @@ out:
 }
 END_TEST
 
+/* A user program: the waiter waits on the condition variable with no
+ * predicate; main() signals it once.  If main() signals first, the
+ * waiter sleeps for ever: a deadlock. */
+static const char early_src[] =
+	"#include <pthread.h>\n"
+	"static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n"
+	"static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;\n"
+	"static void *waiter(void *arg)\n{\n"
+	"	pthread_mutex_lock(&m);\n"
+	"	pthread_cond_wait(&cv, &m);\n"
+	"	pthread_mutex_unlock(&m);\n"
+	"	return arg;\n}\n"
+	"int main(void)\n{\n	pthread_t t;\n"
+	"	pthread_create(&t, 0, waiter, 0);\n"
+	"	pthread_mutex_lock(&m);\n"
+	"	pthread_cond_signal(&cv);\n"
+	"	pthread_mutex_unlock(&m);\n"
+	"	pthread_join(t, 0);\n	return 0;\n}\n";
+
+/* Build ./play-early with $FUTEXSIM.  Return: 0 (skipped) if it is not
+ * set. */
+static int build_early(struct child_out *o)
+{
+	const char *argv[] = { "futexsim", "build", "play-early.c", "-o",
+			       "play-early", NULL };
+	FILE *f = fopen("play-early.c", "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(early_src, f);
+	fclose(f);
+	if (!run_futexsim(o, argv))
+		return 0;
+	ck_assert_msg(o->status == 0, "build: %s", o->err);
+	return 1;
+}
+
+/* Run the program binary ./play-early with "play" and @more options. */
+static void play_program(struct child_out *o, const char *input,
+			 const char *more)
+{
+	const char *argv[] = { "./play-early", "play", more, NULL };
+	struct play_in p = { input, "./play-early", argv };
+
+	run_child(play_exec, &p, o);
+}
+
+/*
+ * A program built by `futexsim build` is played as a built-in workload
+ * is: its tasks and words by name on the screen, its runs made again in
+ * one process (the program's data put back between them).  Running the
+ * main thread on ("c": the seeded scheduler, which keeps it) lets it
+ * signal before the waiter waits: the deadlock goal, whose replay file,
+ * named after the program, fails again.  Running the waiter first (1,
+ * then 0s) lets it wait first: the run ends, no goal.  Same input, same
+ * bytes.
+ */
+START_TEST(test_play_a_user_program)
+{
+	struct child_out *o = out_alloc(), *o2 = out_alloc();
+	const char *rep[] = { "./play-early", "replay",
+			      "futexsim-play-play-early.replay", NULL };
+
+	if (!build_early(o))
+		goto out;
+	play_program(o, "c\n", "--goal=deadlock");
+	ck_assert_msg(o->status == 0, "status %d: %s%s", o->status, o->out, o->err);
+	ck_assert_ptr_nonnull(strstr(o->out, "== futexsim play: program ./play-early, lock ww, seed 1, goal deadlock; decision 1,"));
+	ck_assert_ptr_nonnull(strstr(o->out, "  main       tid 100  cpu 0  running\n"));
+	ck_assert_ptr_nonnull(strstr(o->out, "goal reached: deadlock: every task is blocked"));
+	ck_assert_ptr_nonnull(strstr(o->out, "play: replay file futexsim-play-play-early.replay\n"));
+	run_program("./play-early", (char *const *)rep, o2);
+	ck_assert_int_eq(o2->status, 3);
+	ck_assert_ptr_nonnull(strstr(o2->err, "waits on cv (play-early.c:3)"));
+	/* the waiter first: it waits before the signal */
+	play_program(o, "1\n0\n0\n", "--goal=deadlock");
+	ck_assert_int_eq(o->status, 7);
+	ck_assert_ptr_nonnull(strstr(o->out, "  1  cpu 1  thread1: in user space  (switch)\n"));
+	ck_assert_ptr_nonnull(strstr(o->out, "play: goal deadlock not reached\n"));
+	play_program(o2, "1\n0\n0\n", "--goal=deadlock");
+	ck_assert_str_eq(o->out, o2->out);
+out:
+	free(o);
+	free(o2);
+}
+END_TEST
+
+/* A binary that cannot put the program's data back between runs (a
+ * process per run: FUTEXSIM_EXPLORE_FORK=1) is refused in one line. */
+START_TEST(test_play_a_program_needs_its_runs_in_one_process)
+{
+	struct child_out *o = out_alloc();
+
+	if (!build_early(o))
+		goto out;
+	setenv("FUTEXSIM_EXPLORE_FORK", "1", 1);
+	play_program(o, "c\n", "--goal=deadlock");
+	unsetenv("FUTEXSIM_EXPLORE_FORK");
+	assert_one_line_error(o, "workload", "a program built by `futexsim build`", "program");
+out:
+	free(o);
+}
+END_TEST
+
 /*
  * A real terminal: tests/play-tmux.sh types the lesson into `futexsim
  * play` in a detached tmux window and checks the screen; the correct
@@ -449,6 +552,8 @@ Suite *play_suite(void)
 		test_play_eagain_goal_is_counted,
 		test_play_steal_and_mutex_goals_agree_with_the_replay,
 		test_play_bad_command_line_is_one_line,
+		test_play_a_user_program,
+		test_play_a_program_needs_its_runs_in_one_process,
 		test_play_on_a_terminal_through_tmux,
 		NULL });
 }

@@ -174,7 +174,8 @@ static void xrun_rewound(sim_xrun_body_fn body, struct sim_xctx *x,
 	int muted = wl_program_muted(), out_fd = fileno(stdout);
 
 	fflush(stdout);
-	stdout->_fileno = world.null_fd;
+	if (!x->interactive)
+		stdout->_fileno = world.null_fd;
 	wl_program_mute(1);
 	body(x, seed, forced, nr_forced, record, res);
 	/* as before any run: the next one, or the program's own run after

@@ -46,6 +46,9 @@ struct sim_xctx {
 	 * sim_trace_last_events()), open until the caller's
 	 * sim_trace_close(): `futexsim play` shows it (sim/explore/play.c) */
 	int narrate;
+	/* the runs ask on stdin and answer on stdout (`futexsim play`):
+	 * a program's run keeps stdout, its own lines still dropped */
+	int interactive;
 };
 
 /* The outcome of one run. */

@@ -16,7 +16,10 @@
  * last one, so that the question undone is asked again.  Every run is a
  * function of its forced choices and of the answers, so the same input
  * gives the same output, byte for byte.  When the game is over, a last
- * run with every choice forced records the replay file.
+ * run with every choice forced records the replay file.  A user
+ * program's runs are made in this process too, its world put back
+ * between them (sim/explore/explore_fork.c), with stdout kept for the
+ * screen (sim_xctx.interactive) and the program's own lines dropped.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -32,6 +35,7 @@
 #include "sim/explore/play.h"
 #include "sim/machine/machine.h"
 #include "sim/machine/prng.h"
+#include "sim/program/program.h"
 #include "sim/replay/replay.h"
 #include "sim/scenario/config.h"
 #include "sim/syscall/syscall.h"
@@ -466,9 +470,13 @@ static void parse(int argc, char **argv, struct sim_scenario *s,
 	if (*out && file && !pl.from && sim_cli_same_file(*out, file, 1))
 		sim_config_fail(&cmdline, "out",
 				"a file other than the scenario file being read", *out);
-	if (s->wl == &wl_program)
+	sim_program_select(s);	/* --program, or this binary's program */
+	/* a program's runs are made in this process, its data put back
+	 * between them (sim/explore/explore_fork.c): a process per run would
+	 * ask its questions in a child */
+	if (s->wl == &wl_program && !sim__xrun_rewinds())
 		sim_config_fail(&cmdline, "workload",
-				"a built-in workload (play runs its runs in one process)",
+				"a built-in workload, or a program built by `futexsim build` (play makes its runs in one process; this binary cannot put the program's data back between them)",
 				"program");
 	/* the player's schedule: choice 0 after the choices recorded */
 	sim_scenario_set(s, "strategy", "dfs:0", &cmdline);
@@ -493,13 +501,20 @@ int sim_cmd_play(const char *self, int argc, char **argv)
 	if (pl.goal == GOAL_STEAL && strcmp(pl.x->s.locks[0], "tp") != 0)
 		sim_config_fail(&cmdline, "lock", "lock=tp for --goal=steal",
 				pl.x->s.locks[0]);
-	if (out)
+	pl.x->interactive = 1;
+	if (out) {
 		snprintf(path, sizeof(path), "%s", out);
-	else
-		snprintf(path, sizeof(path), "futexsim-play-%s.replay",
-			 pl.x->s.locks[0]);
+	} else {
+		char name[64];
+
+		/* the lock, or the program's name (as explore's files) */
+		sim_replay_run_name(&pl.x->s, name, sizeof(name));
+		snprintf(path, sizeof(path), "futexsim-play-%s.replay", name);
+	}
 	pl.view.tty = isatty(STDOUT_FILENO);
 	pl.view.lock = pl.x->s.locks[0];
+	if (pl.x->s.wl == &wl_program)
+		pl.view.program = pl.x->s.program;
 	pl.view.threads = pl.x->s.threads;
 	pl.view.seed = pl.x->s.seed;
 	pl.view.goal = goals[pl.goal].name;

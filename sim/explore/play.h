@@ -50,6 +50,7 @@ int sim_cmd_play(const char *self, int argc, char **argv);
 struct sim_play_view {
 	const char *scenario;		/* the file's name, or "defaults" */
 	const char *lock, *goal;	/* the lock's name, the goal's	*/
+	const char *program;		/* a user program's, or NULL	*/
 	int threads;
 	uint64_t seed;
 	int tty;			/* stdout is a terminal: clear it */

@@ -49,10 +49,17 @@ static const char *op_name(unsigned int op, char *buf, size_t len)
 }
 
 /* What CPU @c's task is doing now. */
+/* A futex word by its name in a program (its variable), else 0x...:
+ * as the narration and the trace name it. */
+static const char *word_name(const void *w, char *buf, size_t len)
+{
+	return sim__trace_addr_name((uint64_t)(uintptr_t)w, buf, len);
+}
+
 static void cpu_doing(const struct sim_cpu *c, char *buf, size_t len)
 {
 	const struct sim_task *t = c->curr;
-	char op[48];
+	char op[48], word[120];
 
 	if (!t)
 		snprintf(buf, len, "idle");
@@ -61,9 +68,9 @@ static void cpu_doing(const struct sim_cpu *c, char *buf, size_t len)
 	else if (sim_explore_spinning(c->k.cpu))
 		snprintf(buf, len, "%s: spinning (runs only when nothing else can)", t->name);
 	else if (t->futex_uaddr)
-		snprintf(buf, len, "%s: in %s on %#" PRIxPTR, t->name,
+		snprintf(buf, len, "%s: in %s on %s", t->name,
 			 op_name(t->futex_op, op, sizeof(op)),
-			 (uintptr_t)t->futex_uaddr);
+			 word_name(t->futex_uaddr, word, sizeof(word)));
 	else if (t->in_kernel)
 		snprintf(buf, len, "%s: in the kernel", t->name);
 	else
@@ -88,13 +95,13 @@ static const char *state_name(const struct sim_task *t)
 
 static void show_task(const struct sim_task *t)
 {
-	char op[48], in[160] = "", last[120] = "";
+	char op[48], in[200] = "", last[120] = "", word[120];
 	const char *e;
 
 	if (t->futex_uaddr && t->state != SIM_TASK_RUNNING)
-		snprintf(in, sizeof(in), " in %s on %#" PRIxPTR,
+		snprintf(in, sizeof(in), " in %s on %s",
 			 op_name(t->futex_op, op, sizeof(op)),
-			 (uintptr_t)t->futex_uaddr);
+			 word_name(t->futex_uaddr, word, sizeof(word)));
 	if (t->futex_called) {
 		e = t->futex_last_ret < 0 ? sim__trace_errno(t->futex_last_ret) : NULL;
 		if (e)
@@ -114,12 +121,13 @@ static void show_words(void)
 {
 	const void *seen[SIM_MAX_TASKS + 1];
 	const void *w = sim_oracle_watched();
+	char word[120];
 	int n = 0;
 
 	printf("futex words:");
 	if (w) {
 		seen[n++] = w;
-		printf(" lock %#" PRIxPTR " = %u", (uintptr_t)w,
+		printf(" lock %s = %u", word_name(w, word, sizeof(word)),
 		       *(const volatile uint32_t *)w);
 	}
 	for (int i = 0; i < sim.nr_tasks; i++) {
@@ -131,7 +139,8 @@ static void show_words(void)
 		if (!u || dup)
 			continue;
 		seen[n++] = u;
-		printf("%s %#" PRIxPTR " = %u", n > 1 ? "," : "", (uintptr_t)u,
+		printf("%s %s = %u", n > 1 ? "," : "",
+		       word_name(u, word, sizeof(word)),
 		       *(const volatile uint32_t *)u);
 	}
 	printf("%s\n", n ? "" : " none in use");
@@ -180,10 +189,16 @@ void sim__play_screen(struct sim_play_view *v, struct sim_cpu *const *cand,
 
 	if (v->tty)
 		printf("\033[H\033[2J");
-	printf("== futexsim play: %s, lock %s, %d threads, seed %" PRIu64
-	       ", goal %s; decision %d, %d switches so far ==\n",
-	       v->scenario, v->lock, v->threads, v->seed, v->goal, l->len + 1,
-	       l->preemptions);
+	if (v->program)
+		printf("== futexsim play: program %s, lock %s, seed %" PRIu64
+		       ", goal %s; decision %d, %d switches so far ==\n",
+		       v->program, v->lock, v->seed, v->goal, l->len + 1,
+		       l->preemptions);
+	else
+		printf("== futexsim play: %s, lock %s, %d threads, seed %" PRIu64
+		       ", goal %s; decision %d, %d switches so far ==\n",
+		       v->scenario, v->lock, v->threads, v->seed, v->goal,
+		       l->len + 1, l->preemptions);
 	for (int i = 0; i < sim.nr_cpus; i++) {
 		cpu_doing(&sim.cpus[i], what, sizeof(what));
 		printf("cpu %d  %s  %s\n", i, ms(sim.cpus[i].now_ps, t, sizeof(t)),
