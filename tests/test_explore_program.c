@@ -378,6 +378,32 @@ START_TEST(test_a_programs_report_lists_only_the_keys_that_apply)
 }
 END_TEST
 
+/* Arguments with no program to take them (a forgotten --program) are
+ * bad input, on the command line or in a scenario file; with the
+ * program they run it (test_a_programs_report_lists_only_the_keys_that_apply). */
+START_TEST(test_args_without_a_program_are_bad_input)
+{
+	static struct child_out o;
+	const char *run[] = { "futexsim", "run", "--args=pthread 3 20", NULL };
+	const char *explore[] = { "futexsim", "explore", "--runs=2",
+				  "--args=pthread 3 20", NULL };
+	const char *file[] = { "futexsim", "run", "xp-args.scn", NULL };
+	FILE *f;
+
+	if (!run_futexsim(&o, run))
+		return;
+	assert_one_line_error(&o, "--args", "a program to pass them to", "pthread 3 20");
+	run_futexsim(&o, explore);
+	assert_one_line_error(&o, "--args", "a program to pass them to", "pthread 3 20");
+	f = fopen("xp-args.scn", "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("ops = 10\nargs = 4 5\n", f);
+	fclose(f);
+	run_futexsim(&o, file);
+	assert_one_line_error(&o, "xp-args.scn:2", "args", "a program to pass them to");
+}
+END_TEST
+
 /* @text without its "shard ..." line. */
 static void drop_shard_line(char *text)
 {
@@ -486,6 +512,7 @@ Suite *explore_program_suite(void)
 	tcase_add_test(tc, test_futexsim_explore_with_program_runs_the_program_not_a_builtin);
 	tcase_add_test(tc, test_shrink_minimises_a_programs_schedule_and_marked_arguments);
 	tcase_add_test(tc, test_a_programs_report_lists_only_the_keys_that_apply);
+	tcase_add_test(tc, test_args_without_a_program_are_bad_input);
 	tcase_add_test(tc, test_a_shrunk_programs_replay_narrates_the_first_acquisition);
 	tcase_add_test(tc, test_a_search_sharded_by_gnu_parallel_merges_to_the_unsharded_one);
 	suite_add_tcase(s, tc);

@@ -141,6 +141,12 @@ void sim_program_select(struct sim_scenario *s)
 		return;
 	}
 	if (!s->program[0]) {
+		/* arguments with no program to take them: a forgotten
+		 * --program would run the built-in workload instead */
+		if (s->args[0])
+			sim_config_fail(&s->args_at, "args",
+					"a program to pass them to (--program=./PROG, or ./PROG run)",
+					s->args);
 		refuse_uninstrumented(s, 0);
 		return;
 	}

@@ -198,7 +198,7 @@ struct sim_scenario {
 	struct sim_origin trace_at, trace_from_at, trace_to_at;
 	struct sim_origin record_at, lock_stat_at;
 	struct sim_origin readers_at, writers_at, read_ratio_at, read_depth_at;
-	struct sim_origin roles_at;
+	struct sim_origin roles_at, args_at;
 	/*
 	 * Names resolved once, into the registries' entries: nothing after
 	 * the scenario's resolution parses a name or looks it up again.

@@ -118,6 +118,7 @@ void sim__scenario_set_args(struct sim_scenario *s, const struct key *k,
 		return;
 	}
 	sim__scenario_set_str(s->args, sizeof(s->args), k, v, at);
+	s->args_at = *at;
 }
 
 /* tp-policy=v2|v6, tp-handoff=on|off, tp-mutex=6.1|4.8: lock=tp
