@@ -285,6 +285,38 @@ START_TEST(test_words_are_named_by_variable_member_and_allocation)
 }
 END_TEST
 
+/* main() joins two threads that sleep first: it waits on each TID word. */
+static const char join_src[] =
+	"#include <pthread.h>\n"
+	"#include <unistd.h>\n"
+	"static void *f(void *a) { usleep(50); return a; }\n"
+	"int main(void)\n{\n	pthread_t t[2];\n"
+	"	for (int i = 0; i < 2; i++)\n"
+	"		pthread_create(&t[i], 0, f, 0);\n"
+	"	for (int i = 0; i < 2; i++)\n"
+	"		pthread_join(t[i], 0);\n	return 0;\n}\n";
+
+/* A run that ends well: its last events, written after the run (the
+ * trace's reorder buffer), still name each thread's TID word, in the
+ * narration and in the trace file. */
+START_TEST(test_a_finished_runs_tid_words_are_named)
+{
+	char *t;
+
+	if (!build("uw-join", join_src))
+		return;
+	run(&a, "uw-join", "--narrate=yes", "--trace=uw-join.txt");
+	ck_assert_msg(a.status == 0, "status %d: %s", a.status, a.err);
+	ck_assert_ptr_nonnull(strstr(a.err, "main (cpu 0): calls FUTEX_WAIT on thread1's TID word (pthread_join), to sleep"));
+	ck_assert_ptr_nonnull(strstr(a.err, "calls FUTEX_WAIT on thread2's TID word (pthread_join), to sleep"));
+	ck_assert_ptr_null(strstr(a.err, " on 0x"));
+	t = slurp("uw-join.txt", NULL);
+	ck_assert_ptr_nonnull(strstr(t, " (thread2's TID word (pthread_join)) op=FUTEX_WAIT_PRIVATE"));
+	free(t);
+	unlink("uw-join.txt");
+}
+END_TEST
+
 START_TEST(test_the_lost_wakeup_shows_the_unlocking_store_by_name)
 {
 	const char *argv[] = { "futexsim", "build",
@@ -509,5 +541,6 @@ Suite *uword_suite(void)
 		test_a_deadlock_prints_the_wait_for_cycle,
 		test_a_wakeup_that_went_to_another_waiter_is_not_called_lost,
 		test_a_wakeup_sent_before_the_wait_is_told,
+		test_a_finished_runs_tid_words_are_named,
 		NULL });
 }

@@ -34,6 +34,7 @@
 #include "sim/report/detail.h"
 #include "sim/report/symbols.h"
 #include "sim/report/waitfor.h"
+#include "sim/trace/trace.h"
 #include "sim/trace/uword.h"
 #include "workloads/driver.h"
 #include "workloads/libsim/libsim.h"
@@ -221,6 +222,7 @@ void wl_program_run(const struct sim_scenario *s, const struct ulock_ops *lock,
 	sim_waitfor_set_owner(layer_owner);
 	wl_prog_start(s, lock, main);
 	wl_run_sim(r);
+	sim_trace_drain();	/* the last events, the threads still named */
 	wl_prog_finish(r);
 	sim_sym_set_resolver(NULL);	/* the threads are gone */
 	sim_waitfor_set_owner(NULL);
