@@ -344,8 +344,9 @@ START_TEST(test_a_program_that_assigns_stdout_moves_its_lines_not_the_report)
 END_TEST
 
 /* __thread variables: the build names each one the program defines,
- * since the simulation's threads share it; an extern one (defined
- * elsewhere) and a program without any get no line. */
+ * since the simulation's threads share it, and the run's report notes
+ * it; an extern one (defined elsewhere) and a program without any get
+ * no line. */
 static const char tls_c[] =
 	"extern __thread int elsewhere;\n"
 	"__thread int counter;\nstatic __thread long seen;\n"
@@ -372,8 +373,16 @@ START_TEST(test_build_names_each_thread_local_variable)
 	snprintf(want, sizeof(want), line, "seen");
 	ck_assert_msg(strstr(o.err, want), "stderr: %s", o.err);
 	ck_assert_ptr_null(strstr(o.err, "elsewhere"));
+	/* the run's report says it again, under the program's line */
+	run_program("./tls", (char *const[]){ "./tls", "run", NULL }, &o);
+	ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+	ck_assert_ptr_nonnull(strstr(o.out, "exit status 0, 1 thread\nnote: the program's __thread variables are one variable shared by all its threads in the simulation, not one each"));
 	build_ok(&o, build_none);
 	ck_assert_ptr_null(strstr(o.err, "__thread"));
+	run_program("./none", (char *const[]){ "./none", "run", NULL }, &o);
+	ck_assert_msg(o.status == 0, "status %d: %s", o.status, o.err);
+	ck_assert_ptr_nonnull(strstr(o.out, "exit status 0, 1 thread\n"));
+	ck_assert_ptr_null(strstr(o.out, "__thread"));
 	scratch_leave();
 }
 END_TEST

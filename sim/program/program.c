@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,27 @@ void sim_program_select(struct sim_scenario *s)
 	exit(SIM_EXIT_HOST);
 }
 
+static int tls_phdr(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_TLS &&
+		    info->dlpi_phdr[i].p_memsz)
+			*(int *)arg = 1;
+	return 1;	/* the first object is the executable: enough */
+}
+
+/* Does this executable (the program's binary) define thread-local
+ * variables?  The simulator defines none: they are the program's, or
+ * those of a library linked into it. */
+static int program_has_tls(void)
+{
+	int tls = 0;
+
+	dl_iterate_phdr(tls_phdr, &tls);
+	return tls;
+}
+
 void sim_program_report(FILE *out, const struct sim_scenario *s,
 			const struct sim_result *r, int nr)
 {
@@ -185,6 +207,9 @@ void sim_program_report(FILE *out, const struct sim_scenario *s,
 		fprintf(out, ", %d thread%s\n", r[i].prog_threads,
 			r[i].prog_threads == 1 ? "" : "s");
 	}
+	if (program_has_tls())
+		fputs("note: the program's __thread variables are one variable shared by all its threads in the simulation, not one each (docs/programs.md, \"Limits that cannot be detected\")\n",
+		      out);
 }
 
 int sim_program_status(const struct sim_result *r, int nr)
