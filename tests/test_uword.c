@@ -297,8 +297,9 @@ static const char join_src[] =
 	"		pthread_join(t[i], 0);\n	return 0;\n}\n";
 
 /* A run that ends well: its last events, written after the run (the
- * trace's reorder buffer), still name each thread's TID word, in the
- * narration and in the trace file. */
+ * trace's reorder buffer, the HTML page's table of words), still name
+ * each thread's TID word, in the narration, the trace file and the
+ * page. */
 START_TEST(test_a_finished_runs_tid_words_are_named)
 {
 	char *t;
@@ -314,6 +315,14 @@ START_TEST(test_a_finished_runs_tid_words_are_named)
 	ck_assert_ptr_nonnull(strstr(t, " (thread2's TID word (pthread_join)) op=FUTEX_WAIT_PRIVATE"));
 	free(t);
 	unlink("uw-join.txt");
+	/* the HTML page names its words when the run is over */
+	run(&a, "uw-join", "--trace=uw-join.html");
+	ck_assert_msg(a.status == 0, "status %d: %s", a.status, a.err);
+	t = slurp("uw-join.html", NULL);
+	ck_assert_ptr_nonnull(strstr(t, "TID word (pthread_join)\""));
+	ck_assert_ptr_nonnull(strstr(t, "calls FUTEX_WAIT on thread2"));
+	free(t);
+	unlink("uw-join.html");
 }
 END_TEST
 

@@ -34,7 +34,6 @@
 #include "sim/report/detail.h"
 #include "sim/report/symbols.h"
 #include "sim/report/waitfor.h"
-#include "sim/trace/trace.h"
 #include "sim/trace/uword.h"
 #include "workloads/driver.h"
 #include "workloads/libsim/libsim.h"
@@ -43,8 +42,36 @@
 int futexsim_user_main(int argc, char **argv, char **envp)
 	__attribute__((weak));
 
+/* Each thread's TID word and its thread's name, kept when a run ends:
+ * a trace's writers name the run's last events after it (the reorder
+ * buffer, an HTML page's table), when the threads are gone. */
+static struct tid_word {
+	uintptr_t addr;
+	char name[sizeof(((struct sim_task *)0)->name)];
+} *tid_words;
+static int nr_tid_words;
+
+static void keep_tid_words(void)
+{
+	struct tid_word *w = realloc(tid_words, (size_t)(wl_prog.nr_threads + 1) *
+				     sizeof(*w));
+
+	nr_tid_words = 0;
+	if (!w)
+		return;		/* unnamed then: 0x... */
+	tid_words = w;
+	for (int i = 0; i < wl_prog.nr_threads; i++) {
+		const struct wl_prog_thread *t = wl_prog.threads[i];
+
+		w[i].addr = (uintptr_t)&t->tid_word;
+		snprintf(w[i].name, sizeof(w[i].name), "%s",
+			 t->task ? t->task->name : "a thread");
+	}
+	nr_tid_words = wl_prog.nr_threads;
+}
+
 /* Names of the layer's own words (sim/report/symbols.h): a thread's TID
- * word, which pthread_join() waits on. */
+ * word, which pthread_join() waits on; after the run, as kept. */
 static int layer_name(uint64_t addr, char *buf, size_t len)
 {
 	for (int i = 0; i < wl_prog.nr_threads; i++) {
@@ -56,6 +83,12 @@ static int layer_name(uint64_t addr, char *buf, size_t len)
 			return 1;
 		}
 	}
+	for (int i = 0; !wl_prog.nr_threads && i < nr_tid_words; i++)
+		if (addr == tid_words[i].addr) {
+			snprintf(buf, len, "%s's TID word (pthread_join)",
+				 tid_words[i].name);
+			return 1;
+		}
 	return 0;
 }
 
@@ -218,13 +251,15 @@ void wl_program_run(const struct sim_scenario *s, const struct ulock_ops *lock,
 	sim_uword_reset();
 	sim_sym_reset();
 	sim_race_reset();
+	nr_tid_words = 0;
 	sim_sym_set_resolver(layer_name);
 	sim_waitfor_set_owner(layer_owner);
 	wl_prog_start(s, lock, main);
 	wl_run_sim(r);
-	sim_trace_drain();	/* the last events, the threads still named */
+	keep_tid_words();
 	wl_prog_finish(r);
-	sim_sym_set_resolver(NULL);	/* the threads are gone */
+	/* the threads are gone; the resolver names their TID words as kept
+	 * until the next run */
 	sim_waitfor_set_owner(NULL);
 	snprintf(r->lock, sizeof(r->lock), "%s", lock->name);
 }

@@ -546,14 +546,6 @@ int sim_trace_picture(const char *svg)
 	return sim__trace_html_picture(svg) == 0;
 }
 
-void sim_trace_drain(void)
-{
-	if (!tr.open || (tr.file && !sim_outfile_mine(&tr.out)))
-		return;
-	while (tr.nr && !tr.done)
-		write_one();
-}
-
 int sim_trace_close(void)
 {
 	if (!tr.open)

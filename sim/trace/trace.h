@@ -108,14 +108,6 @@ int sim_trace_open(const char *path, const struct sim_scenario *s);
  * Return: 0, or -1 with errno on a write error (its line printed).
  */
 int sim_trace_close(void);
-/*
- * sim_trace_drain - the run is over: write every buffered record now (as
- * sim_trace_close() would first), while the names the writers ask
- * sim/report/symbols.h for still resolve (a program's threads, whose
- * resolver workloads/program.c removes when the run ends).  Nothing if
- * no stream is open.
- */
-void sim_trace_drain(void);
 
 /*
  * sim_trace_last_events - for a failure report (sim/report/failure.c): write out
