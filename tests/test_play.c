@@ -390,36 +390,15 @@ out:
 }
 END_TEST
 
-/* A user program: the waiter waits on the condition variable with no
- * predicate; main() signals it once.  If main() signals first, the
- * waiter sleeps for ever: a deadlock. */
-static const char early_src[] =
-	"#include <pthread.h>\n"
-	"static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n"
-	"static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;\n"
-	"static void *waiter(void *arg)\n{\n"
-	"	pthread_mutex_lock(&m);\n"
-	"	pthread_cond_wait(&cv, &m);\n"
-	"	pthread_mutex_unlock(&m);\n"
-	"	return arg;\n}\n"
-	"int main(void)\n{\n	pthread_t t;\n"
-	"	pthread_create(&t, 0, waiter, 0);\n"
-	"	pthread_mutex_lock(&m);\n"
-	"	pthread_cond_signal(&cv);\n"
-	"	pthread_mutex_unlock(&m);\n"
-	"	pthread_join(t, 0);\n	return 0;\n}\n";
-
-/* Build ./play-early with $FUTEXSIM.  Return: 0 (skipped) if it is not
- * set. */
+/* Build ./play-early, tests/programs/early_signal.c (a condition
+ * variable signalled before its waiter waits), with $FUTEXSIM.
+ * Return: 0 (skipped) if it is not set. */
 static int build_early(struct child_out *o)
 {
-	const char *argv[] = { "futexsim", "build", "play-early.c", "-o",
-			       "play-early", NULL };
-	FILE *f = fopen("play-early.c", "w");
+	const char *argv[] = { "futexsim", "build",
+			       FUTEXSIM_SOURCE_DIR "/tests/programs/early_signal.c",
+			       "-o", "play-early", NULL };
 
-	ck_assert_ptr_nonnull(f);
-	fputs(early_src, f);
-	fclose(f);
 	if (!run_futexsim(o, argv))
 		return 0;
 	ck_assert_msg(o->status == 0, "build: %s", o->err);
@@ -462,7 +441,7 @@ START_TEST(test_play_a_user_program)
 	ck_assert_ptr_nonnull(strstr(o->out, "play: replay file futexsim-play-play-early.replay\n"));
 	run_program("./play-early", (char *const *)rep, o2);
 	ck_assert_int_eq(o2->status, 3);
-	ck_assert_ptr_nonnull(strstr(o2->err, "waits on cv (play-early.c:3)"));
+	ck_assert_ptr_nonnull(strstr(o2->err, "waits on cv (early_signal.c:20)"));
 	/* the waiter first: it waits before the signal */
 	play_program(o, "1\n0\n0\n", "--goal=deadlock");
 	ck_assert_int_eq(o->status, 7);

@@ -417,37 +417,23 @@ START_TEST(test_a_wakeup_that_went_to_another_waiter_is_not_called_lost)
 }
 END_TEST
 
-/* A signal sent before the waiter waits: the waiter calls
- * pthread_cond_wait() with no predicate, after main() signalled, and
- * sleeps for ever (every seed); main() waits in pthread_join(). */
-static const char early_src[] =
-	"#include <pthread.h>\n"
-	"static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n"
-	"static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;\n"	/* 3 */
-	"static void *waiter(void *arg)\n{\n"
-	"	pthread_mutex_lock(&m);\n"
-	"	pthread_cond_wait(&cv, &m);\n"
-	"	pthread_mutex_unlock(&m);\n"
-	"	return arg;\n}\n"
-	"int main(void)\n{\n	pthread_t t;\n"
-	"	pthread_create(&t, 0, waiter, 0);\n"
-	"	pthread_mutex_lock(&m);\n"
-	"	pthread_cond_signal(&cv);\n"
-	"	pthread_mutex_unlock(&m);\n"
-	"	pthread_join(t, 0);\n	return 0;\n}\n";
-
 /* A sleeper on a word nobody holds, unchanged since its wait, with no
- * wakeup since: the report says its wakeup came before it slept or never
- * came; a sleeper whose word has a holder (main() on the TID word) gets
+ * wakeup since (tests/programs/early_signal.c: a condition variable
+ * signalled before its waiter waits, every seed): the report says its
+ * wakeup came before it slept or never came; a sleeper whose word has a holder (main() on the TID word) gets
  * no such note, its holder is the answer. */
 START_TEST(test_a_wakeup_sent_before_the_wait_is_told)
 {
-	const char *waiter = "    thread1 (TID 101) waits on cv (uw-early.c:3), held by nobody (the word is ";
+	const char *argv[] = { "futexsim", "build",
+		FUTEXSIM_SOURCE_DIR "/tests/programs/early_signal.c", "-o",
+		"uw-early", NULL };
+	const char *waiter = "    thread1 (TID 101) waits on cv (early_signal.c:20), held by nobody (the word is ";
 	const char *note = "; unchanged since it slept, and no FUTEX_WAKE since woke a waiter: its wakeup came before it slept, or never came\n";
 	const char *p;
 
-	if (!build("uw-early", early_src))
+	if (!run_futexsim(&a, argv))
 		return;
+	ck_assert_msg(a.status == 0, "build: %s", a.err);
 	run(&a, "uw-early", "--seed=1");
 	ck_assert_int_eq(a.status, 3);
 	ck_assert_ptr_nonnull(strstr(a.err, "futexsim: DEADLOCK"));
