@@ -420,8 +420,9 @@ END_TEST
 /* A sleeper on a word nobody holds, unchanged since its wait, with no
  * wakeup since (tests/programs/early_signal.c: a condition variable
  * signalled before its waiter waits, every seed): the report says its
- * wakeup came before it slept or never came; a sleeper whose word has a holder (main() on the TID word) gets
- * no such note, its holder is the answer. */
+ * wakeup came before it slept or never came; a sleeper whose word has a
+ * holder (main() on the TID word) gets no such note, its holder is the
+ * answer. */
 START_TEST(test_a_wakeup_sent_before_the_wait_is_told)
 {
 	const char *argv[] = { "futexsim", "build",
