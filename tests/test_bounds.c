@@ -187,31 +187,37 @@ START_TEST(test_newlines_in_command_line_values_are_refused)
 END_TEST
 
 /*
- * Values with '#' and backslashes: the echo re-reads to the same echo,
- * and the value reaches the run (the JSON report goes to the file named
- * "#r.json", not to a comment).
+ * Values with '#', blanks and backslashes: the echo re-reads to the same
+ * echo, and the values reach the run (the JSON report goes to the file
+ * named "#r.json", not to a comment; the record file is the one named).
  */
 START_TEST(test_the_echo_re_reads_to_itself)
 {
 	static char echo1[8192], echo2[8192];
 	const char *scn = "/tmp/futexsim-bounds-echo.scn";
 	const char *json = "/tmp/futexsim-bounds-#r.json";
+	const char *rec = "/tmp/futexsim-bounds-a #b \\#c\\\\# d\\e.replay";
 
 	unlink(json);
+	unlink(rec);
 	if (!futexsim(&co, "run", "--ops=20", "--json=/tmp/futexsim-bounds-#r.json",
-		      "--args=a #b \\#c\\\\# d\\e"))
+		      "--record=/tmp/futexsim-bounds-a #b \\#c\\\\# d\\e.replay"))
 		return;
-	ck_assert_int_eq(co.status, 0);
+	ck_assert_msg(co.status == 0, "exit %d: %s", co.status, co.err);
 	ck_assert_int_eq(access(json, F_OK), 0);
+	ck_assert_int_eq(access(rec, F_OK), 0);
 	echo_of(co.out, echo1, sizeof(echo1));
 	ck_assert_ptr_nonnull(strstr(echo1, "json = /tmp/futexsim-bounds-\\#r.json\n"));
 	write_file(scn, echo1);
 	unlink(json);
+	unlink(rec);
 	futexsim(&co2, "run", scn);
 	unlink(scn);
 	ck_assert_msg(co2.status == 0, "exit %d: %s", co2.status, co2.err);
 	ck_assert_int_eq(access(json, F_OK), 0);
+	ck_assert_int_eq(access(rec, F_OK), 0);
 	unlink(json);
+	unlink(rec);
 	echo_of(co2.out, echo2, sizeof(echo2));
 	ck_assert_str_eq(echo1, echo2);
 	/* the negative control: the same text without the escape is a
