@@ -328,6 +328,7 @@ START_TEST(test_shrink_minimises_a_programs_schedule_and_marked_arguments)
 	after = atoi(p + 3);
 	ck_assert_int_le(after, before);
 	ck_assert_int_lt(after, 10);
+	ck_assert_ptr_null(strstr(o.out, "strategy timed"));	/* it has choices */
 	assert_replays("xp-lw.min.replay", line);
 	/* a word that is not a number cannot be marked: bad input */
 	run_futexsim(&o, bad);
@@ -340,6 +341,9 @@ START_TEST(test_shrink_minimises_a_programs_schedule_and_marked_arguments)
 	ck_assert_msg(o.status == 0, "shrink of a run's file: %d %.2000s",
 		      o.status, o.err);
 	ck_assert_ptr_nonnull(strstr(o.out, "shrink: xp-run.replay: oracle deadlock"));
+	/* ... but it has no branching points: the output says why nothing
+	 * shrank, and how to get a schedule that does */
+	ck_assert_ptr_nonnull(strstr(o.out, "shrink: before: 0 preemptions, 0 non-zero choices, 0 branching points\nshrink: strategy timed: the run has no branching points (its seed and clocks are its schedule), so nothing here can shrink (mark arguments with --shrink-args); a search with --strategy=random finds schedules that shrink\n"));
 }
 END_TEST
 

@@ -516,6 +516,13 @@ int sim_cmd_shrink(const char *self, int argc, char **argv)
 	memcpy(best.c, start.c, (size_t)start.len * sizeof(*best.c));
 	printf("shrink: %s: oracle %s\n", file, sh.oracle);
 	print_size("before", &start.sz);
+	if (sh.x->st.kind == SIM_STRAT_TIMED && !start.sz.len)
+		/* no choices to drop: say what can shrink, and how to get
+		 * a schedule that can */
+		printf("shrink: strategy timed: the run has no branching points (its seed and clocks are its schedule), so %s; a search with --strategy=random finds schedules that shrink\n",
+		       !sh.prog ? "only threads and operations can shrink" :
+		       sh.nr_marked ? "only the marked arguments can shrink" :
+		       "nothing here can shrink (mark arguments with --shrink-args)");
 	while (sh.runs < sh.budget && round++ < 20)
 		if (!(pass_prefix(&best) | pass_scenario(&best) |
 		      pass_choices(&best)))
