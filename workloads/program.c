@@ -53,6 +53,7 @@ static int nr_tid_words;
 
 static void keep_tid_words(void)
 {
+	/* + 1: never realloc() to 0 bytes, which may free */
 	struct tid_word *w = realloc(tid_words, (size_t)(wl_prog.nr_threads + 1) *
 				     sizeof(*w));
 
@@ -70,26 +71,31 @@ static void keep_tid_words(void)
 	nr_tid_words = wl_prog.nr_threads;
 }
 
-/* Names of the layer's own words (sim/report/symbols.h): a thread's TID
- * word, which pthread_join() waits on; after the run, as kept. */
-static int layer_name(uint64_t addr, char *buf, size_t len)
+/* The name of the thread whose TID word is at @addr: from the running
+ * threads, or after the run as kept; NULL for another address. */
+static const char *tid_word_thread(uint64_t addr)
 {
 	for (int i = 0; i < wl_prog.nr_threads; i++) {
 		const struct wl_prog_thread *t = wl_prog.threads[i];
 
-		if (addr == (uintptr_t)&t->tid_word) {
-			snprintf(buf, len, "%s's TID word (pthread_join)",
-				 t->task ? t->task->name : "a thread");
-			return 1;
-		}
+		if (addr == (uintptr_t)&t->tid_word)
+			return t->task ? t->task->name : "a thread";
 	}
 	for (int i = 0; !wl_prog.nr_threads && i < nr_tid_words; i++)
-		if (addr == tid_words[i].addr) {
-			snprintf(buf, len, "%s's TID word (pthread_join)",
-				 tid_words[i].name);
-			return 1;
-		}
-	return 0;
+		if (addr == tid_words[i].addr)
+			return tid_words[i].name;
+	return NULL;
+}
+
+/* Names of the layer's own words (sim/report/symbols.h): a thread's TID
+ * word, which pthread_join() waits on. */
+static int layer_name(uint64_t addr, char *buf, size_t len)
+{
+	const char *thread = tid_word_thread(addr);
+
+	if (thread)
+		snprintf(buf, len, "%s's TID word (pthread_join)", thread);
+	return thread != NULL;
 }
 
 /* The owner of a layer word for a deadlock's wait-for cycle

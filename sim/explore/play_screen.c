@@ -48,7 +48,6 @@ static const char *op_name(unsigned int op, char *buf, size_t len)
 	return sim__trace_futex_op(op & FUTEX_CMD_MASK, buf, len);
 }
 
-/* What CPU @c's task is doing now. */
 /* A futex word by its name in a program (its variable), else 0x...:
  * as the narration and the trace name it. */
 static const char *word_name(const void *w, char *buf, size_t len)
@@ -56,6 +55,7 @@ static const char *word_name(const void *w, char *buf, size_t len)
 	return sim__trace_addr_name((uint64_t)(uintptr_t)w, buf, len);
 }
 
+/* What CPU @c's task is doing now. */
 static void cpu_doing(const struct sim_cpu *c, char *buf, size_t len)
 {
 	const struct sim_task *t = c->curr;
@@ -189,16 +189,16 @@ void sim__play_screen(struct sim_play_view *v, struct sim_cpu *const *cand,
 
 	if (v->tty)
 		printf("\033[H\033[2J");
+	/* what is played: a program, or a scenario's threads */
 	if (v->program)
-		printf("== futexsim play: program %s, lock %s, seed %" PRIu64
-		       ", goal %s; decision %d, %d switches so far ==\n",
-		       v->program, v->lock, v->seed, v->goal, l->len + 1,
-		       l->preemptions);
+		snprintf(what, sizeof(what), "program %s, lock %s", v->program,
+			 v->lock);
 	else
-		printf("== futexsim play: %s, lock %s, %d threads, seed %" PRIu64
-		       ", goal %s; decision %d, %d switches so far ==\n",
-		       v->scenario, v->lock, v->threads, v->seed, v->goal,
-		       l->len + 1, l->preemptions);
+		snprintf(what, sizeof(what), "%s, lock %s, %d threads",
+			 v->scenario, v->lock, v->threads);
+	printf("== futexsim play: %s, seed %" PRIu64
+	       ", goal %s; decision %d, %d switches so far ==\n",
+	       what, v->seed, v->goal, l->len + 1, l->preemptions);
 	for (int i = 0; i < sim.nr_cpus; i++) {
 		cpu_doing(&sim.cpus[i], what, sizeof(what));
 		printf("cpu %d  %s  %s\n", i, ms(sim.cpus[i].now_ps, t, sizeof(t)),
