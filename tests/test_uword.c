@@ -152,28 +152,43 @@ static const char names_src[] =
 	"	return 0;\n"
 	"}\n";
 
-/* Write @src to NAME.c and build ./NAME (a fresh build: the binary holds
+/* Build the C file @src into ./@out (a fresh build: the binary holds
  * the simulator).  Return: 0 if FUTEXSIM is not set (skipped). */
-static int build(const char *name, const char *src)
+static int build_c(const char *src, const char *out)
 {
-	char c[64], out[64];
-	const char *argv[] = { "futexsim", "build", c, "-o", out, NULL };
+	const char *argv[] = { "futexsim", "build", src, "-o", out, NULL };
 	struct child_out *o = malloc(sizeof(*o));
-	FILE *f;
 	int ok;
 
 	ck_assert_ptr_nonnull(o);
+	ok = run_futexsim(o, argv);
+	if (ok)
+		ck_assert_msg(o->status == 0, "build of %s failed: %s", src, o->err);
+	free(o);
+	return ok;
+}
+
+/* Write @src to NAME.c and build ./NAME. */
+static int build(const char *name, const char *src)
+{
+	char c[64];
+	FILE *f;
+
 	snprintf(c, sizeof(c), "%s.c", name);
-	snprintf(out, sizeof(out), "%s", name);
 	f = fopen(c, "w");
 	ck_assert_ptr_nonnull(f);
 	fputs(src, f);
 	fclose(f);
-	ok = run_futexsim(o, argv);
-	if (ok)
-		ck_assert_msg(o->status == 0, "build of %s failed: %s", c, o->err);
-	free(o);
-	return ok;
+	return build_c(c, name);
+}
+
+/* Build the source file @path (under the source tree) into ./@out. */
+static int build_file(const char *path, const char *out)
+{
+	char src[512];
+
+	snprintf(src, sizeof(src), "%s/%s", FUTEXSIM_SOURCE_DIR, path);
+	return build_c(src, out);
 }
 
 /* Run ./@prog with the NULL-terminated options after "run". */
@@ -328,16 +343,12 @@ END_TEST
 
 START_TEST(test_the_lost_wakeup_shows_the_unlocking_store_by_name)
 {
-	const char *argv[] = { "futexsim", "build",
-		FUTEXSIM_SOURCE_DIR "/workloads/examples/lostwake.c", "-o",
-		"uw-lostwake", NULL };
 	const char *store = ": store on mtx.word (lostwake.c:50): 1 -> 0 (frees it)\n";
 	const char *wake = ": calls FUTEX_WAKE on mtx.word (lostwake.c:50)";
 	char *p, *last = NULL;
 
-	if (!run_futexsim(&a, argv))
+	if (!build_file("workloads/examples/lostwake.c", "uw-lostwake"))
 		return;
-	ck_assert_int_eq(a.status, 0);
 	/* seed 2 hangs (docs/programs.md) */
 	run(&a, "uw-lostwake", "--args=buggy 3 20 50", "--seed=2", "--narrate=yes");
 	ck_assert_int_eq(a.status, 3);
@@ -425,16 +436,12 @@ END_TEST
  * answer. */
 START_TEST(test_a_wakeup_sent_before_the_wait_is_told)
 {
-	const char *argv[] = { "futexsim", "build",
-		FUTEXSIM_SOURCE_DIR "/tests/programs/early_signal.c", "-o",
-		"uw-early", NULL };
 	const char *waiter = "    thread1 (TID 101) waits on cv (early_signal.c:20), held by nobody (the word is ";
 	const char *note = "; unchanged since it slept, and no FUTEX_WAKE since woke a waiter: its wakeup came before it slept, or never came\n";
 	const char *p;
 
-	if (!run_futexsim(&a, argv))
+	if (!build_file("tests/programs/early_signal.c", "uw-early"))
 		return;
-	ck_assert_msg(a.status == 0, "build: %s", a.err);
 	run(&a, "uw-early", "--seed=1");
 	ck_assert_int_eq(a.status, 3);
 	ck_assert_ptr_nonnull(strstr(a.err, "futexsim: DEADLOCK"));
