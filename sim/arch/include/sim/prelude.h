@@ -11,8 +11,11 @@
  * initcall section defined below.
  *
  * Contract:
- *  - EXPORT_SYMBOL*() expand to nothing (the real linux/export.h, built
- *    without CONFIG_MODULES).
+ *  - EXPORT_SYMBOL*() expand to nothing (the real linux/export.h, with
+ *    __DISABLE_EXPORTS, its switch for code outside the kernel image:
+ *    6.12's would otherwise emit an .export_symbol record by top-level
+ *    asm, a reference a link-time optimized build cannot see, and 6.1's
+ *    does nothing without CONFIG_MODULES either way).
  *  - __init, __initdata, __exit ... and __lockfunc are plain functions and
  *    data: nothing is discarded after boot, no special text sections.
  *  - <level>_initcall(fn) records { level, fn, name } in section
@@ -24,6 +27,7 @@
 #ifndef _SIM_PRELUDE_H
 #define _SIM_PRELUDE_H
 
+#define __DISABLE_EXPORTS
 #include <linux/export.h>
 
 /*
