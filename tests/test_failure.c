@@ -21,6 +21,7 @@
 
 #include "sim/host/coro.h"
 #include "sim/report/failure.h"
+#include "sim/report/lines.h"
 #include "sim/machine/machine.h"
 #include "tests/run_child.h"
 
@@ -319,6 +320,47 @@ START_TEST(test_failure_stack_here_names_the_callers_up_to_the_coroutine)
 }
 END_TEST
 
+#ifdef __x86_64__
+/*
+ * A function whose only name carries a compiler's suffix, as gcc names a
+ * clone or a split part of f ("f.constprop.0", "f.cold").  It has no
+ * debug info, so addr2line tells its symbol, as it told a clone's in a
+ * link-time optimized build.
+ */
+__asm__(".text\n"
+	".globl \"ft_lines_probe.cold\"\n"
+	".type \"ft_lines_probe.cold\", @function\n"
+	"\"ft_lines_probe.cold\":\n"
+	"\tnop\n"
+	"\tret\n"
+	".size \"ft_lines_probe.cold\", . - \"ft_lines_probe.cold\"\n");
+void ft_lines_probe(void) __asm__("ft_lines_probe.cold");
+
+static char ft_lines_told[128];
+
+static void ft_lines_pair(int i, const char *fn, const char *loc, void *arg)
+{
+	size_t n = strlen(ft_lines_told);
+
+	snprintf(ft_lines_told + n, sizeof(ft_lines_told) - n, "%s|%s\n",
+		 fn, loc);
+}
+
+/* The page's names (sim/trace/trace_where.c) and the report's inlined
+ * frames come from sim_lines_resolve(); the report's own frames drop the
+ * suffix, and the page once showed "sim_sys_futex.constprop.0" where the
+ * report said "sim_sys_futex". */
+START_TEST(test_failure_lines_drop_a_clone_suffix_as_the_report_does)
+{
+	uintptr_t pc = (uintptr_t)ft_lines_probe;
+
+	ft_lines_told[0] = 0;
+	ck_assert_int_eq(sim_lines_resolve(&pc, 1, ft_lines_pair, NULL), 0);
+	ck_assert_str_eq(ft_lines_told, "ft_lines_probe|\n");
+}
+END_TEST
+#endif
+
 Suite *failure_suite(void)
 {
 	Suite *s = suite_create("failure");
@@ -333,6 +375,9 @@ Suite *failure_suite(void)
 	tcase_add_test(tc, test_failure_fault_off_the_guard_pages_is_a_plain_segv);
 	tcase_add_loop_test(tc, test_failure_stack_here_names_the_callers_up_to_the_coroutine,
 			    0, nb);
+#ifdef __x86_64__
+	tcase_add_test(tc, test_failure_lines_drop_a_clone_suffix_as_the_report_does);
+#endif
 	suite_add_tcase(s, tc);
 	return s;
 }

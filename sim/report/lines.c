@@ -101,7 +101,9 @@ static void lines_read(FILE *p, struct lines_reader *r,
 		}
 		if (!fgets(loc, sizeof(loc), p))
 			break;
-		func[strcspn(func, "\n")] = 0;
+		/* "f.constprop.0", "f.isra.0", "f.cold": a part of f, as
+		 * libunwind's names are told (sim/report/failure.c) */
+		func[strcspn(func, ".\n")] = 0;
 		loc[strcspn(loc, "\n")] = 0;
 		if (r->at < 0 || !strcmp(func, "??"))
 			continue;

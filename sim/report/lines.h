@@ -26,9 +26,10 @@
  * sim_lines_resolve - for each address @pcs[i] (inside a call or a
  * faulting instruction, not a return address), call @fn(@i, function,
  * file:line, @arg) for each function at it, innermost inlined function
- * first and the function that holds the address last; file:line is ""
- * when the line tables do not have it.  A function "inlined" into its
- * own out-of-line copy is told once.
+ * first and the function that holds the address last (a compiler's
+ * suffix for a clone or a split part, ".constprop.0", dropped);
+ * file:line is "" when the line tables do not have it.  A function
+ * "inlined" into its own out-of-line copy is told once.
  * Return: 0, or -1 if addr2line could not be run (no call made).
  */
 int sim_lines_resolve(const uintptr_t *pcs, int n,
