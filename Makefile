@@ -15,6 +15,7 @@
 #
 # Variables (override on the command line or in an untracked config.mak):
 #   CC=gcc|clang-14   O=0|1|2|3   CORO=asm|ucontext   B=build directory
+#   LTO= (no link-time optimization)
 #
 # Two kinds of translation unit (docs/internals.md):
 #   kernel TUs  the real kernel files (extracted, unmodified, into $(B)/linux)
@@ -71,7 +72,7 @@ KCFLAGS	 = -std=gnu11 -O$(O) -g -MMD -MP $(KWARN) \
 	   -Isim/arch/include -I. \
 	   -I$(KDIR)/include -I$(KDIR)/include/uapi \
 	   -include linux/kconfig.h -include linux/compiler_types.h \
-	   -include sim/prelude.h -fmacro-prefix-map=$(KDIR)/= $(KEXTRA) $(SAN)
+	   -include sim/prelude.h -fmacro-prefix-map=$(KDIR)/= $(LTO) $(KEXTRA) $(SAN)
 KFUTEX	 = -I$(KDIR)/kernel/futex -I$(KDIR)/kernel/locking
 
 # INSTR=1 (docs/programs.md, "Instrumented kernels"): the kernel files and
@@ -91,12 +92,20 @@ KINSTR_SRCS := futex/tp.c futex/tp_shared.c futex/tp_unlock.c futex/mutex48.c \
 	       futex/qspin_2014.c futex/qspin_noundo.c futex/ticket.c
 KINSTR_OBJS  = $(patsubst %.c,$(B)/kp/%.o,$(KINSTR_SRCS))
 
+# Link-time optimization (docs/bench.md, "Link-time optimization"): with
+# gcc at -O2 or -O3, not with sanitizers or INSTR=1 (mk/kinstr-rename.sh
+# renames symbols of the object code, not of its LTO copy).  The objects
+# are fat: nm (the kernel audit), ar and a program's link read their
+# ordinary code.  LTO= turns it off.
+LTO	?= $(if $(findstring clang,$(CC))$(SAN)$(filter 1,$(INSTR))$(filter-out 2 3,$(O)),,\
+	   -flto=auto -ffat-lto-objects)
+
 HCFLAGS	 = -std=gnu11 -O$(O) -g -MMD -MP -Wall -Wextra -Wno-unused-parameter \
 	   -Wno-missing-field-initializers -Werror=implicit-function-declaration \
 	   -fno-PIE -fno-pie -fno-omit-frame-pointer -I. -I$(B) \
 	   -DSIM_CORO_$(CORO) \
-	   $(shell pkg-config --cflags libunwind 2>/dev/null) $(HEXTRA) $(SAN)
-LDFLAGS	:= -no-pie
+	   $(shell pkg-config --cflags libunwind 2>/dev/null) $(LTO) $(HEXTRA) $(SAN)
+LDFLAGS	:= -no-pie $(if $(LTO),-flto=auto -O$(O))
 LDLIBS	 = $(shell pkg-config --libs libunwind 2>/dev/null) -lm $(SAN)
 CHECKLIBS = $(shell pkg-config --libs check 2>/dev/null)
 
@@ -281,6 +290,10 @@ $(B)/tests/suites.h: $(TEST_SRCS)
 	@for f in $(notdir $(basename $(TEST_SRCS))); do \
 	  echo "SUITE($${f#test_})"; done > $@.tmp && mv $@.tmp $@
 $(B)/h/tests/check_main.o: $(B)/tests/suites.h
+# The tests stand where a user's program does, and `futexsim build` links
+# a program with -fno-lto: their globals keep their compile units' debug
+# info, which sim/report/symbols.c reads to name a program's words.
+$(B)/h/tests/%.o: LTO :=
 
 $(B)/check: $(TEST_OBJS) $(SIM_OBJS)
 	@echo "  LD      $@"

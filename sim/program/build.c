@@ -510,6 +510,9 @@ static int link_program(const struct build *b)
 	}
 	cmd_words(&c, FUTEXSIM_CC);
 	cmd_add(&c, "-no-pie");
+	/* the archive's ordinary code: an LTO build's objects are fat, and
+	 * optimizing the whole simulator again would take seconds a link */
+	cmd_add(&c, "-fno-lto");
 	for (int i = 0; i < b->nsrc; i++)
 		cmd_add(&c, b->obj[i]);
 	for (int i = 0; i < b->nlink; i++)
