@@ -387,6 +387,29 @@ START_TEST(test_build_names_each_thread_local_variable)
 }
 END_TEST
 
+/* A program's binary alone runs the program once, as `./OUT run` does;
+ * futexsim's own binary alone still asks for a command (test_cli.c). */
+START_TEST(test_a_programs_binary_alone_runs_the_program)
+{
+	const char *build[] = { "futexsim", "build", "none.c", "-o", "none", NULL };
+	static struct child_out run, alone;
+
+	if (!getenv("FUTEXSIM"))
+		return;
+	scratch_enter();
+	scratch_write("none.c", no_tls_c);
+	build_ok(&run, build);
+	run_program("./none", (char *const[]){ "./none", "run", NULL }, &run);
+	ck_assert_msg(run.status == 0, "status %d: %s", run.status, run.err);
+	run_program("./none", (char *const[]){ "./none", NULL }, &alone);
+	ck_assert_msg(alone.status == 0, "status %d: %s", alone.status, alone.err);
+	ck_assert_ptr_nonnull(strstr(alone.out, "exit status 0, 1 thread\n"));
+	ck_assert_str_eq(alone.out, run.out);
+	ck_assert_str_eq(alone.err, run.err);
+	scratch_leave();
+}
+END_TEST
+
 Suite *build_suite(void)
 {
 	return one_case_suite("build", 120, (const TTest *const[]){
@@ -397,5 +420,6 @@ Suite *build_suite(void)
 		test_attributes_naming_printf_and_malloc_build_and_reach_the_layer,
 		test_a_program_that_assigns_stdout_moves_its_lines_not_the_report,
 		test_build_names_each_thread_local_variable,
+		test_a_programs_binary_alone_runs_the_program,
 		NULL });
 }

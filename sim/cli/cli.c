@@ -695,13 +695,16 @@ int main(int argc, char **argv)
 	static const char commands[] = "a command: run, replay, view, compare, explore, shrink, merge, play, build, plot-table, list, help or --version";
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
-	if (!cmd)
-		sim_config_fail(&cmdline, NULL, commands, NULL);
 	/* A file size limit (ulimit -f) is a failed write, EFBIG, reported
 	 * with the file's name like a full disk (sim/host/outfile.h), not a
 	 * signal that kills a lock's child in the middle of its run. */
 	signal(SIGXFSZ, SIG_IGN);
 	sim_program_args(argc, argv);
+	/* a program's binary alone runs the program once: `./OUT run` */
+	if (!cmd && sim_program_linked())
+		return cmd_run(argv[0], 0, argv + 1);
+	if (!cmd)
+		sim_config_fail(&cmdline, NULL, commands, NULL);
 	if (!strcmp(cmd, "build"))
 		return sim_program_build(argc - 2, argv + 2);
 	if (!strcmp(cmd, "run"))

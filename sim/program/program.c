@@ -39,6 +39,11 @@ void sim_program_args(int argc, char **argv)
 	prog_argv = argv;
 }
 
+bool sim_program_linked(void)
+{
+	return futexsim_user_main != NULL;
+}
+
 /* Is @path a binary made by `futexsim build`? (It has the symbol.) */
 static int is_program(const char *path)
 {

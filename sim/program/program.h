@@ -17,6 +17,7 @@
 #ifndef SIM_PROGRAM_H
 #define SIM_PROGRAM_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "sim/scenario/scenario.h"
@@ -44,6 +45,10 @@ int sim_program_build(int argc, char **argv);
 
 /* sim_program_args - the process's command line, for the exec below. */
 void sim_program_args(int argc, char **argv);
+
+/* sim_program_linked - whether this binary is a program's (`futexsim
+ * build` linked a program into it). */
+bool sim_program_linked(void);
 
 /*
  * sim_program_select - after the scenario keys are applied: in a binary
