@@ -27,6 +27,8 @@
  *  - The _ALIGNED forms align the variable to a cache line; the machine
  *    allocates each copy cache-line aligned, so the placement holds in
  *    every copy.
+ *  - The variables are laid out in the link's order, in a link-time
+ *    optimized build too (__sim_link_order, sim/prelude.h).
  */
 #ifndef _SIM_LINUX_PERCPU_H
 #define _SIM_LINUX_PERCPU_H
@@ -42,11 +44,11 @@
 #define DECLARE_PER_CPU(type, name)					\
 	extern __SIM_PERCPU __typeof__(type) name
 #define DEFINE_PER_CPU(type, name)					\
-	__SIM_PERCPU __typeof__(type) name
+	__SIM_PERCPU __sim_link_order __typeof__(type) name
 #define DECLARE_PER_CPU_ALIGNED(type, name)				\
 	extern __SIM_PERCPU __typeof__(type) name ____cacheline_aligned
 #define DEFINE_PER_CPU_ALIGNED(type, name)				\
-	__SIM_PERCPU __typeof__(type) name ____cacheline_aligned
+	__SIM_PERCPU __sim_link_order __typeof__(type) name ____cacheline_aligned
 #define DECLARE_PER_CPU_SHARED_ALIGNED(type, name)			\
 	DECLARE_PER_CPU_ALIGNED(type, name)
 #define DEFINE_PER_CPU_SHARED_ALIGNED(type, name)			\

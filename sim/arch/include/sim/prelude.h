@@ -62,8 +62,24 @@ struct sim_initcall {
 	const char *name;		/* the function's			*/
 };
 
+/*
+ * The order of the link's command line, with link-time optimization as
+ * without it (gcc's no_reorder): the records of section sim_initcall
+ * (the boot's order within a level, and so where in the arena each
+ * boot allocation lands) and the per-CPU variables (linux/percpu.h).
+ * Without it an LTO build laid them out by its partitions, which a
+ * change anywhere in the simulator could reshuffle, and with them the
+ * simulation's results.
+ */
+#if __has_attribute(__no_reorder__)
+#define __sim_link_order	__attribute__((__no_reorder__))
+#else
+#define __sim_link_order
+#endif
+
 #define __sim_initcall(fn, lvl)						\
 	static const struct sim_initcall __sim_initcall_##fn		\
+	__sim_link_order						\
 	__attribute__((__used__, __section__("sim_initcall"),		\
 		       __aligned__(sizeof(void *)))) = { (lvl), (fn), #fn }
 
