@@ -73,6 +73,12 @@ START_TEST(test_the_example_hangs_on_a_seed_and_the_run_repeats_byte_for_byte)
 	ck_assert_ptr_nonnull(strstr(a.err, "DEADLOCK"));
 	ck_assert_ptr_nonnull(strstr(a.err, "mutex_lock ("));
 	ck_assert_ptr_nonnull(strstr(a.err, "examples/lostwake.c:"));
+	/* each sleeper's stack starts where it sleeps, in the kernel, not in
+	 * the machine's dispatch, and ends in the program's thread */
+	ck_assert_msg(!strstr(a.err, "(sim/machine/"), "%s", a.err);
+	for (const char *p = a.err; (p = strstr(p, " SLEEPING on CPU ")); p++)
+		ck_assert_msg(!strncmp(strchr(p, '\n'), "\n    futex_wait_queue (", 23),
+			      "%s", a.err);
 	run_example(&b, prog, "buggy 3 20 50", seed);
 	ck_assert_str_eq(a.out, b.out);
 	ck_assert_str_eq(a.err, b.err);

@@ -54,7 +54,10 @@
  * innermost first, from below the switch that suspended the task (leading
  * sim_coro_switch* frames are skipped) down to, not including, the
  * coroutine's start (frames named sim__coro_*), so both coroutine backends
- * give the same report; at most FAILURE_MAX_FRAMES frames, then "... N
+ * give the same report, and without the simulator's machinery at either
+ * end (the machine's dispatch above the kernel's or the program's code,
+ * the task's start below it: sim_lines_machinery(), as the page of an
+ * HTML trace leaves them out); at most FAILURE_MAX_FRAMES frames, then "... N
  * more frames".  A compiler's suffix for a clone or a split part of a
  * function (".isra.0", ".constprop.0", ".cold") is dropped.
  */
@@ -71,6 +74,7 @@
 #include <unistd.h>
 
 #include "sim/report/failure.h"
+#include "sim/report/lines.h"
 #include "sim/report/symbols.h"
 #include "sim/report/waitfor.h"
 #include "sim/machine/machine.h"
@@ -307,47 +311,91 @@ static const char *failure_stack(const struct sim_task *t, unw_context_t *here,
 	return failure_st.nr ? NULL : "(no frames)";
 }
 
-/* One line of sim__failure_lines_of()'s text: a function and its
- * location ("file:line", or empty). */
+/* One line of a stack as printed: a function, its location ("file:line",
+ * or empty), and whether it is inlined into the line after it. */
 struct frame_line {
 	const char *fn, *loc;
 	int fn_len, loc_len;
+	bool inlined;
 };
 
-/* The line of the text at @p into @l.  Return: the text after it, or
- * NULL when there is none. */
+/* The line of sim__failure_lines_of()'s text at @p into @l.  Return:
+ * the text after it, or NULL when there is none. */
 static const char *frame_line_next(const char *p, struct frame_line *l)
 {
 	const char *tab, *nl;
 
 	if (!p || !(tab = strchr(p, '\t')) || !(nl = strchr(tab, '\n')))
 		return NULL;
-	*l = (struct frame_line){ p, tab + 1, (int)(tab - p), (int)(nl - tab - 1) };
+	*l = (struct frame_line){ p, tab + 1, (int)(tab - p),
+				  (int)(nl - tab - 1), false };
 	return nl + 1;
 }
 
-/* One frame: "name (file:line)", the functions inlined into it first. */
-static void failure_frame(const char *name, uintptr_t pc)
+/* The lines of one stack, innermost first (failure_lines_of_stack()). */
+#define FAILURE_MAX_LINES	(FAILURE_MAX_FRAMES * 8)
+static struct frame_line failure_ln[FAILURE_MAX_LINES];
+
+/* Frame @name at @pc as lines onto failure_ln from @nr, the functions
+ * inlined into it first.  Return: the new count. */
+static int frame_lines(const char *name, uintptr_t pc, int nr)
 {
 	const char *p = sim__failure_lines_of(pc);
 	struct frame_line l;
 
-	if (!p) {
-		failure_printf("    %s\n", name);
-		return;
+	if (!p && nr < FAILURE_MAX_LINES)
+		failure_ln[nr++] = (struct frame_line){ name, "",
+			(int)strlen(name), 0, false };
+	while ((p = frame_line_next(p, &l)) && nr < FAILURE_MAX_LINES) {
+		l.inlined = *p;		/* not the frame's own function */
+		if (!l.inlined) {	/* libunwind's name, suffix dropped */
+			l.fn = name;
+			l.fn_len = (int)strlen(name);
+		}
+		failure_ln[nr++] = l;
 	}
-	while ((p = frame_line_next(p, &l))) {
-		bool last = !*p;
-		int fn_len = last ? (int)strlen(name) : l.fn_len;
-		const char *fn = last ? name : l.fn;
+	return nr;
+}
 
-		if (!l.loc_len)	/* no location */
-			failure_printf("    %.*s%s\n", fn_len, fn,
-				       last ? "" : " (inlined)");
-		else
-			failure_printf("    %.*s (%.*s%s)\n", fn_len, fn,
-				       l.loc_len, l.loc, last ? "" : ", inlined");
+/*
+ * The stack of failure_st as lines, without the simulator's machinery at
+ * either end (sim_lines_machinery(): the machine's dispatch and switch
+ * above where the task is, its start below), as the page of an HTML
+ * trace shows it.  A stack that is machinery only is kept whole.
+ * Return: the first line in *@lo, and the end.
+ */
+static int failure_lines_of_stack(int *lo)
+{
+	int nr = 0, hi;
+
+	for (int i = 0; i < failure_st.nr; i++)
+		nr = frame_lines(failure_st.f[i].name, failure_st.f[i].pc, nr);
+	*lo = 0;
+	hi = nr;
+	while (*lo < hi && sim_lines_machinery(failure_ln[*lo].fn,
+			failure_ln[*lo].fn_len, failure_ln[*lo].loc,
+			failure_ln[*lo].loc_len))
+		(*lo)++;
+	while (hi > *lo && sim_lines_machinery(failure_ln[hi - 1].fn,
+			failure_ln[hi - 1].fn_len, failure_ln[hi - 1].loc,
+			failure_ln[hi - 1].loc_len))
+		hi--;
+	if (*lo == hi) {	/* machinery only: all of it */
+		*lo = 0;
+		hi = nr;
 	}
+	return hi;
+}
+
+/* One line: "name (file:line)", ", inlined" when it is. */
+static void failure_line(const struct frame_line *l)
+{
+	if (!l->loc_len)	/* no location */
+		failure_printf("    %.*s%s\n", l->fn_len, l->fn,
+			       l->inlined ? " (inlined)" : "");
+	else
+		failure_printf("    %.*s (%.*s%s)\n", l->fn_len, l->fn,
+			       l->loc_len, l->loc, l->inlined ? ", inlined" : "");
 }
 
 /* One task's line and stack (failure_stack() for the arguments). */
@@ -355,7 +403,7 @@ static void failure_task(const struct sim_task *t, unw_context_t *here,
 			 int here_flags, const struct sim_task *here_task)
 {
 	const char *state = "?", *msg;
-	int i;
+	int i, j, lo;
 
 	if ((unsigned int)t->state < sizeof(failure_states) / sizeof(char *))
 		state = failure_states[t->state];
@@ -366,8 +414,8 @@ static void failure_task(const struct sim_task *t, unw_context_t *here,
 		failure_printf("    %s\n", msg);
 		return;
 	}
-	for (i = 0; i < failure_st.nr; i++)
-		failure_frame(failure_st.f[i].name, failure_st.f[i].pc);
+	for (i = failure_lines_of_stack(&lo), j = lo; j < i; j++)
+		failure_line(&failure_ln[j]);
 	if (failure_st.more)
 		failure_printf("    ... %d more frames\n", failure_st.more);
 }

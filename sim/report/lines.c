@@ -156,3 +156,22 @@ int sim_lines_resolve(const uintptr_t *pcs, int n,
 	fclose(in);
 	return 0;
 }
+
+/* Does the @len bytes at @s start with @prefix? */
+static bool starts(const char *s, int len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return (size_t)len >= n && !memcmp(s, prefix, n);
+}
+
+bool sim_lines_machinery(const char *fn, int fn_len, const char *loc,
+			 int loc_len)
+{
+	return starts(loc, loc_len, "sim/trace/") ||
+	       starts(loc, loc_len, "sim/machine/") ||
+	       starts(loc, loc_len, "sim/host/") ||
+	       starts(loc, loc_len, "sched/core.c") ||
+	       starts(fn, fn_len, "sim__coro_") ||
+	       (fn_len == 2 && !memcmp(fn, "??", 2));
+}

@@ -20,6 +20,7 @@
 #ifndef SIM_REPORT_LINES_H
 #define SIM_REPORT_LINES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /*
@@ -36,5 +37,18 @@ int sim_lines_resolve(const uintptr_t *pcs, int n,
 		      void (*fn)(int i, const char *func, const char *loc,
 				 void *arg),
 		      void *arg);
+
+/*
+ * sim_lines_machinery - whether function @fn at @loc (as told above,
+ * @fn_len and @loc_len bytes; @loc may be empty) is the simulator's own
+ * machinery around a task's stack rather than where the task is: the
+ * trace's and the scheduler's switch and the machine's dispatch above it
+ * (sim/trace/, sched/core.c, sim/machine/, sim/host/), the coroutine's
+ * start below it (sim__coro_*), or a function with no name ("??").  The
+ * page of an HTML trace and the failure report leave such functions out
+ * at both ends of a stack.
+ */
+bool sim_lines_machinery(const char *fn, int fn_len, const char *loc,
+			 int loc_len);
 
 #endif /* SIM_REPORT_LINES_H */

@@ -162,20 +162,12 @@ static const char *name_loc(int k)
 	return n.text + n.at[k] + strlen(name_fn(k)) + 1;
 }
 
-/*
- * The simulator's own frames around a stack are not where the task is:
- * the trace's and the scheduler's switch above it, the machine's
- * dispatch (an interrupted task), and the task's start below it.
- */
+/* The simulator's own frames around a stack (sim_lines_machinery()). */
 static int machinery(int k)
 {
 	const char *fn = name_fn(k), *loc = name_loc(k);
 
-	return !strncmp(loc, "sim/trace/", 10) ||
-	       !strncmp(loc, "sim/machine/", 12) ||
-	       !strncmp(loc, "sim/host/", 9) ||
-	       !strncmp(loc, "sched/core.c", 12) ||
-	       !strncmp(fn, "sim__coro_", 10) || !strcmp(fn, "??");
+	return sim_lines_machinery(fn, (int)strlen(fn), loc, (int)strlen(loc));
 }
 
 /* Stack @i as name indices into @out, the machinery's frames left out at
