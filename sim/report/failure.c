@@ -403,7 +403,7 @@ static void failure_task(const struct sim_task *t, unw_context_t *here,
 			 int here_flags, const struct sim_task *here_task)
 {
 	const char *state = "?", *msg;
-	int i, j, lo;
+	int i, lo, hi;
 
 	if ((unsigned int)t->state < sizeof(failure_states) / sizeof(char *))
 		state = failure_states[t->state];
@@ -414,8 +414,9 @@ static void failure_task(const struct sim_task *t, unw_context_t *here,
 		failure_printf("    %s\n", msg);
 		return;
 	}
-	for (i = failure_lines_of_stack(&lo), j = lo; j < i; j++)
-		failure_line(&failure_ln[j]);
+	hi = failure_lines_of_stack(&lo);
+	for (i = lo; i < hi; i++)
+		failure_line(&failure_ln[i]);
 	if (failure_st.more)
 		failure_printf("    ... %d more frames\n", failure_st.more);
 }
