@@ -21,7 +21,9 @@
  * so whether a scenario runs is the same on every host.
  *
  * The line: a SIGALRM every host second (ITIMER_REAL, counted, not read
- * from a clock); from the third on, stderr shows
+ * from a clock); from the third on (FUTEXSIM_PROGRESS_FIRST_S=N in the
+ * environment: from the Nth, 1 to 60, for a test whose run must not
+ * depend on the host's speed to be long enough), stderr shows
  *
  *	futexsim: lock ww: 42% (420000 of 1000000 ops), 12 s, about 16 s left
  *
@@ -39,6 +41,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -63,6 +66,7 @@ static struct {
 	int show;			/* 1 terminal, 2 lines, 0 none	*/
 	int shown;			/* a \r line is on the terminal	*/
 	unsigned int secs;		/* ticks so far			*/
+	unsigned int first;		/* the first tick with a line	*/
 	uint64_t ops, dur_ps;		/* the run's size (0: unknown)	*/
 	char lock[32];
 } bar;
@@ -126,13 +130,13 @@ static void bar_tick(int sig)
 	int n;
 
 	bar.secs++;
-	if (bar.secs < BAR_FIRST_S)
+	if (bar.secs < bar.first)
 		return;
 	f = bar_done(&ops);
 	bar_span(el, sizeof(el), bar.secs);
 	if (f > 0)
 		bar_span(left, sizeof(left), bar.secs * (1 - f) / f);
-	if (bar.secs == BAR_FIRST_S && f > 0 &&
+	if (bar.secs == bar.first && f > 0 &&
 	    bar.secs * (1 - f) / f > SLOW_WARN_S) {
 		n = snprintf(line, sizeof(line),
 			     "%sfutexsim: warning: lock %s: at the rate of its first %u s, this run takes about %s more\n",
@@ -140,7 +144,7 @@ static void bar_tick(int sig)
 		bar_write(line, (size_t)n);
 		bar.shown = 0;
 	}
-	if (!bar.show || (bar.show == 2 && bar.secs != BAR_FIRST_S &&
+	if (!bar.show || (bar.show == 2 && bar.secs != bar.first &&
 			  bar.secs % BAR_PIPE_EVERY_S))
 		return;
 	if (f < 0)
@@ -165,7 +169,12 @@ void sim_progress_bar_start(const struct sim_scenario *one)
 	struct itimerval it = { { 1, 0 }, { 1, 0 } };
 	struct sigaction sa;
 
+	const char *first = getenv("FUTEXSIM_PROGRESS_FIRST_S");
+
 	memset(&bar, 0, sizeof(bar));
+	bar.first = BAR_FIRST_S;
+	if (first && atoi(first) >= 1 && atoi(first) <= 60)
+		bar.first = (unsigned int)atoi(first);
 	bar.show = one->progress == SIM_PROGRESS_NO ? 0 :
 		   isatty(STDERR_FILENO) ? 1 :
 		   one->progress == SIM_PROGRESS_YES ? 2 : 0;
