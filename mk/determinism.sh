@@ -5,7 +5,10 @@
 # text, text traces and JSON (except the "host" object) from the default
 # build in $B, an -O0 build, a build with the ucontext coroutine fallback
 # and a clang build; a different seed must give a different schedule.  The variant
-# builds reuse $B's extracted kernel tree.
+# builds reuse $B's extracted kernel tree; none of them is link-time
+# optimized (O=0 and clang by their flags, ucontext by LTO=, which also
+# shortens make check), so each compares the main build, LTO with gcc,
+# against one without.
 set -u
 B=$1
 SCN="run --machine=tiny4 --threads=8 --ops=20000 --lock=ww,ww-timed,pi,tp,adaptive --cs=pause:5 --adaptive=glibc236"
@@ -63,7 +66,7 @@ else
 fi
 variant O0 O=0 && runit "$B/det-O0/futexsim" "$B/det/O0" 7 &&
 	same "-O2 and -O0 builds" "$B/det/a" "$B/det/O0"
-variant ucontext CORO=ucontext && runit "$B/det-ucontext/futexsim" "$B/det/ucontext" 7 &&
+variant ucontext CORO=ucontext LTO= && runit "$B/det-ucontext/futexsim" "$B/det/ucontext" 7 &&
 	same "asm and ucontext coroutine builds" "$B/det/a" "$B/det/ucontext"
 if command -v clang-14 >/dev/null 2>&1; then
 	variant clang CC=clang-14 && runit "$B/det-clang/futexsim" "$B/det/clang" 7 &&
