@@ -357,6 +357,11 @@ static int frame_lines(const char *name, uintptr_t pc, int nr)
 	return nr;
 }
 
+static bool line_machinery(const struct frame_line *l)
+{
+	return sim_lines_machinery(l->fn, l->fn_len, l->loc, l->loc_len);
+}
+
 /*
  * The stack of failure_st as lines, without the simulator's machinery at
  * either end (sim_lines_machinery(): the machine's dispatch and switch
@@ -372,13 +377,9 @@ static int failure_lines_of_stack(int *lo)
 		nr = frame_lines(failure_st.f[i].name, failure_st.f[i].pc, nr);
 	*lo = 0;
 	hi = nr;
-	while (*lo < hi && sim_lines_machinery(failure_ln[*lo].fn,
-			failure_ln[*lo].fn_len, failure_ln[*lo].loc,
-			failure_ln[*lo].loc_len))
+	while (*lo < hi && line_machinery(&failure_ln[*lo]))
 		(*lo)++;
-	while (hi > *lo && sim_lines_machinery(failure_ln[hi - 1].fn,
-			failure_ln[hi - 1].fn_len, failure_ln[hi - 1].loc,
-			failure_ln[hi - 1].loc_len))
+	while (hi > *lo && line_machinery(&failure_ln[hi - 1]))
 		hi--;
 	if (*lo == hi) {	/* machinery only: all of it */
 		*lo = 0;

@@ -169,12 +169,11 @@ void sim_progress_bar_start(const struct sim_scenario *one)
 	struct itimerval it = { { 1, 0 }, { 1, 0 } };
 	struct sigaction sa;
 
-	const char *first = getenv("FUTEXSIM_PROGRESS_FIRST_S");
+	const char *env = getenv("FUTEXSIM_PROGRESS_FIRST_S");
+	int first = env ? atoi(env) : 0;
 
 	memset(&bar, 0, sizeof(bar));
-	bar.first = BAR_FIRST_S;
-	if (first && atoi(first) >= 1 && atoi(first) <= 60)
-		bar.first = (unsigned int)atoi(first);
+	bar.first = first >= 1 && first <= 60 ? (unsigned int)first : BAR_FIRST_S;
 	bar.show = one->progress == SIM_PROGRESS_NO ? 0 :
 		   isatty(STDERR_FILENO) ? 1 :
 		   one->progress == SIM_PROGRESS_YES ? 2 : 0;
